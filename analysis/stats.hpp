@@ -1,0 +1,21 @@
+// Small order statistics used by every feature (pure C++).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace archbench {
+
+// Linear-interpolated percentile p in [0, 100]; NaN for an empty sample.
+inline double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const double pos = std::clamp(p, 0.0, 100.0) / 100.0 * double(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - double(lo));
+}
+
+inline double median(std::vector<double> v) { return percentile(std::move(v), 50.0); }
+
+}  // namespace archbench

@@ -1,0 +1,115 @@
+// MemLatency: global-memory load latency by pointer chase (Mei & Chu), per cache operator.
+//   MemLatency/chain/<op>/footprint:F/stride:S  averaged long chain: absolute latency per step
+//   MemLatency/fine/<op>/footprint:F/stride:S   per-access timing: p50/p95, timer overhead
+// Sweeps: footprint 1 KiB .. 4x L2 (denser around the L1 and L2 edges) at one line stride;
+// stride 4 B .. 2 MiB at a DRAM-sized footprint.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fixtures/chase_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/sweep.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr std::size_t kLineStride = 128;  // footprint sweeps: one access per 128 B line
+constexpr int kIterations = 3;            // timed launches per benchmark (medians reported)
+
+ChaseRunner& runner() {
+  static ChaseRunner r(Gpu::current().info().l2_bytes);
+  return r;
+}
+
+void chain_latency(benchmark::State& state, ChaseSpec spec) {
+  guarded(state, [&] {
+    spec.footprint_bytes = static_cast<std::size_t>(state.range(0));
+    spec.stride_bytes = static_cast<std::size_t>(state.range(1));
+    ChaseRunner& r = runner();
+    r.prepare(spec);
+    std::vector<ChainTiming> runs;
+    for (auto _ : state) {
+      runs.push_back(r.chain_once());
+      state.SetIterationTime(double(runs.back().ns) * 1e-9);
+    }
+    report_chain_latency(state, spec, runs, r.primed());
+  });
+}
+
+void fine_latency(benchmark::State& state, ChaseSpec spec) {
+  guarded(state, [&] {
+    spec.footprint_bytes = static_cast<std::size_t>(state.range(0));
+    spec.stride_bytes = static_cast<std::size_t>(state.range(1));
+    ChaseRunner& r = runner();
+    r.prepare(spec);
+    std::vector<FineTiming> runs;
+    for (auto _ : state) {
+      runs.push_back(r.fine_once());
+      state.SetIterationTime(double(runs.back().window_ns) * 1e-9);
+    }
+    report_fine_latency(state, spec, runs, r.primed());
+  });
+}
+
+struct Point {
+  std::string family;  // "MemLatency/chain/ld.ca"
+  void (*fn)(benchmark::State&, ChaseSpec);
+  ChaseSpec spec;
+  std::size_t footprint, stride;
+};
+
+void register_mem_latency(const SuiteConfig& cfg) {
+  const GpuInfo& g = cfg.gpu.info();
+  const std::size_t l2 = g.l2_bytes, smem = g.smem_per_sm_bytes;
+  const std::size_t max_footprint = (4 * l2 + kLineStride - 1) / kLineStride * kLineStride;
+  // The L1 edge lies near the unified L1/shared size, which the API does not give: shared memory
+  // per SM bounds it from below. The L2 edges (near partition, whole L2) lie within [L2/4, 2 L2].
+  const std::vector<DenseRegion> dense =
+      cfg.quick ? std::vector<DenseRegion>{}
+                : std::vector<DenseRegion>{{smem / 2, 2 * smem, 8}, {l2 / 4, 2 * l2, 6}};
+  const auto footprints = log_sweep(1024, max_footprint, cfg.quick ? 1 : 2, dense, kLineStride);
+  const auto strides = cfg.quick ? std::vector<std::size_t>{4, 32, 128, 4096, 2u << 20}
+                                 : pow2_sweep(4, 2u << 20);
+  const std::size_t stride_footprint = max_footprint;
+
+  // Footprint-major order: consecutive benchmarks share one chase array (ChaseRunner reuses it).
+  std::vector<Point> points;
+  for (std::size_t f : footprints)
+    for (CacheOp op : kAllCacheOps) {
+      const std::string op_name = cache_op_name(op);
+      points.push_back({"MemLatency/chain/" + op_name, chain_latency, {op}, f, kLineStride});
+      points.push_back({"MemLatency/fine/" + op_name, fine_latency, {op}, f, kLineStride});
+    }
+  for (std::size_t s : strides)
+    for (CacheOp op : {CacheOp::ca, CacheOp::cg}) {
+      const std::string op_name = cache_op_name(op);
+      points.push_back({"MemLatency/chain/" + op_name, chain_latency, {op}, stride_footprint, s});
+      points.push_back({"MemLatency/fine/" + op_name, fine_latency, {op}, stride_footprint, s});
+    }
+
+  const int total = static_cast<int>(points.size());
+  for (int i = 0; i < total; ++i) {
+    const Point p = points[i];
+    const std::string name =
+        p.family + "/footprint:" + std::to_string(p.footprint) + "/stride:" + std::to_string(p.stride);
+    benchmark::RegisterBenchmark(p.family.c_str(),
+                                 [p, i, total, name](benchmark::State& st) {
+                                   print_progress("MemLatency", i + 1, total, name);
+                                   p.fn(st, p.spec);
+                                 })
+        ->Args({static_cast<std::int64_t>(p.footprint), static_cast<std::int64_t>(p.stride)})
+        ->ArgNames({"footprint", "stride"})
+        ->Iterations(kIterations)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(MemLatency, archbench::register_mem_latency);

@@ -1,0 +1,30 @@
+# Google Benchmark and GoogleTest: installed packages first, FetchContent for users with a network.
+include(FetchContent)
+
+find_package(benchmark CONFIG QUIET)
+if(NOT benchmark_FOUND)
+  message(STATUS "archbench: Google Benchmark not installed, fetching it")
+  set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
+  set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)
+  FetchContent_Declare(googlebenchmark
+    GIT_REPOSITORY https://github.com/google/benchmark.git GIT_TAG v1.8.3)
+  FetchContent_MakeAvailable(googlebenchmark)
+else()
+  message(STATUS "archbench: Google Benchmark ${benchmark_VERSION} found")
+endif()
+
+if(ARCHBENCH_BUILD_TESTS)
+  find_package(GTest CONFIG QUIET)
+  if(NOT GTest_FOUND)
+    find_package(GTest QUIET)
+  endif()
+  if(NOT GTest_FOUND)
+    message(STATUS "archbench: GoogleTest not installed, fetching it")
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    FetchContent_Declare(googletest
+      GIT_REPOSITORY https://github.com/google/googletest.git GIT_TAG v1.14.0)
+    FetchContent_MakeAvailable(googletest)
+  else()
+    message(STATUS "archbench: GoogleTest found")
+  endif()
+endif()

@@ -1,0 +1,123 @@
+// Host calls that launch the pointer-chase kernels of kernels/pchase.cuh.
+#include "kernels/pchase.hpp"
+
+#include <algorithm>
+
+#include "fixtures/cuda_check.hpp"
+#include "kernels/pchase.cuh"
+
+namespace archbench {
+namespace {
+
+using dev::ChainOut;
+using dev::FineOut;
+
+// Results land in device globals: no allocation per run.
+__device__ ChainOut g_chain_out;
+__device__ FineOut g_fine_out;
+__device__ std::uint32_t g_fine_cycles[kFineSamples];
+__device__ std::uint32_t g_warm_sink;
+
+// Grid-stride read of one word per 32-byte sector through L2 (ld.cg), from every SM. The xor is
+// consumed by a store the compiler cannot rule out.
+__global__ void warm_l2_kernel(const std::uint32_t* __restrict__ a, std::size_t words) {
+  constexpr std::size_t kWordsPerSector = 8;
+  std::uint32_t acc = 0;
+  const std::size_t sectors = (words + kWordsPerSector - 1) / kWordsPerSector;
+  for (std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; s < sectors;
+       s += std::size_t(gridDim.x) * blockDim.x)
+    acc ^= dev::LoadCg::load(a + s * kWordsPerSector);
+  if (acc == 0x9e3779b9u) g_warm_sink = acc;
+}
+
+template <class Kernel>
+void set_carveout(Kernel kernel, int carveout_pct) {
+  ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      std::clamp(carveout_pct, 0, 100)));
+}
+
+template <class T>
+T* symbol_address(const T& symbol) {
+  void* p = nullptr;
+  ARCHBENCH_CUDA(cudaGetSymbolAddress(&p, symbol));
+  return static_cast<T*>(p);
+}
+
+template <class Load>
+ChainTiming chain(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, std::uint32_t timed,
+                  int carveout_pct) {
+  auto kernel = dev::pchase_chain<Load, kChainUnroll>;
+  set_carveout(kernel, carveout_pct);
+  kernel<<<1, 1>>>(d, start, warm, timed / kChainUnroll, symbol_address(g_chain_out));
+  cuda_check_launch("pchase_chain");
+  ChainOut o{};
+  ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
+  return {o.cycles, o.ns, o.final_index, o.smid};
+}
+
+template <class Load, bool kTimerOnly>
+FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, int carveout_pct) {
+  auto kernel = dev::pchase_fine<Load, kFineSamples, kTimerOnly>;
+  set_carveout(kernel, carveout_pct);
+  kernel<<<1, 1>>>(d, start, warm, symbol_address(g_fine_cycles)[0], symbol_address(g_fine_out));
+  cuda_check_launch("pchase_fine");
+  FineOut o{};
+  FineTiming t;
+  t.cycles.resize(kFineSamples);
+  ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_fine_out, sizeof o));
+  ARCHBENCH_CUDA(cudaMemcpyFromSymbol(t.cycles.data(), g_fine_cycles, kFineSamples * sizeof(std::uint32_t)));
+  t.window_cycles = o.window_cycles;
+  t.window_ns = o.window_ns;
+  t.final_index = o.final_index;
+  t.smid = o.smid;
+  return t;
+}
+
+}  // namespace
+
+const char* cache_op_name(CacheOp op) {
+  switch (op) {
+    case CacheOp::ca: return "ld.ca";
+    case CacheOp::cg: return "ld.cg";
+    case CacheOp::nc: return "ld.nc";
+  }
+  return "?";
+}
+
+ChainTiming run_chain_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
+                            std::uint32_t timed, int carveout_pct) {
+  switch (op) {
+    case CacheOp::ca: return chain<dev::LoadCa>(d, start, warm, timed, carveout_pct);
+    case CacheOp::cg: return chain<dev::LoadCg>(d, start, warm, timed, carveout_pct);
+    case CacheOp::nc: return chain<dev::LoadNc>(d, start, warm, timed, carveout_pct);
+  }
+  return {};
+}
+
+FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
+                          int carveout_pct) {
+  switch (op) {
+    case CacheOp::ca: return fine<dev::LoadCa, false>(d, start, warm, carveout_pct);
+    case CacheOp::cg: return fine<dev::LoadCg, false>(d, start, warm, carveout_pct);
+    case CacheOp::nc: return fine<dev::LoadNc, false>(d, start, warm, carveout_pct);
+  }
+  return {};
+}
+
+FineTiming run_fine_timer_overhead() { return fine<dev::LoadCa, true>(nullptr, 0, 0, 0); }
+
+std::size_t fine_chase_shared_bytes() {
+  cudaFuncAttributes attr{};
+  ARCHBENCH_CUDA(cudaFuncGetAttributes(&attr, dev::pchase_fine<dev::LoadCa, kFineSamples, false>));
+  return attr.sharedSizeBytes;
+}
+
+void warm_l2(const std::uint32_t* d, std::size_t words) {
+  int device = 0, sms = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  warm_l2_kernel<<<sms * 4, 256>>>(d, words);
+  cuda_check_launch("warm_l2_kernel");
+}
+
+}  // namespace archbench

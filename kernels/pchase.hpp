@@ -1,0 +1,58 @@
+// Host interface of the pointer-chase kernels (kernels/pchase.cuh). Plain C++: benchmarks and
+// tests include this, only kernels/pchase.cu sees device code.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace archbench {
+
+// Global-load cache operators, as PTX spells them. The SASS each becomes on sm_90 is checked by
+// tests/test_sass.cpp: ca -> LDG.E.STRONG.SM (L1), cg -> LDG.E.STRONG.GPU (L2), nc ->
+// LDG.E.CONSTANT (read-only/texture path).
+enum class CacheOp { ca, cg, nc };
+inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};
+const char* cache_op_name(CacheOp op);  // "ld.ca", "ld.cg", "ld.nc"
+
+// The timed loop of the chain kernel is unrolled this many times: timed steps are a multiple.
+inline constexpr std::uint32_t kChainUnroll = 8;
+// Samples per fine-grained run, each one access timed on its own; they live in shared memory.
+inline constexpr std::uint32_t kFineSamples = 1024;
+
+struct ChainTiming {
+  std::uint64_t cycles = 0;       // clock64 delta over the timed steps
+  std::uint64_t ns = 0;           // %globaltimer delta over the same window
+  std::uint32_t final_index = 0;  // where the chase ended (self-check against the host)
+  std::uint32_t smid = 0;
+};
+
+struct FineTiming {
+  std::vector<std::uint32_t> cycles;  // one per access: clock, load, dependent store, clock
+  std::uint64_t window_cycles = 0;    // clock64 and globaltimer over all samples: effective clock
+  std::uint64_t window_ns = 0;
+  std::uint32_t final_index = 0;
+  std::uint32_t smid = 0;
+};
+
+// One thread chases `warm_steps` (untimed) then `timed_steps` (timed; multiple of kChainUnroll).
+// carveout_pct is the preferred shared-memory carveout (0 = largest L1).
+ChainTiming run_chain_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start,
+                            std::uint32_t warm_steps, std::uint32_t timed_steps, int carveout_pct);
+
+// One thread chases `warm_steps` untimed, then times kFineSamples accesses one by one.
+FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start,
+                          std::uint32_t warm_steps, int carveout_pct);
+
+// The fine-grained timing sequence with the load taken out: what the timer itself costs.
+FineTiming run_fine_timer_overhead();
+
+// Shared memory the fine-grained kernel uses, which the L1 loses (it matters near the L1 edge).
+std::size_t fine_chase_shared_bytes();
+
+// Reads every 32-byte sector of [d, d + words) once through L2 from the whole GPU: puts a
+// footprint that fits into L2 quickly, without a long serial warm-up chase.
+void warm_l2(const std::uint32_t* d, std::size_t words);
+
+}  // namespace archbench

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Checks that archbench JSON files follow the suite's schema (stdlib only).
+
+Usage: validate_results.py [--require-feature F]... [--no-errors] FILE...
+
+Google Benchmark's JSON plus archbench's context keys; every benchmark named Feature/...;
+per-feature counters present, finite and with units in their names. Exit 0 when every file
+passes, 1 otherwise, with one line per problem.
+"""
+import argparse
+import json
+import math
+import sys
+
+CONTEXT_KEYS = [
+    "date", "host_name", "executable",
+    "gpu_name", "gpu_uuid", "gpu_compute_capability", "gpu_sm_count", "gpu_max_sm_clock_mhz",
+    "gpu_mem_clock_mhz", "gpu_mem_bus_width_bits", "gpu_dram_peak_bytes_per_second",
+    "gpu_total_mem_bytes", "gpu_l2_bytes", "gpu_max_persisting_l2_bytes", "gpu_smem_per_sm_bytes",
+    "gpu_smem_per_block_bytes", "gpu_smem_per_block_optin_bytes", "gpu_ecc_enabled",
+    "gpu_cuda_driver_api_version", "gpu_cuda_runtime_version", "nvml",
+    "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
+]
+FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
+            "Pipeline", "TensorCore", "P2P"}
+COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
+FEATURE_COUNTERS = {
+    "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",
+                   "carveout_pct"],
+}
+FINE_COUNTERS = ["latency_p95_cycles", "latency_p95_ns", "timer_overhead_cycles",
+                 "latency_net_cycles", "samples"]
+
+
+def check_file(path, required_features, no_errors):
+    problems = []
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return [f"{path}: not readable JSON: {e}"]
+    ctx = doc.get("context")
+    benches = doc.get("benchmarks")
+    if not isinstance(ctx, dict):
+        return [f"{path}: no 'context' object"]
+    if not isinstance(benches, list):
+        return [f"{path}: no 'benchmarks' list"]
+    for k in CONTEXT_KEYS:
+        if k not in ctx:
+            problems.append(f"{path}: context lacks '{k}'")
+    try:
+        if int(ctx.get("gpu_sm_count", "0")) <= 0 or int(ctx.get("gpu_l2_bytes", "0")) <= 0:
+            problems.append(f"{path}: context gpu_sm_count/gpu_l2_bytes not positive")
+    except ValueError:
+        problems.append(f"{path}: context gpu_sm_count/gpu_l2_bytes not integers")
+    seen = set()
+    for b in benches:
+        name = b.get("name", "")
+        feature = name.split("/", 1)[0]
+        if feature not in FEATURES:
+            problems.append(f"{path}: '{name}': unknown feature '{feature}'")
+            continue
+        seen.add(feature)
+        if b.get("error_occurred"):
+            if no_errors:
+                problems.append(f"{path}: '{name}': error: {b.get('error_message', '?')}")
+            continue
+        if b.get("run_type") == "aggregate":
+            continue
+        wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, [])
+        if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
+            wanted = wanted + FINE_COUNTERS
+        for c in wanted:
+            v = b.get(c)
+            if not isinstance(v, (int, float)) or not math.isfinite(v):
+                problems.append(f"{path}: '{name}': counter '{c}' missing or not finite")
+        if feature == "MemLatency" and b.get("latency_cycles", 0) <= 0:
+            problems.append(f"{path}: '{name}': latency_cycles not positive")
+    for f in required_features:
+        if f not in seen:
+            problems.append(f"{path}: no benchmark of feature '{f}'")
+    return problems
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--require-feature", action="append", default=[])
+    ap.add_argument("--no-errors", action="store_true", help="a benchmark that errored fails the file")
+    args = ap.parse_args(argv)
+    problems = []
+    for p in args.files:
+        problems += check_file(p, args.require_feature, args.no_errors)
+    for line in problems:
+        print(line)
+    print(f"{len(args.files)} file(s) checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

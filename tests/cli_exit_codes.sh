@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Bad input gets exit code 2 and a one-line "archbench: error: ..." message, on any machine.
+set -u
+bin=$1
+failures=0
+expect_2() {  # expect_2 <description> <args...>
+  local what=$1; shift
+  local err rc
+  err=$("$bin" "$@" 2>&1 >/dev/null); rc=$?
+  local lines; lines=$(printf '%s\n' "$err" | grep -c 'archbench: error:')
+  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ]; then
+    echo "FAIL: $what: exit $rc, stderr: $err"; failures=$((failures + 1))
+  else
+    echo "ok: $what -> $(printf '%s' "$err" | grep 'archbench: error:')"
+  fi
+}
+expect_2 "non-numeric --device" --device=abc
+expect_2 "negative --device" --device=-1
+
+ARCHBENCH_DEVICE=x "$bin" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: ARCHBENCH_DEVICE=x"; failures=$((failures + 1)); }
+expect_2 "out-of-range --device (or no GPU)" --device=999
+if "$bin" --info >/dev/null 2>&1; then
+  # A GPU is here: the GPU-only bad inputs.
+  expect_2 "unknown flag" --no_such_flag
+  expect_2 "filter matching nothing" --benchmark_filter=NoSuchFeature
+  expect_2 "unwritable output" --benchmark_filter=NoSuchFeature --benchmark_out=/proc/archbench/x.json
+else
+  expect_2 "no GPU" --benchmark_filter=MemLatency
+fi
+echo "$failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,21 @@
+// Main of the GPU tests: exit 77 (ctest: skipped) when no GPU is visible, so that CI without a
+// GPU reports these tests as skipped, never as passed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "fixtures/gpu.hpp"
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  const int count = archbench::Gpu::device_count();
+  if (count == 0) {
+    std::printf("no GPU visible: skipped\n");
+    return ARCHBENCH_SKIP_CODE;
+  }
+  const char* env = std::getenv("ARCHBENCH_DEVICE");
+  archbench::Gpu::select(env ? std::atoi(env) : 0);
+  std::printf("%s", archbench::Gpu::current().describe().c_str());
+  return RUN_ALL_TESTS();
+}

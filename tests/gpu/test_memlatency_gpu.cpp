@@ -1,0 +1,87 @@
+// MemLatency on a real GPU: the chase checks itself, and the latencies are ordered as the memory
+// hierarchy says. The checks are relations between measurements, not one GPU's numbers.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "analysis/stats.hpp"
+#include "fixtures/chase_runner.hpp"
+#include "fixtures/gpu.hpp"
+
+namespace archbench {
+namespace {
+
+struct Measured {
+  double cycles, ns, clock_mhz;
+};
+
+Measured chain_latency(CacheOp op, std::size_t footprint, std::size_t stride = 128) {
+  static ChaseRunner runner(Gpu::current().info().l2_bytes);
+  runner.prepare({op, footprint, stride});
+  std::vector<double> c, n, m;
+  for (int i = 0; i < 3; ++i) {
+    const ChainTiming t = runner.chain_once();  // throws SelfCheckError on a broken chase
+    c.push_back(double(t.cycles) / kChainTimedSteps);
+    n.push_back(double(t.ns) / kChainTimedSteps);
+    m.push_back(effective_clock_mhz(t.cycles, t.ns));
+  }
+  return {median(c), median(n), median(m)};
+}
+
+const GpuInfo& gpu() { return Gpu::current().info(); }
+
+TEST(MemLatency, HierarchyOrderL1BelowL2BelowDram) {
+  const std::size_t l2 = gpu().l2_bytes;
+  const Measured l1 = chain_latency(CacheOp::ca, 16 << 10);
+  const Measured l2_hit = chain_latency(CacheOp::cg, l2 / 8);
+  const Measured dram = chain_latency(CacheOp::cg, 4 * l2);
+  RecordProperty("l1_cycles", std::to_string(l1.cycles));
+  RecordProperty("l2_cycles", std::to_string(l2_hit.cycles));
+  RecordProperty("dram_cycles", std::to_string(dram.cycles));
+  std::printf("L1 %.1f cycles, L2 %.1f cycles, DRAM %.1f cycles\n", l1.cycles, l2_hit.cycles, dram.cycles);
+  EXPECT_GT(l1.cycles, 4.0);
+  EXPECT_LT(1.5 * l1.cycles, l2_hit.cycles);
+  EXPECT_LT(1.2 * l2_hit.cycles, dram.cycles);
+}
+
+TEST(MemLatency, CgBypassesL1AndCaHitsIt) {
+  const std::size_t l2 = gpu().l2_bytes;
+  const Measured ca16 = chain_latency(CacheOp::ca, 16 << 10);
+  const Measured cg16 = chain_latency(CacheOp::cg, 16 << 10);
+  const Measured cg_l2 = chain_latency(CacheOp::cg, l2 / 8);
+  std::printf("16 KiB: ld.ca %.1f, ld.cg %.1f; ld.cg at L2/8 %.1f cycles\n", ca16.cycles, cg16.cycles, cg_l2.cycles);
+  EXPECT_LT(1.5 * ca16.cycles, cg16.cycles) << "ld.ca on 16 KiB must hit L1";
+  EXPECT_NEAR(cg16.cycles, cg_l2.cycles, 0.25 * cg_l2.cycles) << "ld.cg on 16 KiB must be served by L2";
+}
+
+TEST(MemLatency, EffectiveClockIsPlausible) {
+  const Measured m = chain_latency(CacheOp::ca, 16 << 10);
+  EXPECT_GT(m.clock_mhz, 0.2 * gpu().max_sm_clock_mhz);
+  EXPECT_LT(m.clock_mhz, 1.05 * gpu().max_sm_clock_mhz);
+  EXPECT_NEAR(m.ns * m.clock_mhz / 1e3, m.cycles, 0.05 * m.cycles) << "cycles and ns disagree";
+}
+
+TEST(MemLatency, FineGrainedAboveTimerOverhead) {
+  ChaseRunner runner(gpu().l2_bytes);
+  runner.prepare({CacheOp::ca, 16 << 10, 128});
+  const FineTiming hit = runner.fine_once();
+  const FineTiming timer = run_fine_timer_overhead();
+  std::vector<double> h(hit.cycles.begin(), hit.cycles.end()), t(timer.cycles.begin(), timer.cycles.end());
+  std::printf("fine: L1 hit p50 %.0f cycles, timer overhead p50 %.0f cycles\n", median(h), median(t));
+  EXPECT_GT(median(t), 0.0);
+  EXPECT_GT(median(h), median(t));
+  EXPECT_EQ(hit.cycles.size(), kFineSamples);
+}
+
+TEST(MemLatency, SelfCheckCatchesAWrongChase) {
+  // A chase that ends elsewhere than the host walk must fail loudly: corrupt one element.
+  ChaseRunner runner(gpu().l2_bytes);
+  runner.prepare({CacheOp::ca, 64 << 10, 128});
+  EXPECT_NO_THROW(runner.chain_once());
+  const std::uint32_t shortcut = 64;  // element 0 now skips element 32
+  ASSERT_EQ(cudaMemcpy(runner.device_data(), &shortcut, sizeof shortcut, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_THROW(runner.chain_once(), SelfCheckError);
+}
+
+}  // namespace
+}  // namespace archbench

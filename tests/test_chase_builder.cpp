@@ -1,0 +1,83 @@
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "fixtures/chase_builder.hpp"
+
+using namespace archbench;
+
+TEST(StrideChain, VisitsEveryStrideOnceAndReturns) {
+  const ChaseArray c = stride_chain(4096, 128);
+  EXPECT_EQ(c.next.size(), 1024u);
+  EXPECT_EQ(c.cycle_length, 32u);
+  EXPECT_TRUE(is_single_cycle(c));
+  EXPECT_EQ(c.next[0], 32u);
+  EXPECT_EQ(c.next[31 * 32], 0u);  // last element wraps
+  EXPECT_EQ(follow_chase(c, 0, 32), 0u);
+  EXPECT_EQ(follow_chase(c, 0, 33), 32u);
+}
+
+TEST(StrideChain, FootprintNotMultipleOfStride) {
+  const ChaseArray c = stride_chain(1000, 256);  // elements 0, 64, 128, 192 (of 250)
+  EXPECT_EQ(c.cycle_length, 4u);
+  EXPECT_TRUE(is_single_cycle(c));
+  EXPECT_EQ(c.next[192], 0u);
+}
+
+TEST(StrideChain, SmallestStrideTouchesEveryWord) {
+  const ChaseArray c = stride_chain(64, 4);
+  EXPECT_EQ(c.cycle_length, 16u);
+  for (std::uint32_t i = 0; i < 15; ++i) EXPECT_EQ(c.next[i], i + 1);
+  EXPECT_EQ(c.next[15], 0u);
+}
+
+TEST(StrideChain, StrideEqualsFootprintIsASelfLoop) {
+  const ChaseArray c = stride_chain(2 << 20, 2 << 20);
+  EXPECT_EQ(c.cycle_length, 1u);
+  EXPECT_EQ(follow_chase(c, 0, 1000), 0u);
+}
+
+TEST(StrideChain, RejectsBadInput) {
+  EXPECT_THROW(stride_chain(0, 4), std::invalid_argument);
+  EXPECT_THROW(stride_chain(4096, 0), std::invalid_argument);
+  EXPECT_THROW(stride_chain(4096, 6), std::invalid_argument);
+  EXPECT_THROW(stride_chain(4098, 4), std::invalid_argument);
+  EXPECT_THROW(stride_chain(128, 256), std::invalid_argument);
+}
+
+TEST(RandomCycle, IsOneCycleOverAllLines) {
+  const ChaseArray c = random_cycle(64 * 1024, 128, 42);
+  EXPECT_EQ(c.cycle_length, 512u);
+  EXPECT_TRUE(is_single_cycle(c));
+  std::set<std::uint32_t> targets;
+  for (std::size_t line = 0; line < 512; ++line) {
+    const std::uint32_t t = c.next[line * 32];
+    EXPECT_EQ(t % 32, 0u) << "targets are line starts";
+    targets.insert(t);
+  }
+  EXPECT_EQ(targets.size(), 512u) << "every line is entered exactly once";
+}
+
+TEST(RandomCycle, DeterministicPerSeedAndNotSequential) {
+  const ChaseArray a = random_cycle(1 << 20, 128, 7), b = random_cycle(1 << 20, 128, 7);
+  const ChaseArray c = random_cycle(1 << 20, 128, 8);
+  EXPECT_EQ(a.next, b.next);
+  EXPECT_NE(a.next, c.next);
+  std::size_t sequential = 0;
+  for (std::size_t line = 0; line + 1 < (1 << 20) / 128; ++line)
+    sequential += a.next[line * 32] == (line + 1) * 32;
+  EXPECT_LT(sequential, 20u);
+}
+
+TEST(RandomCycle, SingleLine) {
+  const ChaseArray c = random_cycle(128, 128, 1);
+  EXPECT_EQ(c.cycle_length, 1u);
+  EXPECT_TRUE(is_single_cycle(c));
+}
+
+TEST(IsSingleCycle, DetectsBrokenChase) {
+  ChaseArray c = stride_chain(4096, 128);
+  c.next[5 * 32] = 32;  // short cycle 32 -> ... -> 160 -> 32
+  EXPECT_FALSE(is_single_cycle(c));
+}

@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "fixtures/cli.hpp"
+
+using namespace archbench;
+
+namespace {
+struct FakeEnv {
+  std::map<std::string, std::string> vars;
+  const char* operator()(const char* k) const {
+    auto it = vars.find(k);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  }
+};
+CliOptions parse(std::vector<std::string> args, FakeEnv env = {}) {
+  args.insert(args.begin(), "archbench");
+  return parse_cli(args, env);
+}
+}  // namespace
+
+TEST(Cli, DefaultsAndPassThrough) {
+  const CliOptions o = parse({"--benchmark_filter=MemLatency", "--benchmark_repetitions=3"});
+  EXPECT_EQ(o.device, 0);
+  EXPECT_FALSE(o.quick);
+  EXPECT_EQ(o.rest, (std::vector<std::string>{"archbench", "--benchmark_filter=MemLatency", "--benchmark_repetitions=3"}));
+}
+
+TEST(Cli, OwnOptionsAreTakenOut) {
+  const CliOptions o = parse({"--device=1", "--quick", "--results_dir=out", "--tag=nightly", "--info", "--x"});
+  EXPECT_EQ(o.device, 1);
+  EXPECT_TRUE(o.quick);
+  EXPECT_TRUE(o.info);
+  EXPECT_EQ(o.results_dir, "out");
+  EXPECT_EQ(o.tag, "nightly");
+  EXPECT_EQ(o.rest, (std::vector<std::string>{"archbench", "--x"}));
+}
+
+TEST(Cli, EnvironmentAndFlagPrecedence) {
+  FakeEnv env{{{"ARCHBENCH_DEVICE", "3"}, {"ARCHBENCH_QUICK", "1"}}};
+  EXPECT_EQ(parse({}, env).device, 3);
+  EXPECT_TRUE(parse({}, env).quick);
+  EXPECT_EQ(parse({"--device=2"}, env).device, 2);
+  EXPECT_FALSE(parse({}, FakeEnv{{{"ARCHBENCH_QUICK", "0"}}}).quick);
+}
+
+TEST(Cli, BadValuesGiveOneLineErrors) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{
+           {"--device=abc"}, {"--device=-1"}, {"--device="}, {"--device"}, {"--device=1x"},
+           {"--results_dir="}, {"--tag=a/b"}}) {
+    try {
+      parse(bad);
+      ADD_FAILURE() << "accepted " << bad[0];
+    } catch (const CliError& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+  }
+  EXPECT_THROW(parse({}, FakeEnv{{{"ARCHBENCH_DEVICE", "gpu0"}}}), CliError);
+}
+
+TEST(Cli, GpuSlug) {
+  EXPECT_EQ(gpu_slug("NVIDIA H100 80GB HBM3"), "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(gpu_slug("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090");
+  EXPECT_EQ(gpu_slug("Tesla T4"), "tesla-t4");
+  EXPECT_EQ(gpu_slug("  A100-SXM4-40GB (MIG 1g.5gb) "), "a100-sxm4-40gb-mig-1g-5gb");
+  EXPECT_EQ(gpu_slug(""), "unknown-gpu");
+}
+
+TEST(Cli, ResultsPathNeverOverwrites) {
+  std::set<std::string> existing;
+  auto exists = [&](const std::string& p) { return existing.count(p) > 0; };
+  EXPECT_EQ(results_path("results", "nvidia-h100", "2026-11-22", "", exists), "results/nvidia-h100/2026-11-22.json");
+  existing = {"results/nvidia-h100/2026-11-22.json", "results/nvidia-h100/2026-11-22-2.json"};
+  EXPECT_EQ(results_path("results", "nvidia-h100", "2026-11-22", "", exists), "results/nvidia-h100/2026-11-22-3.json");
+  EXPECT_EQ(results_path("r", "g", "d", "nightly", exists), "r/g/d-nightly.json");
+}

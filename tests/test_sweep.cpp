@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "fixtures/sweep.hpp"
+
+using namespace archbench;
+
+TEST(LogSweep, EndpointsSortedUniqueAligned) {
+  const auto v = log_sweep(1024, 200u << 20, 2, {}, 128);
+  ASSERT_FALSE(v.empty());
+  EXPECT_EQ(v.front(), 1024u);
+  EXPECT_EQ(v.back(), 200u << 20);
+  EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
+  EXPECT_EQ(std::adjacent_find(v.begin(), v.end()), v.end());
+  for (auto x : v) EXPECT_EQ(x % 128, 0u);
+  // ~2 points per octave over log2(200 Mi / 1 Ki) = 17.6 octaves
+  EXPECT_GE(v.size(), 35u);
+  EXPECT_LE(v.size(), 38u);
+}
+
+TEST(LogSweep, DenserInsideDenseRegions) {
+  const std::size_t l2 = 50u << 20;
+  const auto v = log_sweep(1024, 4 * l2, 2, {{l2 / 4, 2 * l2, 8}}, 128);
+  const auto in = [&](std::size_t lo, std::size_t hi) {
+    return std::count_if(v.begin(), v.end(), [&](std::size_t x) { return x >= lo && x <= hi; });
+  };
+  EXPECT_GE(in(l2 / 4, 2 * l2), 3 * 8);      // three octaves at 8 per octave
+  EXPECT_LE(in(1024, 8192), 3 * 2 + 1);       // three octaves at 2 per octave
+}
+
+TEST(LogSweep, RejectsBadInput) {
+  EXPECT_THROW(log_sweep(0, 10, 1, {}, 4), std::invalid_argument);
+  EXPECT_THROW(log_sweep(100, 10, 1, {}, 4), std::invalid_argument);
+  EXPECT_THROW(log_sweep(4, 1024, 0, {}, 4), std::invalid_argument);
+}
+
+TEST(Pow2Sweep, FourBytesToTwoMiB) {
+  const auto v = pow2_sweep(4, 2u << 20);
+  EXPECT_EQ(v.size(), 20u);
+  EXPECT_EQ(v.front(), 4u);
+  EXPECT_EQ(v.back(), 2u << 20);
+}
+
+TEST(HumanBytes, Units) {
+  EXPECT_EQ(human_bytes(512), "512 B");
+  EXPECT_EQ(human_bytes(16384), "16 KiB");
+  EXPECT_EQ(human_bytes(50u << 20), "50 MiB");
+  EXPECT_EQ(human_bytes(1536u << 10), "1.5 MiB");
+}
