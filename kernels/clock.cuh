@@ -30,6 +30,9 @@ __device__ __forceinline__ std::uint32_t smid() {
 __device__ __forceinline__ void st_global_u32(std::uint32_t* p, std::uint32_t v) {
   asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+__device__ __forceinline__ void st_global_u64(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 __device__ __forceinline__ void st_shared_u32(std::uint32_t* p, std::uint32_t v) {
   const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
   asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");

@@ -44,15 +44,14 @@ T* symbol_address(const T& symbol) {
 }
 
 template <class Load>
-ChainTiming chain(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, std::uint32_t timed,
-                  int carveout_pct) {
+ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct) {
   auto kernel = dev::pchase_chain<Load, kChainUnroll>;
   set_carveout(kernel, carveout_pct);
-  kernel<<<1, 1>>>(d, start, warm, timed / kChainUnroll, symbol_address(g_chain_out));
+  kernel<<<1, 1>>>(start, warm, timed / kChainUnroll, symbol_address(g_chain_out));
   cuda_check_launch("pchase_chain");
   ChainOut o{};
   ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
-  return {o.cycles, o.ns, o.final_index, o.smid};
+  return {o.cycles, o.ns, o.final_pointer, o.smid};
 }
 
 template <class Load, bool kTimerOnly>
@@ -84,12 +83,12 @@ const char* cache_op_name(CacheOp op) {
   return "?";
 }
 
-ChainTiming run_chain_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
-                            std::uint32_t timed, int carveout_pct) {
+ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm, std::uint32_t timed,
+                            int carveout_pct) {
   switch (op) {
-    case CacheOp::ca: return chain<dev::LoadCa>(d, start, warm, timed, carveout_pct);
-    case CacheOp::cg: return chain<dev::LoadCg>(d, start, warm, timed, carveout_pct);
-    case CacheOp::nc: return chain<dev::LoadNc>(d, start, warm, timed, carveout_pct);
+    case CacheOp::ca: return chain<dev::LoadCa>(start, warm, timed, carveout_pct);
+    case CacheOp::cg: return chain<dev::LoadCg>(start, warm, timed, carveout_pct);
+    case CacheOp::nc: return chain<dev::LoadNc>(start, warm, timed, carveout_pct);
   }
   return {};
 }

@@ -1,9 +1,13 @@
-// Pointer-chase kernels (Mei & Chu): one thread follows j = a[j] through a chase array built on
-// the host (fixtures/chase_builder.hpp). Each load's address depends on the previous load's value,
-// so accesses are serialised and time per step is the load-to-use latency.
+// Pointer-chase kernels (Mei & Chu): one thread follows a chase built on the host
+// (fixtures/chase_builder.hpp). Each load's address depends on the previous load's value, so
+// accesses are serialised and the time per step is the load-to-use latency.
 //
-// What one step costs in SASS: IMAD.WIDE.U32 (address = base + 4*j) then LDG. The address
-// arithmetic is part of the chain; the fine-grained form measures the timer sequence separately.
+// Two element forms, chosen for what each measures:
+//  - chain: 64-bit absolute pointers, p = *p. One step is one LDG and nothing else, so the
+//    average over a long chain is the pure load-to-use latency. Strides are multiples of 8 B.
+//  - fine: 32-bit indices, j = a[j] (Mei & Chu), any stride from 4 B. One step is IMAD.WIDE
+//    (address = base + 4*j) then LDG, inside the timer sequence; the timer-only variant measures
+//    the sequence without the load, which is reported beside the raw latency.
 #pragma once
 #include <cstdint>
 
@@ -18,11 +22,21 @@ struct LoadCa {
     asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
   }
+  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
+    std::uint64_t v;
+    asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+  }
 };
 struct LoadCg {
   static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
     std::uint32_t v;
     asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+  }
+  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
+    std::uint64_t v;
+    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
   }
 };
@@ -32,11 +46,16 @@ struct LoadNc {
     asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
   }
+  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
+    std::uint64_t v;
+    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+  }
 };
 
 struct ChainOut {
-  std::uint64_t cycles, ns;
-  std::uint32_t final_index, smid;
+  std::uint64_t cycles, ns, final_pointer;
+  std::uint32_t smid;
 };
 
 struct FineOut {
@@ -44,23 +63,22 @@ struct FineOut {
   std::uint32_t final_index, smid;
 };
 
-// Averaged long chain. The warm-up loop is not unrolled (1 LDG), the timed loop is unrolled
-// kUnroll times (kUnroll LDGs): the SASS test counts exactly 1 + kUnroll loads.
+// Averaged long chain of absolute pointers. The warm-up loop is not unrolled (1 LDG), the timed
+// loop is unrolled kUnroll times (kUnroll LDGs): the SASS test counts exactly 1 + kUnroll loads.
 template <class Load, unsigned kUnroll>
-__global__ void __launch_bounds__(1) pchase_chain(const std::uint32_t* __restrict__ a, std::uint32_t j,
-                                                  std::uint32_t warm_steps, std::uint32_t timed_blocks,
-                                                  ChainOut* out) {
+__global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t warm_steps,
+                                                  std::uint32_t timed_blocks, ChainOut* out) {
 #pragma unroll 1
-  for (std::uint32_t i = 0; i < warm_steps; ++i) j = Load::load(a + j);
-  st_global_u32(&out->final_index, j);  // the first timed load must not overlap the warm-up
+  for (std::uint32_t i = 0; i < warm_steps; ++i) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
+  st_global_u64(&out->final_pointer, p);  // the first timed load must not overlap the warm-up
   const std::uint64_t c0 = clock64_ordered();
   const std::uint64_t g0 = globaltimer_ns();
 #pragma unroll 1
   for (std::uint32_t b = 0; b < timed_blocks; ++b) {
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) j = Load::load(a + j);
+    for (unsigned u = 0; u < kUnroll; ++u) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
   }
-  st_global_u32(&out->final_index, j);  // waits for the last load before the clock is read
+  st_global_u64(&out->final_pointer, p);  // waits for the last load before the clock is read
   const std::uint64_t c1 = clock64_ordered();
   const std::uint64_t g1 = globaltimer_ns();
   out->cycles = c1 - c0;

@@ -22,9 +22,9 @@ inline constexpr std::uint32_t kChainUnroll = 8;
 inline constexpr std::uint32_t kFineSamples = 1024;
 
 struct ChainTiming {
-  std::uint64_t cycles = 0;       // clock64 delta over the timed steps
-  std::uint64_t ns = 0;           // %globaltimer delta over the same window
-  std::uint32_t final_index = 0;  // where the chase ended (self-check against the host)
+  std::uint64_t cycles = 0;         // clock64 delta over the timed steps
+  std::uint64_t ns = 0;             // %globaltimer delta over the same window
+  std::uint64_t final_pointer = 0;  // where the chase ended (self-check against the host)
   std::uint32_t smid = 0;
 };
 
@@ -36,12 +36,14 @@ struct FineTiming {
   std::uint32_t smid = 0;
 };
 
-// One thread chases `warm_steps` (untimed) then `timed_steps` (timed; multiple of kChainUnroll).
+// One thread chases 64-bit pointers from `start` (a device address inside a pointer chase array):
+// `warm_steps` untimed, then `timed_steps` timed (a multiple of kChainUnroll).
 // carveout_pct is the preferred shared-memory carveout (0 = largest L1).
-ChainTiming run_chain_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start,
-                            std::uint32_t warm_steps, std::uint32_t timed_steps, int carveout_pct);
+ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps,
+                            std::uint32_t timed_steps, int carveout_pct);
 
-// One thread chases `warm_steps` untimed, then times kFineSamples accesses one by one.
+// One thread chases 32-bit indices from element `start`: `warm_steps` untimed, then times
+// kFineSamples accesses one by one.
 FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start,
                           std::uint32_t warm_steps, int carveout_pct);
 

@@ -81,3 +81,33 @@ TEST(IsSingleCycle, DetectsBrokenChase) {
   c.next[5 * 32] = 32;  // short cycle 32 -> ... -> 160 -> 32
   EXPECT_FALSE(is_single_cycle(c));
 }
+
+TEST(PointerChase, SameCycleAsAbsoluteAddresses) {
+  const ChaseArray c = stride_chain(4096, 128);
+  const std::uint64_t base = 0x7f0000000000ull;
+  const auto p = to_pointer_chase(c, base);
+  ASSERT_EQ(p.size(), 512u);
+  // Walk the pointers as the kernel does: p = *p.
+  std::uint64_t addr = base;
+  for (std::size_t k = 0; k < c.cycle_length; ++k) {
+    const std::uint64_t next = p.at((addr - base) / 8);
+    EXPECT_EQ(pointer_to_index(next, base), follow_chase(c, pointer_to_index(addr, base), 1));
+    addr = next;
+  }
+  EXPECT_EQ(addr, base) << "returns to the start after one cycle";
+}
+
+TEST(PointerChase, RandomCycleConverts) {
+  const ChaseArray c = random_cycle(1 << 16, 64, 3);
+  const auto p = to_pointer_chase(c, 4096);
+  std::uint64_t addr = 4096;
+  for (std::size_t k = 0; k < c.cycle_length; ++k) addr = p.at((addr - 4096) / 8);
+  EXPECT_EQ(addr, 4096u);
+}
+
+TEST(PointerChase, RejectsUnalignedStrides) {
+  EXPECT_THROW(to_pointer_chase(stride_chain(4096, 4), 0), std::invalid_argument);
+  EXPECT_THROW(to_pointer_chase(stride_chain(4096, 12), 0), std::invalid_argument);
+  EXPECT_THROW(to_pointer_chase(stride_chain(4096, 8), 4), std::invalid_argument);
+  EXPECT_NO_THROW(to_pointer_chase(stride_chain(4096, 8), 0));
+}

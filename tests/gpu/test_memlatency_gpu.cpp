@@ -17,7 +17,7 @@ struct Measured {
 
 Measured chain_latency(CacheOp op, std::size_t footprint, std::size_t stride = 128) {
   static ChaseRunner runner(Gpu::current().info().l2_bytes);
-  runner.prepare({op, footprint, stride});
+  runner.prepare({op, footprint, stride}, ChaseForm::chain);
   std::vector<double> c, n, m;
   for (int i = 0; i < 3; ++i) {
     const ChainTiming t = runner.chain_once();  // throws SelfCheckError on a broken chase
@@ -63,7 +63,7 @@ TEST(MemLatency, EffectiveClockIsPlausible) {
 
 TEST(MemLatency, FineGrainedAboveTimerOverhead) {
   ChaseRunner runner(gpu().l2_bytes);
-  runner.prepare({CacheOp::ca, 16 << 10, 128});
+  runner.prepare({CacheOp::ca, 16 << 10, 128}, ChaseForm::fine);
   const FineTiming hit = runner.fine_once();
   const FineTiming timer = run_fine_timer_overhead();
   std::vector<double> h(hit.cycles.begin(), hit.cycles.end()), t(timer.cycles.begin(), timer.cycles.end());
@@ -74,13 +74,20 @@ TEST(MemLatency, FineGrainedAboveTimerOverhead) {
 }
 
 TEST(MemLatency, SelfCheckCatchesAWrongChase) {
-  // A chase that ends elsewhere than the host walk must fail loudly: corrupt one element.
+  // A chase that ends elsewhere than the host walk must fail loudly: element 0 now skips
+  // element 32 and jumps straight to element 64, in both forms.
   ChaseRunner runner(gpu().l2_bytes);
-  runner.prepare({CacheOp::ca, 64 << 10, 128});
+  runner.prepare({CacheOp::ca, 64 << 10, 128}, ChaseForm::chain);
   EXPECT_NO_THROW(runner.chain_once());
-  const std::uint32_t shortcut = 64;  // element 0 now skips element 32
-  ASSERT_EQ(cudaMemcpy(runner.device_data(), &shortcut, sizeof shortcut, cudaMemcpyHostToDevice), cudaSuccess);
+  const std::uint64_t shortcut = reinterpret_cast<std::uint64_t>(runner.pointer_data()) + 64 * 4;
+  ASSERT_EQ(cudaMemcpy(runner.pointer_data(), &shortcut, sizeof shortcut, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_THROW(runner.chain_once(), SelfCheckError);
+
+  runner.prepare({CacheOp::cg, 64 << 10, 128}, ChaseForm::fine);
+  EXPECT_NO_THROW(runner.fine_once());
+  const std::uint32_t skip = 64;
+  ASSERT_EQ(cudaMemcpy(runner.index_data(), &skip, sizeof skip, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_THROW(runner.fine_once(), SelfCheckError);
 }
 
 }  // namespace
