@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""The plot script draws fixture JSON, and skips files without the feature quietly."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+script, data_dir = sys.argv[1], sys.argv[2]
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("matplotlib not installed (pip install matplotlib): skipped")
+    sys.exit(77)
+
+fixtures = [os.path.join(data_dir, f) for f in sorted(os.listdir(data_dir)) if f.endswith(".json")]
+failures = 0
+with tempfile.TemporaryDirectory() as tmp:
+    r = subprocess.run([sys.executable, script, "--out", tmp, *fixtures], capture_output=True, text=True)
+    for stem in ["memlatency_footprint", "memlatency_stride"]:
+        for ext in ["png", "svg"]:
+            p = os.path.join(tmp, f"{stem}.{ext}")
+            if r.returncode != 0 or not os.path.exists(p) or os.path.getsize(p) < 1000:
+                failures += 1
+                print(f"FAIL: {p} not written (exit {r.returncode})\n{r.stdout}{r.stderr}")
+    r = subprocess.run([sys.executable, script, "--unit", "ns", "--out", os.path.join(tmp, "ns"), *fixtures],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        failures += 1
+        print(f"FAIL: --unit ns: {r.stderr}")
+    empty = os.path.join(tmp, "empty.json")
+    doc = json.load(open(fixtures[0]))
+    doc["benchmarks"] = []
+    json.dump(doc, open(empty, "w"))
+    r = subprocess.run([sys.executable, script, "--out", os.path.join(tmp, "none"), empty], capture_output=True, text=True)
+    if r.returncode != 0 or "skipped" not in r.stdout or os.path.exists(os.path.join(tmp, "none")):
+        failures += 1
+        print(f"FAIL: a file without MemLatency must be skipped quietly: {r.returncode} {r.stdout}{r.stderr}")
+print(f"{2 if failures == 0 else 0} passed, {failures} failed")
+sys.exit(1 if failures else 0)
