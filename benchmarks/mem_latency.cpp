@@ -26,35 +26,33 @@ ChaseRunner& runner() {
   return r;
 }
 
-void chain_latency(benchmark::State& state, ChaseSpec spec) {
+// One benchmark body for both forms: prepare the chase, time kIterations launches, report.
+template <ChaseForm kForm>
+void chase_latency(benchmark::State& state, ChaseSpec spec) {
   guarded(state, [&] {
     spec.footprint_bytes = static_cast<std::size_t>(state.range(0));
     spec.stride_bytes = static_cast<std::size_t>(state.range(1));
     ChaseRunner& r = runner();
-    r.prepare(spec, ChaseForm::chain);
-    std::vector<ChainTiming> runs;
-    for (auto _ : state) {
-      runs.push_back(r.chain_once());
-      state.SetIterationTime(double(runs.back().ns) * 1e-9);
+    r.prepare(spec, kForm);
+    if constexpr (kForm == ChaseForm::chain) {
+      std::vector<ChainTiming> runs;
+      for (auto _ : state) {
+        runs.push_back(r.chain_once());
+        state.SetIterationTime(double(runs.back().ns) * 1e-9);
+      }
+      report_chain_latency(state, spec, runs, r.primed());
+    } else {
+      std::vector<FineTiming> runs;
+      for (auto _ : state) {
+        runs.push_back(r.fine_once());
+        state.SetIterationTime(double(runs.back().window_ns) * 1e-9);
+      }
+      report_fine_latency(state, spec, runs, r.primed());
     }
-    report_chain_latency(state, spec, runs, r.primed());
   });
 }
-
-void fine_latency(benchmark::State& state, ChaseSpec spec) {
-  guarded(state, [&] {
-    spec.footprint_bytes = static_cast<std::size_t>(state.range(0));
-    spec.stride_bytes = static_cast<std::size_t>(state.range(1));
-    ChaseRunner& r = runner();
-    r.prepare(spec, ChaseForm::fine);
-    std::vector<FineTiming> runs;
-    for (auto _ : state) {
-      runs.push_back(r.fine_once());
-      state.SetIterationTime(double(runs.back().window_ns) * 1e-9);
-    }
-    report_fine_latency(state, spec, runs, r.primed());
-  });
-}
+constexpr auto chain_latency = chase_latency<ChaseForm::chain>;
+constexpr auto fine_latency = chase_latency<ChaseForm::fine>;
 
 struct Point {
   std::string family;  // "MemLatency/chain/ld.ca"

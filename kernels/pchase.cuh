@@ -15,43 +15,26 @@
 
 namespace archbench::dev {
 
-// One tag type per cache operator: the exact PTX load, so the variant is a template parameter.
-struct LoadCa {
-  static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
-    std::uint32_t v;
-    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
+// One tag type per cache operator: the exact PTX load (32-bit for index chases, 64-bit for
+// pointer chases), so the variant is a template parameter. PTX needs the qualifier inside a string
+// literal, hence the macro.
+#define ARCHBENCH_DEFINE_LOAD(Tag, qualifier)                                                   \
+  struct Tag {                                                                                 \
+    static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {             \
+      std::uint32_t v;                                                                         \
+      asm volatile("ld.global." qualifier ".u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");     \
+      return v;                                                                                \
+    }                                                                                          \
+    static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {             \
+      std::uint64_t v;                                                                         \
+      asm volatile("ld.global." qualifier ".u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");     \
+      return v;                                                                                \
+    }                                                                                          \
   }
-  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
-    std::uint64_t v;
-    asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-  }
-};
-struct LoadCg {
-  static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
-    std::uint32_t v;
-    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-  }
-  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
-    std::uint64_t v;
-    asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-  }
-};
-struct LoadNc {
-  static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
-    std::uint32_t v;
-    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-  }
-  static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {
-    std::uint64_t v;
-    asm volatile("ld.global.nc.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-  }
-};
+ARCHBENCH_DEFINE_LOAD(LoadCa, "ca");
+ARCHBENCH_DEFINE_LOAD(LoadCg, "cg");
+ARCHBENCH_DEFINE_LOAD(LoadNc, "nc");
+#undef ARCHBENCH_DEFINE_LOAD
 
 struct ChainOut {
   std::uint64_t cycles, ns, final_pointer;

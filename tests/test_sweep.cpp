@@ -48,4 +48,5 @@ TEST(HumanBytes, Units) {
   EXPECT_EQ(human_bytes(16384), "16 KiB");
   EXPECT_EQ(human_bytes(50u << 20), "50 MiB");
   EXPECT_EQ(human_bytes(1536u << 10), "1.5 MiB");
+  EXPECT_EQ(human_bytes(std::size_t(1) << 50), "1 PiB");
 }
