@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/pchase.hpp"
+
 namespace {
 
-constexpr unsigned kChainUnroll = 8;  // kernels/pchase.hpp (host header pulls in CUDA; keep in sync)
+using archbench::kChainUnroll;
 
 struct Function {
   std::string arch;                  // "sm_90"
