@@ -4,16 +4,19 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fixtures/cli.hpp"
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
+#include "fixtures/incremental_json.hpp"
 #include "fixtures/registry.hpp"
 
 namespace archbench {
@@ -86,11 +89,37 @@ int main(int argc, char** argv) {
     gb_args.push_back("--benchmark_out=" + out_path);
     gb_args.push_back("--benchmark_out_format=json");
   }
-  for (const std::string& a : gb_args)
-    if (has_prefix(a, "--benchmark_out=")) {
-      const std::string p = a.substr(std::string("--benchmark_out=").size());
-      if (!std::ofstream(p, std::ios::app)) return fail("cannot write the output file '" + p + "'");
+  // JSON output goes through IncrementalJsonReporter (every finished benchmark is on disk at
+  // once); other formats, or a non-console display, are left to Google Benchmark.
+  std::string json_path, out_format = "json";
+  bool console_display = true;
+  for (const std::string& a : gb_args) {
+    if (has_prefix(a, "--benchmark_out=")) json_path = a.substr(16);
+    if (has_prefix(a, "--benchmark_out_format=")) out_format = a.substr(23);
+    if (has_prefix(a, "--benchmark_format=") && a != "--benchmark_format=console") console_display = false;
+  }
+  // The table as Google Benchmark would print it: colour on a terminal, tabular counters on request.
+  int console_opts = isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
+  for (const std::string& a : gb_args) {
+    if (a == "--benchmark_counters_tabular" || a == "--benchmark_counters_tabular=true") console_opts |= benchmark::ConsoleReporter::OO_Tabular;
+    if (a == "--benchmark_color=false") console_opts &= ~benchmark::ConsoleReporter::OO_Color;
+    if (a == "--benchmark_color=true") console_opts |= benchmark::ConsoleReporter::OO_Color;
+  }
+  benchmark::ConsoleReporter console(static_cast<benchmark::ConsoleReporter::OutputOptions>(console_opts));
+  std::unique_ptr<IncrementalJsonReporter> json_reporter;
+  if (!json_path.empty() && out_format == "json" && console_display) {
+    try {
+      json_reporter = std::make_unique<IncrementalJsonReporter>(json_path, &console);
+    } catch (const std::exception& e) {
+      return fail(e.what());
     }
+    std::vector<std::string> kept;
+    for (const std::string& a : gb_args)
+      if (!has_prefix(a, "--benchmark_out=") && !has_prefix(a, "--benchmark_out_format=")) kept.push_back(a);
+    gb_args = kept;
+  } else if (!json_path.empty() && !std::ofstream(json_path, std::ios::app)) {
+    return fail("cannot write the output file '" + json_path + "'");
+  }
 
   const SuiteConfig cfg{gpu, opt.quick};
   try {
@@ -108,7 +137,8 @@ int main(int argc, char** argv) {
 
   gpu.add_benchmark_context();
   benchmark::AddCustomContext("archbench_quick", opt.quick ? "true" : "false");
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
+  const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
+                                        : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (ran == 0) return fail("the benchmark filter '" + benchmark::GetBenchmarkFilter() + "' matched no benchmark");
   if (!out_path.empty()) std::fprintf(stderr, "archbench: results written to %s\n", out_path.c_str());
