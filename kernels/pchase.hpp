@@ -10,8 +10,8 @@
 namespace archbench {
 
 // Global-load cache operators, as PTX spells them. The SASS each becomes on sm_90 is checked by
-// tests/test_sass.cpp: ca -> LDG.E.STRONG.SM (L1), cg -> LDG.E.STRONG.GPU (L2), nc ->
-// LDG.E.CONSTANT (read-only/texture path).
+// tests/test_sass.cpp: ca -> LDG.E[.64].STRONG.SM (L1), cg -> LDG.E[.64].STRONG.GPU (L2 only),
+// nc -> LDG.E[.64].CONSTANT (read-only/texture path); .64 in the pointer chain.
 enum class CacheOp { ca, cg, nc };
 inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};
 const char* cache_op_name(CacheOp op);  // "ld.ca", "ld.cg", "ld.nc"
