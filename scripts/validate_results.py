@@ -27,6 +27,9 @@ COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 FEATURE_COUNTERS = {
     "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",
                    "carveout_pct"],
+    "Pipeline/latency": ["latency_cycles", "latency_ns", "latency_raw_cycles", "loop_overhead_cycles"],
+    "Pipeline/throughput": ["inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
+                            "warps_per_sm", "blocks_per_sm", "sms", "registers_per_thread"],
 }
 FINE_COUNTERS = ["latency_p95_cycles", "latency_p95_ns", "timer_overhead_cycles",
                  "latency_net_cycles", "samples"]
@@ -62,19 +65,24 @@ def check_file(path, required_features, no_errors):
             continue
         seen.add(feature)
         if b.get("error_occurred"):
-            if no_errors:
+            # "unsupported: <reason>" is a skip on this GPU (a feature it lacks), not a failure.
+            if no_errors and not b.get("error_message", "").startswith("unsupported:"):
                 problems.append(f"{path}: '{name}': error: {b.get('error_message', '?')}")
             continue
         if b.get("run_type") == "aggregate":
             continue
-        wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, [])
+        family = "/".join(name.split("/", 2)[:2])
+        wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS
         for c in wanted:
             v = b.get(c)
             if not isinstance(v, (int, float)) or not math.isfinite(v):
                 problems.append(f"{path}: '{name}': counter '{c}' missing or not finite")
-        if feature == "MemLatency" and b.get("latency_cycles", 0) <= 0:
+        pct = b.get("pct_of_peak")
+        if isinstance(pct, (int, float)) and pct > 105:
+            problems.append(f"{path}: '{name}': pct_of_peak {pct:.1f} above the physical limit")
+        if (feature == "MemLatency" or family == "Pipeline/latency") and b.get("latency_cycles", 0) <= 0:
             problems.append(f"{path}: '{name}': latency_cycles not positive")
     for f in required_features:
         if f not in seen:

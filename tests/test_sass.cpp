@@ -1,15 +1,20 @@
-// SASS checks on the built archbench binary (cuobjdump -sass): each pointer-chase kernel has the
-// load with the cache hint it claims, in the expected count, so nothing was folded or hoisted.
+// SASS checks on the built archbench binary (cuobjdump -sass): each kernel has the instruction it
+// claims to measure (the load with its cache hint, the arithmetic op), in the expected count, so
+// nothing was folded, hoisted or turned into another instruction.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fixtures/pipeline_ops.hpp"
 #include "kernels/pchase.hpp"
+#include "kernels/pipeline.hpp"
 
 namespace {
 
@@ -19,6 +24,8 @@ struct Function {
   std::string arch;                  // "sm_90"
   std::string name;                  // mangled
   std::vector<std::string> opcodes;  // first token of each instruction, predicate removed
+  std::vector<std::string> text;     // the whole instruction, in the same order
+  std::vector<long> address;         // its offset in the function
 };
 
 std::string run(const std::string& cmd) {
@@ -39,7 +46,7 @@ std::vector<Function> parse_sass(const std::string& text) {
       arch = line.substr(p + 9);
       arch = arch.substr(0, arch.find_first_of(" \t\r"));
     } else if (auto f = line.find("Function : "); f != std::string::npos) {
-      fns.push_back({arch, line.substr(f + 11), {}});
+      fns.push_back({arch, line.substr(f + 11), {}, {}, {}});
     } else if (!fns.empty() && line.find("/*") != std::string::npos && line.find("*/") != std::string::npos) {
       // "        /*00f0*/                   LDG.E.STRONG.SM R21, desc[UR6][R2.64] ;"
       const auto end_addr = line.find("*/");
@@ -47,7 +54,11 @@ std::vector<Function> parse_sass(const std::string& text) {
       std::string tok;
       ins >> tok;
       if (!tok.empty() && tok[0] == '@') ins >> tok;
-      if (!tok.empty() && tok[0] != '/') fns.back().opcodes.push_back(tok);
+      if (!tok.empty() && tok[0] != '/') {
+        fns.back().opcodes.push_back(tok);
+        fns.back().text.push_back(line.substr(end_addr + 2));
+        fns.back().address.push_back(std::strtol(line.c_str() + line.find("/*") + 2, nullptr, 16));
+      }
     }
   }
   return fns;
@@ -126,6 +137,101 @@ TEST(Sass, TimerOverheadKernelHasNoLoad) {
   const auto fns = kernels("pchase_fine", "Lb1E");
   ASSERT_FALSE(fns.empty());
   for (const Function* f : fns) EXPECT_TRUE(loads(*f).empty()) << f->name;
+}
+
+// --- Pipeline kernels: pipeline_kernel<ops::NAME, ILP, BODY>
+namespace {
+
+struct PipelineKernel {
+  const Function* fn;
+  std::string op;
+  int ilp, body;
+};
+
+std::vector<PipelineKernel> pipeline_kernels() {
+  std::vector<PipelineKernel> out;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("pipeline_kernel") == std::string::npos) continue;
+    // _ZN9archbench3dev15pipeline_kernelINS0_3ops4ffmaELi8ELi512EEEv...
+    const auto ops = f.name.find("3ops");
+    if (ops == std::string::npos) continue;
+    std::size_t pos = ops + 4, len = 0;
+    while (std::isdigit(static_cast<unsigned char>(f.name[pos]))) len = len * 10 + (f.name[pos++] - '0');
+    PipelineKernel k{&f, f.name.substr(pos, len), 0, 0};
+    if (std::sscanf(f.name.c_str() + pos + len, "ELi%dELi%dE", &k.ilp, &k.body) == 2) out.push_back(k);
+  }
+  return out;
+}
+
+// Opcodes of the timed loop's body: from the target of the backward branch that closes the loop
+// to that branch, between the two clock reads that bound the timed window.
+std::map<std::string, int> timed_loop(const Function& f) {
+  std::vector<std::size_t> clocks;
+  for (std::size_t i = 0; i < f.opcodes.size(); ++i)
+    if (f.opcodes[i] == "CS2R" && f.text[i].find("SR_CLOCKLO") != std::string::npos) clocks.push_back(i);
+  if (clocks.size() != 2) return {};
+  for (std::size_t i = clocks[0]; i < clocks[1]; ++i) {
+    const auto bra = f.text[i].find("BRA 0x");
+    if (f.opcodes[i] != "BRA" || bra == std::string::npos) continue;
+    const long target = std::strtol(f.text[i].c_str() + bra + 4, nullptr, 16);
+    if (target >= f.address[i]) continue;  // a forward branch
+    std::map<std::string, int> m;
+    for (std::size_t j = clocks[0]; j <= i; ++j)
+      if (f.address[j] >= target) ++m[f.opcodes[j]];
+    return m;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(Sass, EveryPipelineOpAndShapeIsCompiled) {
+  const auto ks = pipeline_kernels();
+  for (const archbench::PipeOpInfo& op : archbench::pipe_ops()) {
+    int found = 0;
+    for (const auto& k : ks) found += k.op == op.name;
+    EXPECT_EQ(found, int(std::size(archbench::kPipelineIlps)) + 1) << op.name << ": one kernel per ILP + the short latency body";
+  }
+}
+
+TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
+  for (const auto& k : pipeline_kernels()) {
+    const archbench::PipeOpInfo* op = nullptr;
+    for (const auto& o : archbench::pipe_ops())
+      if (k.op == o.name) op = &o;
+    ASSERT_NE(op, nullptr) << k.fn->name;
+    const auto region = timed_loop(*k.fn);
+    ASSERT_FALSE(region.empty()) << k.fn->name << ": no loop between two CS2R SR_CLOCKLO";
+    // ptxas packs two independent scalar 16-bit chains into one x2 instruction (a finding).
+    const int expected = op->compiler_packs_pairs && k.ilp >= 2 ? k.body / 2 : k.body;
+    int got = 0;
+    std::string seen;
+    for (const auto& alternative : op->sass_alternatives)
+      for (const auto& opcode : alternative)
+        if (region.count(opcode)) {
+          got += region.at(opcode);
+          seen += opcode + "x" + std::to_string(region.at(opcode)) + " ";
+        }
+    EXPECT_EQ(got, expected) << k.fn->name << ": " << seen;
+    for (const auto& helper : op->sass_helpers)
+      EXPECT_EQ(region.count(helper) ? region.at(helper) : 0, k.body) << k.fn->name << ": " << helper;
+    // Besides the op: the loop's counter, compare and branch; packed scalar chains also move
+    // their halves in and out of the pairs (PRMT) once per loop iteration.
+    int others = 0;
+    for (const auto& [opcode, n] : region) {
+      bool mine = false;
+      for (const auto& alternative : op->sass_alternatives)
+        for (const auto& a : alternative) mine = mine || opcode == a;
+      for (const auto& h : op->sass_helpers) mine = mine || opcode == h;
+      if (!mine && opcode != "NOP;" && opcode != "NOP") others += n;
+    }
+    const bool packed = op->compiler_packs_pairs && k.ilp >= 2;
+    EXPECT_LE(others, 4 + (packed ? k.ilp + 2 : 0)) << k.fn->name << ": unexpected instructions in the timed loop: " << [&] {
+      std::string list;
+      for (const auto& [opcode, n] : region) list += opcode + "x" + std::to_string(n) + " ";
+      return list;
+    }();
+  }
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,61 @@
+// The Pipeline kernel: every thread runs kIlp independent dependent chains of one op, kBody steps
+// per loop iteration (kBody / kIlp per chain, unrolled, chains interleaved so that consecutive
+// instructions are independent). Lane 0 of each warp records its clocks and a fold of its results.
+#pragma once
+#include <cstdint>
+
+#include "analysis/warp_timing.hpp"
+#include "kernels/clock.cuh"
+#include "kernels/pipeline_ops.cuh"
+
+namespace archbench::dev {
+
+// operands: raw 64-bit words, each holding one operand's bit pattern in its low bytes:
+// [0] = b, [1] = c, [2 + j] = start of chain j.
+template <class Op, int kIlp, int kBody>
+__global__ void __launch_bounds__(1024) pipeline_kernel(const std::uint64_t* __restrict__ operands,
+                                                        std::uint32_t iterations, WarpTiming* __restrict__ out) {
+  static_assert(kBody % kIlp == 0, "the loop body holds whole steps of every chain");
+  using T = typename Op::T;
+  const auto load = [&](int k) { return *reinterpret_cast<const T*>(&operands[k]); };
+  const T b = load(0), c = load(1);
+  T x[kIlp];
+#pragma unroll
+  for (int j = 0; j < kIlp; ++j) x[j] = load(2 + j);
+  const unsigned lane = threadIdx.x % 32;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  // A store of the operands, overwritten below, keeps their loads out of the timed window: ptxas
+  // would otherwise sink them to their first use, after the start clock.
+  std::uint64_t fold = bits_of(b) ^ bits_of(c);
+#pragma unroll
+  for (int j = 0; j < kIlp; ++j) fold ^= bits_of(x[j]);
+  if (lane == 0) st_global_u64(&mine->check, fold);
+  __syncthreads();  // the warps of a block start together
+  const std::uint64_t start_ns = globaltimer_ns();
+  const std::uint64_t start_cycles = clock64_ordered();
+#pragma unroll 1
+  for (std::uint32_t i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int u = 0; u < kBody / kIlp; ++u) {
+#pragma unroll
+      for (int j = 0; j < kIlp; ++j) x[j] = Op::step(x[j], b, c);
+    }
+  }
+  // The fold is stored before the end clock is read: the store waits for the last result, and the
+  // clock read (volatile, memory clobber) issues after the store.
+  fold = 0;
+#pragma unroll
+  for (int j = 0; j < kIlp; ++j) fold ^= bits_of(x[j]);
+  if (lane == 0) st_global_u64(&mine->check, fold);
+  const std::uint64_t end_cycles = clock64_ordered();
+  const std::uint64_t end_ns = globaltimer_ns();
+  if (lane == 0) {
+    mine->start_cycles = start_cycles;
+    mine->end_cycles = end_cycles;
+    mine->start_ns = start_ns;
+    mine->end_ns = end_ns;
+    mine->smid = smid();
+  }
+}
+
+}  // namespace archbench::dev

@@ -1,0 +1,115 @@
+// One step of each dependent chain the Pipeline feature times (fixtures/pipeline_ops.hpp lists
+// them as data). Every step is inline PTX on runtime operands, so the front end can neither
+// fold nor reassociate it; `volatile` keeps the steps in program order. The SASS test checks that
+// ptxas emitted one instruction per step.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "fixtures/pipeline_ops.hpp"
+
+namespace archbench::dev {
+
+// Types of the 16-bit and packed operands are their bit patterns (PTX .b16 / .b32 registers).
+template <class T>
+__host__ __device__ inline T from_double(double v);
+template <> __host__ __device__ inline float from_double<float>(double v) { return float(v); }
+template <> __host__ __device__ inline double from_double<double>(double v) { return v; }
+template <> __host__ __device__ inline std::uint32_t from_double<std::uint32_t>(double v) { return std::uint32_t(std::int64_t(v)); }
+template <> __host__ __device__ inline std::int32_t from_double<std::int32_t>(double v) { return std::int32_t(v); }
+
+struct Half {  // f16 in a .b16 register
+  using T = std::uint16_t;
+  static T make(double v) { return __half_as_ushort(__double2half(v)); }
+};
+struct Half2 {  // f16x2 in a .b32 register: both halves the same value
+  using T = std::uint32_t;
+  static T make(double v) { return T(Half::make(v)) * 0x10001u; }
+};
+struct Bf16 {
+  using T = std::uint16_t;
+  static T make(double v) { return __bfloat16_as_ushort(__double2bfloat16(v)); }
+};
+struct Bf16x2 {
+  using T = std::uint32_t;
+  static T make(double v) { return T(Bf16::make(v)) * 0x10001u; }
+};
+template <class V>
+struct Plain {
+  using T = V;
+  static T make(double v) { return from_double<V>(v); }
+};
+
+// An op: its operand encoding (Enc) and one step x <- f(x, b, c).
+#define ARCHBENCH_PIPE_OP(Name, Enc, MinArch, Body)                                           \
+  struct Name {                                                                             \
+    using Encoding = Enc;                                                                   \
+    using T = typename Enc::T;                                                              \
+    static constexpr PipeOp kOp = PipeOp::Name;                                             \
+    __device__ __forceinline__ static T step(T x, [[maybe_unused]] T b, [[maybe_unused]] T c) { \
+      if constexpr (MinArch > 0) {                                                          \
+        ARCHBENCH_IF_ARCH_BELOW(MinArch, __trap(), Body);                                   \
+      } else {                                                                              \
+        Body;                                                                               \
+      }                                                                                     \
+      return x;                                                                             \
+    }                                                                                       \
+  }
+
+// Device code for an older architecture still has to compile: the op traps there, and the host
+// never launches it (it checks PipeOpInfo::min_cc first).
+#if defined(__CUDA_ARCH__)
+#define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
+  do {                                                   \
+    if constexpr (__CUDA_ARCH__ < arch * 10) {           \
+      below;                                             \
+    } else {                                             \
+      otherwise;                                         \
+    }                                                    \
+  } while (0)
+#else
+#define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
+  do {                                                   \
+  } while (0)
+#endif
+
+namespace ops {
+ARCHBENCH_PIPE_OP(hfma, Half, 0, asm volatile("fma.rn.f16 %0, %0, %1, %2;" : "+h"(x) : "h"(b), "h"(c)));
+ARCHBENCH_PIPE_OP(hfma2, Half2, 0, asm volatile("fma.rn.f16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(bf16_fma, Bf16, 80, asm volatile("fma.rn.bf16 %0, %0, %1, %2;" : "+h"(x) : "h"(b), "h"(c)));
+ARCHBENCH_PIPE_OP(bf16x2_fma, Bf16x2, 80,
+                  asm volatile("fma.rn.bf16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(ffma, Plain<float>, 0, asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c)));
+ARCHBENCH_PIPE_OP(dfma, Plain<double>, 0, asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"(b), "d"(c)));
+ARCHBENCH_PIPE_OP(imad, Plain<std::uint32_t>, 0,
+                  asm volatile("mad.lo.s32 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
+// Two PTX adds that ptxas fuses into one three-input IADD3.
+ARCHBENCH_PIPE_OP(iadd3, Plain<std::uint32_t>, 0,
+                  asm volatile("add.s32 %0, %0, %1;\n\tadd.s32 %0, %0, %2;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(mufu_rsq, Plain<float>, 0, asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x)));
+// ex2 of -x keeps the chain in (0, 1]; the negation is an operand modifier of MUFU.EX2.
+ARCHBENCH_PIPE_OP(mufu_ex2, Plain<float>, 0,
+                  asm volatile("{ .reg .f32 t; neg.f32 t, %0; ex2.approx.ftz.f32 %0, t; }" : "+f"(x)));
+ARCHBENCH_PIPE_OP(mufu_sin, Plain<float>, 0, asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x)));
+// DPX has no PTX instruction; the intrinsic is one VIADDMNMX on sm_90.
+ARCHBENCH_PIPE_OP(dpx_viaddmax, Plain<std::int32_t>, 90, x = __viaddmax_s32(x, b, c));
+}  // namespace ops
+
+template <class T>
+__device__ __forceinline__ std::uint64_t bits_of(T v) {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<std::uint16_t>(v);
+  } else if constexpr (sizeof(T) == 4) {
+    std::uint32_t u;
+    memcpy(&u, &v, 4);
+    return u;
+  } else {
+    std::uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
+  }
+}
+
+}  // namespace archbench::dev

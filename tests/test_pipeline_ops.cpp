@@ -1,0 +1,61 @@
+// The Pipeline op catalogue: peak table lookups and the host replay used by the self-check.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "fixtures/pipeline_ops.hpp"
+
+using namespace archbench;
+
+TEST(PipelineOps, NamesAreUniqueAndEveryOpHasItsSass) {
+  std::set<std::string> names;
+  for (const PipeOpInfo& op : pipe_ops()) {
+    EXPECT_TRUE(names.insert(op.name).second) << op.name;
+    EXPECT_FALSE(op.sass_alternatives.empty()) << op.name;
+    EXPECT_EQ(&pipe_op_info(op.op), &op);
+    EXPECT_GE(op.results_per_step, 1);
+  }
+}
+
+TEST(PipelineOps, PeakTableFollowsTheProgrammingGuide) {
+  // Reference values for tests only: Hopper (9.0) and A100 (8.0).
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp32, 90), 128.0);
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp64, 90), 64.0);
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp16, 90), 256.0);
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp32, 80), 64.0);
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp64, 86), 2.0);
+  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::sfu, 90), 16.0);
+  // Unknown: a compute capability missing from the table, bf16 before sm_80, DPX everywhere.
+  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::fp32, 100).has_value());
+  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::bf16, 75).has_value());
+  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::dpx, 90).has_value());
+}
+
+TEST(PipelineOps, HostReplayOfIntegerChainsCountsEveryStep) {
+  const PipeOpInfo& imad = pipe_op_info(PipeOp::imad);  // x = 3x + 1 from 1
+  EXPECT_EQ(emulate_chains(imad, 1, 0), 1u);
+  EXPECT_EQ(emulate_chains(imad, 1, 3), 40u);  // 1 -> 4 -> 13 -> 40
+  EXPECT_EQ(emulate_chains(imad, 2, 1), 4u ^ 7u);  // chain 1 starts at 2
+  const PipeOpInfo& iadd = pipe_op_info(PipeOp::iadd3);  // x = x + 3 + 5
+  EXPECT_EQ(emulate_chains(iadd, 1, 1000), 1u + 8000u);
+  const PipeOpInfo& dpx = pipe_op_info(PipeOp::dpx_viaddmax);  // max(x + 3, 5)
+  EXPECT_EQ(emulate_chains(dpx, 1, 1), 5u);
+  EXPECT_EQ(emulate_chains(dpx, 1, 10), 5u + 27u);
+}
+
+TEST(PipelineOps, HostReplayOfFmaReachesTheFixedPoint) {
+  const PipeOpInfo& ffma = pipe_op_info(PipeOp::ffma);  // x = 0.75 x + 0.25 -> 1
+  float one = 1.0f;
+  std::uint32_t one_bits;
+  std::memcpy(&one_bits, &one, 4);
+  EXPECT_EQ(emulate_chains(ffma, 1, 1000000000ull), one_bits);  // stops early at the fixed point
+  const float after_one = std::fmaf(1.0625f, 0.75f, 0.25f);       // chain 1 starts at 1 + 1/16
+  std::uint32_t b;
+  std::memcpy(&b, &after_one, 4);
+  EXPECT_EQ(emulate_chains(ffma, 2, 1), one_bits ^ b);
+  EXPECT_FALSE(emulate_chains(pipe_op_info(PipeOp::hfma2), 1, 10).has_value());
+  EXPECT_FALSE(emulate_chains(pipe_op_info(PipeOp::mufu_rsq), 1, 10).has_value());
+}
