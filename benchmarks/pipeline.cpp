@@ -1,7 +1,7 @@
 // Pipeline: latency and throughput of the arithmetic pipelines, per precision.
 //   Pipeline/latency/<op>                                      one warp, one dependent chain per thread
 //   Pipeline/throughput/<op>/ilp:I/warps_per_sm:W/sms:S        I chains per thread, W warps on each of S SMs
-// <op>: hfma hfma2 bf16_fma bf16x2_fma ffma dfma imad iadd3 mufu_rsq mufu_ex2 mufu_sin dpx_viaddmax
+// <op>: hfma hfma2 hfma2_oob bf16_fma bf16x2_fma bf16x2_oob ffma dfma imad iadd3 mufu_rsq mufu_ex2 mufu_sin dpx_viaddmax
 // (fixtures/pipeline_ops.cpp says what each one is in PTX and SASS).
 #include <benchmark/benchmark.h>
 
@@ -48,7 +48,7 @@ void pipeline_latency(benchmark::State& state, PipeOp op) {
     state.counters["latency_ns"] = clock > 0 ? cycles * 1e3 / clock : 0.0;
     state.counters["latency_raw_cycles"] = median(raw);
     state.counters["loop_overhead_cycles"] = median(overhead);
-    state.counters["steps_per_iteration"] = kPipelineBodySteps;
+    state.counters["steps_per_iteration"] = kLatencyLongBodySteps;
     state.counters["iterations"] = iterations;
     state.counters["smid"] = smid;
     report_op(state, info);

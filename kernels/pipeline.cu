@@ -27,6 +27,8 @@ KernelFn kernel_for(int ilp, int body) {
     }
   } else if (body == kLatencyShortBodySteps && ilp == 1) {
     return dev::pipeline_kernel<Op, 1, kLatencyShortBodySteps>;
+  } else if (body == kLatencyLongBodySteps && ilp == 1) {
+    return dev::pipeline_kernel<Op, 1, kLatencyLongBodySteps>;
   }
   throw std::invalid_argument("pipeline: no kernel for ilp " + std::to_string(ilp) + " and body " +
                               std::to_string(body));
@@ -46,8 +48,10 @@ decltype(auto) with_op(PipeOp op, F&& f) {
   switch (op) {
     case PipeOp::hfma: return f(dev::ops::hfma{});
     case PipeOp::hfma2: return f(dev::ops::hfma2{});
+    case PipeOp::hfma2_oob: return f(dev::ops::hfma2_oob{});
     case PipeOp::bf16_fma: return f(dev::ops::bf16_fma{});
     case PipeOp::bf16x2_fma: return f(dev::ops::bf16x2_fma{});
+    case PipeOp::bf16x2_oob: return f(dev::ops::bf16x2_oob{});
     case PipeOp::ffma: return f(dev::ops::ffma{});
     case PipeOp::dfma: return f(dev::ops::dfma{});
     case PipeOp::imad: return f(dev::ops::imad{});
@@ -72,12 +76,14 @@ std::vector<WarpTiming> run_pipeline(const PipelineLaunch& l) {
   const PipeOpInfo& info = pipe_op_info(l.op);
   const KernelFn kernel = kernel_for(l.op, l.ilp, l.body_steps);
 
-  std::vector<std::uint64_t> words(2 + l.ilp);
+  std::vector<std::uint64_t> words(3 * l.ilp);  // b of each chain, c of each chain, starts
   with_op(l.op, [&](auto o) {
     using Op = decltype(o);
-    words[0] = encode<Op>(info.b);
-    words[1] = encode<Op>(info.c);
-    for (int j = 0; j < l.ilp; ++j) words[2 + j] = encode<Op>(info.seed + j * info.seed_step);
+    for (int j = 0; j < l.ilp; ++j) {
+      words[j] = encode<Op>(info.b);
+      words[l.ilp + j] = encode<Op>(info.c);
+      words[2 * l.ilp + j] = encode<Op>(info.seed + j * info.seed_step);
+    }
     return 0;
   });
   DeviceBuffer<std::uint64_t> operands(words);

@@ -9,15 +9,19 @@
 namespace archbench {
 
 // Steps per thread per loop iteration, whatever the ILP: 512 keeps the loop's own three
-// instructions under 0.6 % of the issue slots. The latency slope uses a second, shorter body.
+// instructions under 0.6 % of the issue slots.
 inline constexpr int kPipelineBodySteps = 512;
-inline constexpr int kLatencyShortBodySteps = 256;
+// The latency slope's two bodies (one chain per thread). Both stay small: on an H100 a loop of up
+// to 256 instructions costs about 8 cycles per iteration beyond its chain, one of 512 to 1024
+// about 18 (instruction fetch), and a slope across that step would add 0.04 cycles per step.
+inline constexpr int kLatencyShortBodySteps = 128;
+inline constexpr int kLatencyLongBodySteps = 256;
 inline constexpr int kPipelineIlps[] = {1, 2, 4, 8};
 
 struct PipelineLaunch {
   PipeOp op = PipeOp::ffma;
   int ilp = 1;                          // one of kPipelineIlps
-  int body_steps = kPipelineBodySteps;  // kPipelineBodySteps, or kLatencyShortBodySteps with ilp 1
+  int body_steps = kPipelineBodySteps;  // kPipelineBodySteps, or a latency body with ilp 1
   int blocks = 1;
   int threads_per_block = 32;           // a multiple of 32, at most 1024
   std::uint32_t iterations = 1;

@@ -78,9 +78,13 @@ struct Plain {
 namespace ops {
 ARCHBENCH_PIPE_OP(hfma, Half, 0, asm volatile("fma.rn.f16 %0, %0, %1, %2;" : "+h"(x) : "h"(b), "h"(c)));
 ARCHBENCH_PIPE_OP(hfma2, Half2, 0, asm volatile("fma.rn.f16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(hfma2_oob, Half2, 90,
+                  asm volatile("fma.rn.oob.f16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
 ARCHBENCH_PIPE_OP(bf16_fma, Bf16, 80, asm volatile("fma.rn.bf16 %0, %0, %1, %2;" : "+h"(x) : "h"(b), "h"(c)));
 ARCHBENCH_PIPE_OP(bf16x2_fma, Bf16x2, 80,
                   asm volatile("fma.rn.bf16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(bf16x2_oob, Bf16x2, 90,
+                  asm volatile("fma.rn.oob.bf16x2 %0, %0, %1, %2;" : "+r"(x) : "r"(b), "r"(c)));
 ARCHBENCH_PIPE_OP(ffma, Plain<float>, 0, asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c)));
 ARCHBENCH_PIPE_OP(dfma, Plain<double>, 0, asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(x) : "d"(b), "d"(c)));
 ARCHBENCH_PIPE_OP(imad, Plain<std::uint32_t>, 0,

@@ -14,7 +14,7 @@ TEST(PipelineOps, NamesAreUniqueAndEveryOpHasItsSass) {
   std::set<std::string> names;
   for (const PipeOpInfo& op : pipe_ops()) {
     EXPECT_TRUE(names.insert(op.name).second) << op.name;
-    EXPECT_FALSE(op.sass_alternatives.empty()) << op.name;
+    EXPECT_FALSE(op.sass.empty()) << op.name;
     EXPECT_EQ(&pipe_op_info(op.op), &op);
     EXPECT_GE(op.results_per_step, 1);
   }
