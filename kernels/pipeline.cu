@@ -76,14 +76,13 @@ std::vector<WarpTiming> run_pipeline(const PipelineLaunch& l) {
   const PipeOpInfo& info = pipe_op_info(l.op);
   const KernelFn kernel = kernel_for(l.op, l.ilp, l.body_steps);
 
-  std::vector<std::uint64_t> words(3 * l.ilp);  // b of each chain, c of each chain, starts
+  std::vector<std::uint64_t> words(2 + 32 * l.ilp);  // b, c, then every lane's chain starts
   with_op(l.op, [&](auto o) {
     using Op = decltype(o);
-    for (int j = 0; j < l.ilp; ++j) {
-      words[j] = encode<Op>(info.b);
-      words[l.ilp + j] = encode<Op>(info.c);
-      words[2 * l.ilp + j] = encode<Op>(info.seed + j * info.seed_step);
-    }
+    words[0] = encode<Op>(info.b);
+    words[1] = encode<Op>(info.c);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int j = 0; j < l.ilp; ++j) words[2 + lane * l.ilp + j] = encode<Op>(info.seed + j * info.seed_step);
     return 0;
   });
   DeviceBuffer<std::uint64_t> operands(words);

