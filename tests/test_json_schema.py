@@ -27,9 +27,11 @@ def expect(ok, what, result):
 
 assert good, f"no fixture JSON in {data_dir}"
 for g in good:
-    expect(True, f"fixture {os.path.basename(g)} validates", run("--require-feature", "MemLatency", g))
+    features = sorted({b["name"].split("/")[0] for b in json.load(open(g))["benchmarks"]})
+    args = [a for f in features for a in ("--require-feature", f)]
+    expect(True, f"fixture {os.path.basename(g)} validates ({', '.join(features)})", run("--no-errors", *args, g))
 
-doc = json.load(open(good[0]))
+doc = json.load(open(next(g for g in good if "memlatency" in g)))
 bench = next(b for b in doc["benchmarks"] if b["name"].startswith("MemLatency/fine/"))
 breakages = {
     "missing context key": lambda d: d["context"].pop("gpu_l2_bytes"),
@@ -58,6 +60,28 @@ with tempfile.TemporaryDirectory() as tmp:
     open(p, "w").write(open(good[0]).read()[:200])
     expect(False, "rejects truncated JSON", run(p))
     expect(False, "requires the named feature", run("--require-feature", "Bandwidth", good[0]))
+
+    # Pipeline: its counters, a rate above the physical limit, an op this GPU lacks.
+    pipe = json.load(open(next(g for g in good if "pipeline" in g)))
+    tput = next(i for i, b in enumerate(pipe["benchmarks"]) if b["name"].startswith("Pipeline/throughput/ffma/"))
+    lat = next(i for i, b in enumerate(pipe["benchmarks"]) if b["name"].startswith("Pipeline/latency/"))
+    pipe_breakages = {
+        "missing inst_per_clk_per_sm": lambda d: d["benchmarks"][tput].pop("inst_per_clk_per_sm"),
+        "missing loop_overhead_cycles": lambda d: d["benchmarks"][lat].pop("loop_overhead_cycles"),
+        "pct_of_peak above the limit": lambda d: d["benchmarks"][tput].__setitem__("pct_of_peak", 140.0),
+    }
+    for what, breakit in pipe_breakages.items():
+        d = copy.deepcopy(pipe)
+        breakit(d)
+        p = os.path.join(tmp, "broken_pipeline.json")
+        json.dump(d, open(p, "w"))
+        expect(False, f"rejects Pipeline with {what}", run(p))
+    d = copy.deepcopy(pipe)
+    d["benchmarks"][lat] = {"name": d["benchmarks"][lat]["name"], "error_occurred": True,
+                            "error_message": "unsupported: fma.oob needs sm_90; this GPU is sm_80"}
+    p = os.path.join(tmp, "unsupported.json")
+    json.dump(d, open(p, "w"))
+    expect(True, "an op the GPU lacks ('unsupported: ...') is a skip, allowed with --no-errors", run("--no-errors", p))
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The plot script draws fixture JSON, and skips files without the feature quietly."""
+"""A plot script draws fixture JSON, and skips files without its feature quietly.
+
+Usage: test_plots.py SCRIPT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
+"""
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-script, data_dir = sys.argv[1], sys.argv[2]
+script, data_dir, feature, stems = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 try:
     import matplotlib  # noqa: F401
 except ImportError:
@@ -17,7 +20,7 @@ fixtures = [os.path.join(data_dir, f) for f in sorted(os.listdir(data_dir)) if f
 failures = 0
 with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, script, "--out", tmp, *fixtures], capture_output=True, text=True)
-    for stem in ["memlatency_footprint", "memlatency_stride"]:
+    for stem in stems:
         for ext in ["png", "svg"]:
             p = os.path.join(tmp, f"{stem}.{ext}")
             if r.returncode != 0 or not os.path.exists(p) or os.path.getsize(p) < 1000:
@@ -35,6 +38,6 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, script, "--out", os.path.join(tmp, "none"), empty], capture_output=True, text=True)
     if r.returncode != 0 or "skipped" not in r.stdout or os.path.exists(os.path.join(tmp, "none")):
         failures += 1
-        print(f"FAIL: a file without MemLatency must be skipped quietly: {r.returncode} {r.stdout}{r.stderr}")
-print(f"{2 if failures == 0 else 0} passed, {failures} failed")
+        print(f"FAIL: a file without {feature} must be skipped quietly: {r.returncode} {r.stdout}{r.stderr}")
+print(f"{feature} plots: {failures} failure(s)")
 sys.exit(1 if failures else 0)
