@@ -27,6 +27,8 @@ COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 FEATURE_COUNTERS = {
     "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",
                    "carveout_pct"],
+    "Bandwidth": ["bytes_per_second", "bytes_per_clk_per_sm", "level", "passes", "blocks_per_sm", "warps_per_block",
+                  "warps_per_sm", "occupancy_pct", "sms", "width_bytes", "footprint_per_sm_bytes"],
     "Pipeline/latency": ["latency_cycles", "latency_ns", "latency_raw_cycles", "loop_overhead_cycles"],
     "Pipeline/throughput": ["inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
                             "warps_per_sm", "blocks_per_sm", "sms", "registers_per_thread"],

@@ -1,0 +1,169 @@
+// Bandwidth: L1, L2, DRAM and shared memory, per cache operator, access width and launch shape.
+//   Bandwidth/<kind>/<ops>/width:W/footprint:F      footprint sweep on every SM (default shape)
+//   Bandwidth/shape/<level>/<kind>/<ops>/width:16/blocks_per_sm:B/warps_per_block:W/sms:S
+//                                                   occupancy and SM-count sweeps at one footprint per level
+//   Bandwidth/smem/ld.shared/width:W/blocks_per_sm:B/warps_per_block:W
+// <kind>: read, write, copy, rmw. <ops>: the PTX cache operators, e.g. ld.cg, st.cs, ld.cs+st.cs.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/sweep.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+constexpr std::uint32_t kSmemBytesPerBlock = 32u << 10;
+
+BandwidthRunner& runner() {
+  static BandwidthRunner r;
+  return r;
+}
+
+void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, const BwShape& shape) {
+  const auto med = [&](const std::function<double(const BwMeasurement&)>& f) {
+    std::vector<double> v;
+    for (const BwMeasurement& m : runs) v.push_back(f(m));
+    return median(v);
+  };
+  const BwMeasurement& last = runs.back();
+  state.counters["bytes_per_second"] = med([](const auto& m) { return m.bytes_per_second; });
+  state.counters["bytes_per_clk_per_sm"] = med([](const auto& m) { return m.bytes_per_clk_per_sm; });
+  state.counters["bytes_per_clk_per_sm_min"] = med([](const auto& m) { return m.summary.per_sm_rate_min; });
+  if (last.peak_bytes_per_second) {
+    state.counters["pct_of_peak"] = med([](const auto& m) { return m.pct_of_peak; });
+    state.counters["peak_bytes_per_second"] = med([](const auto& m) { return *m.peak_bytes_per_second; });
+  }
+  state.counters["level"] = static_cast<int>(last.level);
+  state.counters["bytes_per_launch"] = last.bytes;
+  state.counters["passes"] = last.passes;
+  state.counters["blocks_per_sm"] = shape.blocks_per_sm;
+  state.counters["warps_per_block"] = shape.warps_per_block;
+  state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
+  state.counters["occupancy_pct"] = 100.0 * last.summary.max_warps_per_sm * 32 / Gpu::current().info().max_threads_per_sm;
+  state.counters["sms"] = last.summary.sms_used;
+  report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
+}
+
+void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size_t footprint, BwShape shape) {
+  guarded(state, [&] {
+    BandwidthRunner& r = runner();
+    if (shape.sms == 0) shape = r.default_shape(v, width);
+    const std::uint32_t passes = r.calibrate(v, width, footprint, shape);
+    std::vector<BwMeasurement> runs;
+    for (auto _ : state) {
+      runs.push_back(r.measure(v, width, footprint, shape, passes));
+      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+    }
+    state.counters["footprint_bytes"] = double(footprint);
+    state.counters["footprint_per_sm_bytes"] = double(footprint) / shape.sms;
+    state.counters["width_bytes"] = width;
+    report(state, runs, shape);
+  });
+}
+
+void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
+  guarded(state, [&] {
+    BandwidthRunner& r = runner();
+    const std::uint32_t passes = r.calibrate_smem(width, kSmemBytesPerBlock, shape);
+    std::vector<BwMeasurement> runs;
+    for (auto _ : state) {
+      runs.push_back(r.measure_smem(width, kSmemBytesPerBlock, shape, passes));
+      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+    }
+    state.counters["footprint_per_sm_bytes"] = double(kSmemBytesPerBlock) * shape.blocks_per_sm;
+    state.counters["width_bytes"] = width;
+    report(state, runs, shape);
+  });
+}
+
+struct Point {
+  std::string name;  // full benchmark name, also the progress line
+  std::function<void(benchmark::State&)> run;
+};
+
+void register_bandwidth(const SuiteConfig& cfg) {
+  const GpuInfo& g = cfg.gpu.info();
+  const std::size_t l2 = g.l2_bytes, smem = g.smem_per_sm_bytes, sms = std::size_t(g.sm_count);
+  constexpr std::size_t kAlign = 4096;
+  std::vector<Point> points;
+
+  // Footprint sweep: 8 KiB per SM (L1) to 8x the L2 (DRAM), denser around the L1 edge (the share
+  // per SM near the shared memory per SM) and the L2 partition and L2 edges.
+  const std::vector<DenseRegion> dense = cfg.quick ? std::vector<DenseRegion>{}
+                                                   : std::vector<DenseRegion>{{smem / 4 * sms, 2 * smem * sms, 4},
+                                                                              {l2 / 4, 2 * l2, 4}};
+  const auto footprints = log_sweep((8u << 10) * sms, 8 * l2, cfg.quick ? 1 : 2, dense, kAlign);
+  std::vector<BwVariant> variants;
+  for (const BwVariant& v : bw_variants()) {
+    const std::string n = v.name();
+    if (!cfg.quick || n == "read/ld" || n == "read/ld.cg" || n == "write/st" || n == "copy/ld+st") variants.push_back(v);
+  }
+  const std::vector<int> widths = cfg.quick ? std::vector<int>{16} : std::vector<int>(std::begin(kBwWidths), std::end(kBwWidths));
+  for (std::size_t f : footprints)
+    for (const BwVariant& v : variants)
+      for (int w : widths)
+        points.push_back({"Bandwidth/" + v.name() + "/width:" + std::to_string(w) + "/footprint:" + std::to_string(f),
+                          [v, w, f](benchmark::State& st) { global_bandwidth(st, v, w, f, BwShape{0, 0, 0}); }});
+
+  // Launch shapes at one footprint per level (width 16): blocks per SM x warps per block on every
+  // SM, then the number of SMs at two blocks of 32 warps.
+  struct LevelCase {
+    const char* level;
+    BwVariant variant;
+    std::function<std::size_t(int sms)> footprint;
+  };
+  const std::vector<LevelCase> levels = {
+      {"L1", {BwKind::read, BwLoad::ca, BwStore::none}, [smem](int n) { return smem / 4 * n / kAlign * kAlign; }},
+      {"L2", {BwKind::read, BwLoad::cg, BwStore::none}, [l2](int) { return l2 / 4 / kAlign * kAlign; }},
+      {"DRAM", {BwKind::read, BwLoad::def, BwStore::none}, [l2](int) { return 8 * l2; }},
+      {"DRAM", {BwKind::write, BwLoad::none, BwStore::def}, [l2](int) { return 8 * l2; }},
+  };
+  std::vector<BwShape> shapes;
+  for (int b : {1, 2, 4, 8, 16, 32})
+    for (int w : {1, 2, 4, 8, 16, 32})
+      if (b * w <= 64 && (!cfg.quick || (b == 2 && w == 32) || (b == 1 && w == 8))) shapes.push_back({b, w, int(sms)});
+  for (int n = 1; n < int(sms); n *= 2)
+    if (!cfg.quick) shapes.push_back({2, 32, n});
+  for (const LevelCase& lc : levels)
+    for (const BwShape& s : shapes) {
+      const std::size_t f = lc.footprint(s.sms);
+      points.push_back({std::string("Bandwidth/shape/") + lc.level + "/" + lc.variant.name() + "/width:16/blocks_per_sm:" +
+                            std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block) +
+                            "/sms:" + std::to_string(s.sms),
+                        [lc, s, f](benchmark::State& st) { global_bandwidth(st, lc.variant, 16, f, s); }});
+    }
+
+  // Shared memory, conflict-free, every SM.
+  for (int w : widths)
+    for (BwShape s : std::vector<BwShape>{{1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 32, int(sms)}})
+      if (!cfg.quick || s.warps_per_block == 32)
+        points.push_back({"Bandwidth/smem/ld.shared/width:" + std::to_string(w) + "/blocks_per_sm:" +
+                              std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),
+                          [w, s](benchmark::State& st) { smem_bandwidth(st, w, s); }});
+
+  const int total = static_cast<int>(points.size());
+  for (int i = 0; i < total; ++i) {
+    const Point p = points[i];
+    benchmark::RegisterBenchmark(p.name.c_str(),
+                                 [p, i, total](benchmark::State& st) {
+                                   print_progress("Bandwidth", i + 1, total, p.name);
+                                   p.run(st);
+                                 })
+        ->Iterations(kIterations)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(Bandwidth, archbench::register_bandwidth);

@@ -1,0 +1,188 @@
+// Bandwidth kernels: every thread of a persistent grid streams over the footprint (grid-stride,
+// consecutive lanes on consecutive elements), `passes` times, with one PTX cache operator per
+// load and per store. Each pass touches the same addresses from the same threads, so a footprint
+// whose share per SM fits in L1 stays there (for operators that cache in L1), one that fits in L2
+// stays in L2, and a larger one streams from DRAM.
+#pragma once
+#include <cstdint>
+
+#include "analysis/warp_timing.hpp"
+#include "kernels/clock.cuh"
+
+namespace archbench::dev::bw {
+
+// Loads and stores of 4, 8 and 16 bytes per thread as inline PTX: the cache operator is exactly
+// the one named (the SASS test checks its LDG/STG hint), and `volatile` keeps every pass's
+// accesses: the compiler may neither drop them nor hoist them out of the pass loop.
+#define ARCHBENCH_BW_LOAD(Name, QUAL)                                                                       \
+  struct Name {                                                                                             \
+    __device__ __forceinline__ static std::uint32_t load(const std::uint32_t* p) {                          \
+      std::uint32_t v;                                                                                      \
+      asm volatile("ld.global" QUAL ".u32 %0, [%1];" : "=r"(v) : "l"(p));                                  \
+      return v;                                                                                             \
+    }                                                                                                       \
+    __device__ __forceinline__ static uint2 load(const uint2* p) {                                          \
+      uint2 v;                                                                                              \
+      asm volatile("ld.global" QUAL ".v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));           \
+      return v;                                                                                             \
+    }                                                                                                       \
+    __device__ __forceinline__ static uint4 load(const uint4* p) {                                          \
+      uint4 v;                                                                                              \
+      asm volatile("ld.global" QUAL ".v4.u32 {%0, %1, %2, %3}, [%4];"                                      \
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)                                             \
+                   : "l"(p));                                                                               \
+      return v;                                                                                             \
+    }                                                                                                       \
+  }
+#define ARCHBENCH_BW_STORE(Name, QUAL)                                                                      \
+  struct Name {                                                                                             \
+    __device__ __forceinline__ static void store(std::uint32_t* p, std::uint32_t v) {                       \
+      asm volatile("st.global" QUAL ".u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");                         \
+    }                                                                                                       \
+    __device__ __forceinline__ static void store(uint2* p, uint2 v) {                                       \
+      asm volatile("st.global" QUAL ".v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");    \
+    }                                                                                                       \
+    __device__ __forceinline__ static void store(uint4* p, uint4 v) {                                       \
+      asm volatile("st.global" QUAL ".v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y),        \
+                   "r"(v.z), "r"(v.w)                                                                       \
+                   : "memory");                                                                             \
+    }                                                                                                       \
+  }
+
+ARCHBENCH_BW_LOAD(LdDefault, "");  // no operator: what plain C++ loads compile to
+ARCHBENCH_BW_LOAD(LdCa, ".ca");
+ARCHBENCH_BW_LOAD(LdCg, ".cg");
+ARCHBENCH_BW_LOAD(LdCs, ".cs");
+ARCHBENCH_BW_LOAD(LdLu, ".lu");
+ARCHBENCH_BW_LOAD(LdCv, ".cv");
+ARCHBENCH_BW_LOAD(LdNc, ".nc");
+ARCHBENCH_BW_STORE(StDefault, "");
+ARCHBENCH_BW_STORE(StWb, ".wb");
+ARCHBENCH_BW_STORE(StCg, ".cg");
+ARCHBENCH_BW_STORE(StCs, ".cs");
+ARCHBENCH_BW_STORE(StWt, ".wt");
+
+template <int kBytes> struct VecOf;
+template <> struct VecOf<4> { using T = std::uint32_t; };
+template <> struct VecOf<8> { using T = uint2; };
+template <> struct VecOf<16> { using T = uint4; };
+
+__device__ __forceinline__ std::uint32_t fold(std::uint32_t v) { return v; }
+__device__ __forceinline__ std::uint32_t fold(uint2 v) { return v.x ^ v.y; }
+__device__ __forceinline__ std::uint32_t fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+__device__ __forceinline__ void make(std::uint32_t& v, std::uint32_t s) { v = s; }
+__device__ __forceinline__ void make(uint2& v, std::uint32_t s) { v = make_uint2(s, ~s); }
+__device__ __forceinline__ void make(uint4& v, std::uint32_t s) { v = make_uint4(s, ~s, s ^ 0x55u, s ^ 0xaau); }
+__device__ __forceinline__ void bump(std::uint32_t& v) { v += 1; }
+__device__ __forceinline__ void bump(uint2& v) { v.x += 1; }
+__device__ __forceinline__ void bump(uint4& v) { v.x += 1; }
+
+enum class Kind { read, write, copy, rmw };
+
+// An access of element i in two halves, so that an unrolled group issues all its loads before
+// the first store or fold waits for one: fetch() loads (or makes the value to write), consume()
+// consumes it (folds it into acc, or stores it). src and dst are the same array for rmw.
+template <Kind K, class Ld, class V>
+__device__ __forceinline__ V fetch(const V* src, V* dst, std::size_t i, std::uint32_t pass) {
+  V v;
+  if constexpr (K == Kind::read || K == Kind::copy) {
+    v = Ld::load(src + i);
+  } else if constexpr (K == Kind::rmw) {
+    v = Ld::load(dst + i);
+  } else {
+    make(v, static_cast<std::uint32_t>(i) ^ pass);
+  }
+  return v;
+}
+template <Kind K, class St, class V>
+__device__ __forceinline__ void consume(V v, V* dst, std::size_t i, std::uint32_t& acc) {
+  if constexpr (K == Kind::read) {
+    acc ^= fold(v);
+  } else {
+    if constexpr (K == Kind::rmw) bump(v);
+    St::store(dst + i, v);
+  }
+}
+
+template <Kind K, class Ld, class St, int kBytes>
+__global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kBytes>::T* src,
+                                                         typename VecOf<kBytes>::T* dst, std::size_t n,
+                                                         std::uint32_t passes, WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  constexpr int kUnroll = 4;  // independent accesses in flight per thread
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t first = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  const bool lane0 = threadIdx.x % 32 == 0;
+  std::uint32_t acc = 0;
+  __syncthreads();
+  const std::uint64_t start_ns = globaltimer_ns();
+  const std::uint64_t start_cycles = clock64_ordered();
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+    std::size_t i = first;
+    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
+      V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
+    }
+    for (; i < n; i += stride) consume<K, St>(fetch<K, Ld>(src, dst, i, pass), dst, i, acc);
+  }
+  if constexpr (K != Kind::read) __threadfence();  // stores performed (at L2) before the end clock
+  if (lane0) st_global_u64(&mine->check, acc);    // waits for the last load
+  const std::uint64_t end_cycles = clock64_ordered();
+  const std::uint64_t end_ns = globaltimer_ns();
+  if (lane0) {
+    mine->start_cycles = start_cycles;
+    mine->end_cycles = end_cycles;
+    mine->start_ns = start_ns;
+    mine->end_ns = end_ns;
+    mine->smid = smid();
+  }
+}
+
+// Shared memory: each block fills `bytes` of dynamic shared memory, then reads it `passes` times,
+// consecutive lanes on consecutive elements (conflict-free at every width).
+template <int kBytes>
+__global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, std::uint32_t passes,
+                                                         WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  V* smem = reinterpret_cast<V*>(smem_raw);
+  const std::uint32_t n = bytes / kBytes;
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) make(smem[i], i);
+  __syncthreads();
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  const bool lane0 = threadIdx.x % 32 == 0;
+  std::uint32_t acc = 0;
+  const std::uint64_t start_ns = globaltimer_ns();
+  const std::uint64_t start_cycles = clock64_ordered();
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+#pragma unroll 4
+    for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+      V v;
+      const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem + i));
+      if constexpr (kBytes == 4) {
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+      } else if constexpr (kBytes == 8) {
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
+      } else {
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+      }
+      acc ^= fold(v);
+    }
+  }
+  if (lane0) st_global_u64(&mine->check, acc);
+  const std::uint64_t end_cycles = clock64_ordered();
+  const std::uint64_t end_ns = globaltimer_ns();
+  if (lane0) {
+    mine->start_cycles = start_cycles;
+    mine->end_cycles = end_cycles;
+    mine->start_ns = start_ns;
+    mine->end_ns = end_ns;
+    mine->smid = smid();
+  }
+}
+
+}  // namespace archbench::dev::bw

@@ -1,0 +1,53 @@
+// Host side of the bandwidth kernels (kernels/bandwidth.cuh).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/warp_timing.hpp"
+
+namespace archbench {
+
+enum class BwKind { read, write, copy, rmw };
+enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc };   // none: the kernel does not load
+enum class BwStore { none, def, wb, cg, cs, wt };          // none: the kernel does not store
+
+const char* bw_kind_name(BwKind k);    // "read"
+const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ...
+const char* bw_store_name(BwStore op); // "st", "st.wb", ...
+
+// The combinations that have a kernel: read x every load, write x every store, copy and rmw
+// with matched pairs (ld+st, ld.cg+st.cg, ld.cs+st.cs).
+struct BwVariant {
+  BwKind kind;
+  BwLoad load;
+  BwStore store;
+  std::string name() const;  // "read/ld.cg", "write/st.cs", "copy/ld.cs+st.cs"
+  // Bytes moved per element and pass (read + written).
+  int accesses() const { return (load != BwLoad::none) + (store != BwStore::none); }
+};
+const std::vector<BwVariant>& bw_variants();
+inline constexpr int kBwWidths[] = {4, 8, 16};
+
+struct BwLaunch {
+  BwVariant variant;
+  int width = 16;                  // bytes per thread per access
+  const void* src = nullptr;       // read, copy
+  void* dst = nullptr;             // write, copy, rmw
+  std::size_t footprint_bytes = 0; // per array; a multiple of width
+  std::uint32_t passes = 1;
+  int blocks = 1, threads_per_block = 1024;
+};
+
+// Runs the kernel once; one timing per warp. Throws std::invalid_argument (no such kernel,
+// bad shape) or CudaError.
+std::vector<WarpTiming> run_bandwidth(const BwLaunch& launch);
+int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block);
+
+// Shared memory read bandwidth: each block reads `bytes` of its shared memory `passes` times.
+std::vector<WarpTiming> run_smem_read(int width, std::uint32_t bytes, std::uint32_t passes, int blocks,
+                                      int threads_per_block);
+int smem_read_max_blocks_per_sm(int width, int threads_per_block, std::uint32_t bytes);
+
+}  // namespace archbench
