@@ -104,7 +104,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
   std::vector<BwVariant> variants;
   for (const BwVariant& v : bw_variants()) {
     const std::string n = v.name();
-    if (!cfg.quick || n == "read/ld" || n == "read/ld.cg" || n == "write/st" || n == "copy/ld+st") variants.push_back(v);
+    if (!cfg.quick || n == "read/ld" || n == "read/ld.cg" || n == "read/ld.na" || n == "write/st" || n == "copy/ld+st")
+      variants.push_back(v);
   }
   const std::vector<int> widths = cfg.quick ? std::vector<int>{16} : std::vector<int>(std::begin(kBwWidths), std::end(kBwWidths));
   for (std::size_t f : footprints)
@@ -114,16 +115,18 @@ void register_bandwidth(const SuiteConfig& cfg) {
                           [v, w, f](benchmark::State& st) { global_bandwidth(st, v, w, f, BwShape{0, 0, 0}); }});
 
   // Launch shapes at one footprint per level (width 16): blocks per SM x warps per block on every
-  // SM, then the number of SMs at two blocks of 32 warps.
+  // SM, then the number of SMs at one block of 32 warps (a grid of n blocks lands on n SMs; two
+  // blocks per SM would not: the block scheduler spreads them).
   struct LevelCase {
     const char* level;
     BwVariant variant;
     std::function<std::size_t(int sms)> footprint;
   };
   const std::vector<LevelCase> levels = {
-      {"L1", {BwKind::read, BwLoad::ca, BwStore::none}, [smem](int n) { return smem / 4 * n / kAlign * kAlign; }},
+      {"L1", {BwKind::read, BwLoad::ca, BwStore::none}, [smem](int n) { return smem / 2 * n / kAlign * kAlign; }},
       {"L2", {BwKind::read, BwLoad::cg, BwStore::none}, [l2](int) { return l2 / 4 / kAlign * kAlign; }},
       {"DRAM", {BwKind::read, BwLoad::def, BwStore::none}, [l2](int) { return 8 * l2; }},
+      {"DRAM", {BwKind::read, BwLoad::na, BwStore::none}, [l2](int) { return 8 * l2; }},
       {"DRAM", {BwKind::write, BwLoad::none, BwStore::def}, [l2](int) { return 8 * l2; }},
   };
   std::vector<BwShape> shapes;
@@ -131,7 +134,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
     for (int w : {1, 2, 4, 8, 16, 32})
       if (b * w <= 64 && (!cfg.quick || (b == 2 && w == 32) || (b == 1 && w == 8))) shapes.push_back({b, w, int(sms)});
   for (int n = 1; n < int(sms); n *= 2)
-    if (!cfg.quick) shapes.push_back({2, 32, n});
+    if (!cfg.quick) shapes.push_back({1, 32, n});
   for (const LevelCase& lc : levels)
     for (const BwShape& s : shapes) {
       const std::size_t f = lc.footprint(s.sms);

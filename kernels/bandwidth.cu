@@ -21,11 +21,13 @@ template <> struct LoadTag<BwLoad::cs> { using T = dev::bw::LdCs; };
 template <> struct LoadTag<BwLoad::lu> { using T = dev::bw::LdLu; };
 template <> struct LoadTag<BwLoad::cv> { using T = dev::bw::LdCv; };
 template <> struct LoadTag<BwLoad::nc> { using T = dev::bw::LdNc; };
+template <> struct LoadTag<BwLoad::na> { using T = dev::bw::LdNa; };
 template <BwStore> struct StoreTag { using T = dev::bw::StDefault; };
 template <> struct StoreTag<BwStore::wb> { using T = dev::bw::StWb; };
 template <> struct StoreTag<BwStore::cg> { using T = dev::bw::StCg; };
 template <> struct StoreTag<BwStore::cs> { using T = dev::bw::StCs; };
 template <> struct StoreTag<BwStore::wt> { using T = dev::bw::StWt; };
+template <> struct StoreTag<BwStore::na> { using T = dev::bw::StNa; };
 
 using Key = std::tuple<BwKind, BwLoad, BwStore, int>;
 using RawKernel = const void*;
@@ -69,11 +71,13 @@ const std::map<Key, Entry>& table() {
     add<BwKind::read, BwLoad::lu, BwStore::none>(m);
     add<BwKind::read, BwLoad::cv, BwStore::none>(m);
     add<BwKind::read, BwLoad::nc, BwStore::none>(m);
+    add<BwKind::read, BwLoad::na, BwStore::none>(m);
     add<BwKind::write, BwLoad::none, BwStore::def>(m);
     add<BwKind::write, BwLoad::none, BwStore::wb>(m);
     add<BwKind::write, BwLoad::none, BwStore::cg>(m);
     add<BwKind::write, BwLoad::none, BwStore::cs>(m);
     add<BwKind::write, BwLoad::none, BwStore::wt>(m);
+    add<BwKind::write, BwLoad::none, BwStore::na>(m);
     add<BwKind::copy, BwLoad::def, BwStore::def>(m);
     add<BwKind::copy, BwLoad::cg, BwStore::cg>(m);
     add<BwKind::copy, BwLoad::cs, BwStore::cs>(m);
@@ -116,6 +120,7 @@ const char* bw_load_name(BwLoad op) {
     case BwLoad::lu: return "ld.lu";
     case BwLoad::cv: return "ld.cv";
     case BwLoad::nc: return "ld.nc";
+    case BwLoad::na: return "ld.na";
   }
   return "?";
 }
@@ -127,6 +132,7 @@ const char* bw_store_name(BwStore op) {
     case BwStore::cg: return "st.cg";
     case BwStore::cs: return "st.cs";
     case BwStore::wt: return "st.wt";
+    case BwStore::na: return "st.na";
   }
   return "?";
 }

@@ -10,12 +10,12 @@
 namespace archbench {
 
 enum class BwKind { read, write, copy, rmw };
-enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc };   // none: the kernel does not load
-enum class BwStore { none, def, wb, cg, cs, wt };          // none: the kernel does not store
+enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
+enum class BwStore { none, def, wb, cg, cs, wt, na };      // none: the kernel does not store
 
 const char* bw_kind_name(BwKind k);    // "read"
-const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ...
-const char* bw_store_name(BwStore op); // "st", "st.wb", ...
+const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
+const char* bw_store_name(BwStore op); // "st", "st.wb", ..., "st.na"
 
 // The combinations that have a kernel: read x every load, write x every store, copy and rmw
 // with matched pairs (ld+st, ld.cg+st.cg, ld.cs+st.cs).

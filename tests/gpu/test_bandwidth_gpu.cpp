@@ -21,7 +21,7 @@ BwMeasurement measure(BwLoad op, std::size_t footprint) {
 
 TEST(Bandwidth, LevelsAreOrderedL1AboveL2AboveDram) {
   const GpuInfo& g = Gpu::current().info();
-  const BwMeasurement l1 = measure(BwLoad::ca, g.smem_per_sm_bytes / 4 * g.sm_count / 4096 * 4096);
+  const BwMeasurement l1 = measure(BwLoad::ca, g.smem_per_sm_bytes / 2 * g.sm_count / 4096 * 4096);
   const BwMeasurement l2 = measure(BwLoad::cg, g.l2_bytes / 4 / 4096 * 4096);
   const BwMeasurement dram = measure(BwLoad::def, 8 * g.l2_bytes);
   EXPECT_EQ(l1.level, MemLevel::l1);
