@@ -41,7 +41,7 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
     state.counters["pct_of_peak"] = med([](const auto& m) { return m.pct_of_peak; });
     state.counters["peak_bytes_per_second"] = med([](const auto& m) { return *m.peak_bytes_per_second; });
   }
-  state.counters["level"] = static_cast<int>(last.level);
+  state.counters["level"] = mem_level_value(last.level);
   state.counters["bytes_per_launch"] = last.bytes;
   state.counters["passes"] = last.passes;
   state.counters["blocks_per_sm"] = shape.blocks_per_sm;
@@ -55,7 +55,7 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
 void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size_t footprint, BwShape shape) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
-    if (shape.sms == 0) shape = r.default_shape(v, width);
+    if (shape.sms == 0) shape = r.default_shape();
     const std::uint32_t passes = r.calibrate(v, width, footprint, shape);
     std::vector<BwMeasurement> runs;
     for (auto _ : state) {
@@ -124,7 +124,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
   };
   const std::vector<LevelCase> levels = {
       {"L1", {BwKind::read, BwLoad::ca, BwStore::none}, [smem](int n) { return smem / 2 * n / kAlign * kAlign; }},
-      {"L2", {BwKind::read, BwLoad::cg, BwStore::none}, [l2](int) { return l2 / 4 / kAlign * kAlign; }},
+      {"L2", {BwKind::read, BwLoad::cg, BwStore::none}, [l2](int) { return l2 * 7 / 16 / kAlign * kAlign; }},
       {"DRAM", {BwKind::read, BwLoad::def, BwStore::none}, [l2](int) { return 8 * l2; }},
       {"DRAM", {BwKind::read, BwLoad::na, BwStore::none}, [l2](int) { return 8 * l2; }},
       {"DRAM", {BwKind::write, BwLoad::none, BwStore::def}, [l2](int) { return 8 * l2; }},
@@ -132,7 +132,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
   std::vector<BwShape> shapes;
   for (int b : {1, 2, 4, 8, 16, 32})
     for (int w : {1, 2, 4, 8, 16, 32})
-      if (b * w <= 64 && (!cfg.quick || (b == 2 && w == 32) || (b == 1 && w == 8))) shapes.push_back({b, w, int(sms)});
+      if (b * w <= 64 && (!cfg.quick || (b == 1 && w == 32) || (b == 1 && w == 8))) shapes.push_back({b, w, int(sms)});
   for (int n = 1; n < int(sms); n *= 2)
     if (!cfg.quick) shapes.push_back({1, 32, n});
   for (const LevelCase& lc : levels)

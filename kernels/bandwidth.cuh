@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "analysis/warp_timing.hpp"
+#include "kernels/bandwidth.hpp"
 #include "kernels/clock.cuh"
 
 namespace archbench::dev::bw {
@@ -149,16 +150,35 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
   }
 }
 
-// Shared memory: each block fills `bytes` of dynamic shared memory, then reads it `passes` times,
-// consecutive lanes on consecutive elements (conflict-free at every width).
+// Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll
+// elements per thread, consecutive lanes on consecutive elements (conflict-free at every width).
+// The addresses are computed once, so a pass is kUnroll wide loads and their folds.
+template <int kBytes>
+__device__ __forceinline__ typename VecOf<kBytes>::T lds(std::uint32_t a) {
+  typename VecOf<kBytes>::T v;
+  if constexpr (kBytes == 4) {
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+  } else if constexpr (kBytes == 8) {
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
+  } else {
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+  }
+  return v;
+}
+
 template <int kBytes>
 __global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, std::uint32_t passes,
                                                          WarpTiming* __restrict__ out) {
   using V = typename VecOf<kBytes>::T;
+  constexpr int kUnroll = kSmemReadsPerThreadPerPass;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   V* smem = reinterpret_cast<V*>(smem_raw);
   const std::uint32_t n = bytes / kBytes;
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) make(smem[i], i);
+  std::uint32_t addr[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u)
+    addr[u] = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem + (threadIdx.x + u * blockDim.x) % n));
   __syncthreads();
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   const bool lane0 = threadIdx.x % 32 == 0;
@@ -166,19 +186,11 @@ __global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, st
   const std::uint64_t start_ns = globaltimer_ns();
   const std::uint64_t start_cycles = clock64_ordered();
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
-#pragma unroll 4
-    for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-      V v;
-      const auto a = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem + i));
-      if constexpr (kBytes == 4) {
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
-      } else if constexpr (kBytes == 8) {
-        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
-      } else {
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
-      }
-      acc ^= fold(v);
-    }
+    V v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = lds<kBytes>(addr[u]);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc ^= fold(v[u]);
   }
   if (lane0) st_global_u64(&mine->check, acc);
   const std::uint64_t end_cycles = clock64_ordered();

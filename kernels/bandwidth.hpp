@@ -26,6 +26,10 @@ struct BwVariant {
   std::string name() const;  // "read/ld.cg", "write/st.cs", "copy/ld.cs+st.cs"
   // Bytes moved per element and pass (read + written).
   int accesses() const { return (load != BwLoad::none) + (store != BwStore::none); }
+  // Whether its loads allocate in L1 (stores never do: L1 is write-through).
+  bool loads_via_l1() const {
+    return load == BwLoad::def || load == BwLoad::ca || load == BwLoad::cs || load == BwLoad::nc;
+  }
 };
 const std::vector<BwVariant>& bw_variants();
 inline constexpr int kBwWidths[] = {4, 8, 16};
@@ -45,7 +49,9 @@ struct BwLaunch {
 std::vector<WarpTiming> run_bandwidth(const BwLaunch& launch);
 int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block);
 
-// Shared memory read bandwidth: each block reads `bytes` of its shared memory `passes` times.
+// Shared memory read bandwidth: each thread reads kSmemReadsPerThreadPerPass elements of its
+// block's `bytes` of shared memory per pass (the kernel's unroll).
+inline constexpr int kSmemReadsPerThreadPerPass = 8;
 std::vector<WarpTiming> run_smem_read(int width, std::uint32_t bytes, std::uint32_t passes, int blocks,
                                       int threads_per_block);
 int smem_read_max_blocks_per_sm(int width, int threads_per_block, std::uint32_t bytes);

@@ -12,7 +12,7 @@ namespace {
 BwMeasurement measure(BwLoad op, std::size_t footprint) {
   static BandwidthRunner runner;
   const BwVariant v{BwKind::read, op, BwStore::none};
-  const BwShape shape = runner.default_shape(v, 16);
+  const BwShape shape = runner.default_shape();
   const BwMeasurement m = runner.measure(v, 16, footprint, shape, runner.calibrate(v, 16, footprint, shape));
   std::printf("%-6s %10zu B: %8.1f GB/s, %6.1f B/clk/SM (%s, %.1f %% of peak)\n", bw_load_name(op), footprint,
               m.bytes_per_second / 1e9, m.bytes_per_clk_per_sm, mem_level_name(m.level), m.pct_of_peak);
@@ -22,9 +22,10 @@ BwMeasurement measure(BwLoad op, std::size_t footprint) {
 TEST(Bandwidth, LevelsAreOrderedL1AboveL2AboveDram) {
   const GpuInfo& g = Gpu::current().info();
   const BwMeasurement l1 = measure(BwLoad::ca, g.smem_per_sm_bytes / 2 * g.sm_count / 4096 * 4096);
-  const BwMeasurement l2 = measure(BwLoad::cg, g.l2_bytes / 4 / 4096 * 4096);
+  const BwMeasurement l2 = measure(BwLoad::cg, g.l2_bytes * 7 / 16 / 4096 * 4096);
   const BwMeasurement dram = measure(BwLoad::def, 8 * g.l2_bytes);
   EXPECT_EQ(l1.level, MemLevel::l1);
+  EXPECT_EQ(l2.level, MemLevel::l2);
   EXPECT_EQ(dram.level, MemLevel::dram);
   EXPECT_GT(l1.bytes_per_second, 1.2 * l2.bytes_per_second);
   EXPECT_GT(l2.bytes_per_second, 1.2 * dram.bytes_per_second);
