@@ -146,7 +146,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
 
   // Shared memory, conflict-free, every SM.
   for (int w : widths)
-    for (BwShape s : std::vector<BwShape>{{1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 32, int(sms)}})
+    for (BwShape s : std::vector<BwShape>{{1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 16, int(sms)}})
       if (!cfg.quick || s.warps_per_block == 32)
         points.push_back({"Bandwidth/smem/ld.shared/width:" + std::to_string(w) + "/blocks_per_sm:" +
                               std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),

@@ -152,16 +152,18 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
 
 // Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll
 // elements per thread, consecutive lanes on consecutive elements (conflict-free at every width).
-// The addresses are computed once, so a pass is kUnroll wide loads and their folds.
+// The addresses are computed once, so a pass is kUnroll wide loads and their folds. The loads are
+// PTX-volatile: the same addresses repeat within and across passes, and ptxas would merge plain
+// loads of one address (the SASS test counts them).
 template <int kBytes>
 __device__ __forceinline__ typename VecOf<kBytes>::T lds(std::uint32_t a) {
   typename VecOf<kBytes>::T v;
   if constexpr (kBytes == 4) {
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
   } else if constexpr (kBytes == 8) {
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
+    asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
   } else {
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
   }
   return v;
 }
