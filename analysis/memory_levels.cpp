@@ -24,10 +24,10 @@ const char* mem_level_name(MemLevel level) {
   return "?";
 }
 
-MemLevel footprint_level(std::size_t footprint, int sms, bool via_l1, std::size_t l1_bound_per_sm,
+MemLevel footprint_level(std::size_t footprint, int sms, bool via_l1, bool keeps_in_l2, std::size_t l1_bound_per_sm,
                          std::size_t l2_bytes) {
   const double per_sm = sms > 0 ? double(footprint) / sms : double(footprint);
-  if (footprint >= 4 * l2_bytes) return MemLevel::dram;
+  if (footprint >= 4 * l2_bytes && !keeps_in_l2) return MemLevel::dram;
   if (footprint > l2_bytes) return MemLevel::l2_dram;
   if (!via_l1) return MemLevel::l2;
   if (per_sm <= double(l1_bound_per_sm)) return MemLevel::l1;

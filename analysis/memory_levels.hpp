@@ -17,11 +17,12 @@ const char* mem_level_name(MemLevel level);  // "L1", "L1-L2", "L2", "L2-DRAM", 
 //    a lower bound of the unified L1);
 //  - L2: within the L2, and for loads via L1 a share per SM of more than 2 x l1_bound_per_sm (L1
 //    replacement is not LRU on every GPU: a footprint just above L1 still hits in part);
-//  - DRAM: 4 x the L2 or more (an evict-first operator keeps part of a cyclic footprint in L2,
-//    so a footprint just above the L2 still hits in part);
+//  - DRAM: 4 x the L2 or more, except for evict-first loads (`keeps_in_l2`, ld.cs): they keep
+//    part of a cyclic footprint in L2 at any size swept (an H100 reads 100 % of the DRAM peak
+//    with ld.cs at 4 x the L2), so beyond the L2 they stay L2-DRAM;
 //  - in between: a transition, L1-L2 or L2-DRAM.
-MemLevel footprint_level(std::size_t footprint_bytes, int sms, bool via_l1, std::size_t l1_bound_per_sm,
-                         std::size_t l2_bytes);
+MemLevel footprint_level(std::size_t footprint_bytes, int sms, bool via_l1, bool keeps_in_l2,
+                         std::size_t l1_bound_per_sm, std::size_t l2_bytes);
 
 // L1 and shared-memory bandwidth per SM per clock by compute capability (10 x major + minor):
 // 128 B from Volta on (the CUDA documentation and DESIGN.md); nullopt for an unknown cc.
