@@ -97,10 +97,11 @@ void register_bandwidth(const SuiteConfig& cfg) {
 
   // Footprint sweep: 8 KiB per SM (L1) to 8x the L2 (DRAM), denser around the L1 edge (the share
   // per SM near the shared memory per SM) and the L2 partition and L2 edges.
+  const int edge_points = cfg.dense ? 8 : 4;
   const std::vector<DenseRegion> dense = cfg.quick ? std::vector<DenseRegion>{}
-                                                   : std::vector<DenseRegion>{{smem / 4 * sms, 2 * smem * sms, 4},
-                                                                              {l2 / 4, 2 * l2, 4}};
-  const auto footprints = log_sweep((8u << 10) * sms, 8 * l2, cfg.quick ? 1 : 2, dense, kAlign);
+                                                   : std::vector<DenseRegion>{{smem / 4 * sms, 2 * smem * sms, edge_points},
+                                                                              {l2 / 4, 2 * l2, edge_points}};
+  const auto footprints = log_sweep((8u << 10) * sms, 8 * l2, cfg.quick ? 1 : cfg.dense ? 4 : 2, dense, kAlign);
   std::vector<BwVariant> variants;
   for (const BwVariant& v : bw_variants()) {
     const std::string n = v.name();

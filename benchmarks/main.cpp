@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     for (const std::string& a : gb_args)
       if (has_prefix(a, "--benchmark_out=")) return fail("--results_dir and --benchmark_out are exclusive");
     namespace fs = std::filesystem;
-    out_path = results_path(opt.results_dir, gpu_slug(gpu.info().name), utc_date() + (opt.quick ? "-quick" : ""),
+    out_path = results_path(opt.results_dir, gpu_slug(gpu.info().name), utc_date() + (opt.quick ? "-quick" : opt.dense ? "-dense" : ""),
                             opt.tag, [](const std::string& p) { return fs::exists(p); });
     std::error_code ec;
     fs::create_directories(fs::path(out_path).parent_path(), ec);
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     return fail("cannot write the output file '" + json_path + "'");
   }
 
-  const SuiteConfig cfg{gpu, opt.quick};
+  const SuiteConfig cfg{gpu, opt.quick, opt.dense};
   try {
     for (const Feature& f : features()) f.register_benchmarks(cfg);
   } catch (const std::exception& e) {
@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
 
   gpu.add_benchmark_context();
   benchmark::AddCustomContext("archbench_quick", opt.quick ? "true" : "false");
+  benchmark::AddCustomContext("archbench_dense", opt.dense ? "true" : "false");
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -69,8 +69,8 @@ void register_mem_latency(const SuiteConfig& cfg) {
   // per SM bounds it from below. The L2 edges (near partition, whole L2) lie within [L2/4, 2 L2].
   const std::vector<DenseRegion> dense =
       cfg.quick ? std::vector<DenseRegion>{}
-                : std::vector<DenseRegion>{{smem / 2, 2 * smem, 8}, {l2 / 4, 2 * l2, 6}};
-  const auto footprints = log_sweep(1024, max_footprint, cfg.quick ? 1 : 2, dense, kLineStride);
+                : std::vector<DenseRegion>{{smem / 2, 2 * smem, cfg.dense ? 16 : 8}, {l2 / 4, 2 * l2, cfg.dense ? 12 : 6}};
+  const auto footprints = log_sweep(1024, max_footprint, cfg.quick ? 1 : cfg.dense ? 4 : 2, dense, kLineStride);
   const auto strides = cfg.quick ? std::vector<std::size_t>{4, 32, 128, 4096, 2u << 20}
                                  : pow2_sweep(4, 2u << 20);
   const std::size_t stride_footprint = max_footprint;

@@ -76,3 +76,10 @@ TEST(Cli, ResultsPathNeverOverwrites) {
   EXPECT_EQ(results_path("results", "nvidia-h100", "2026-11-22", "", exists), "results/nvidia-h100/2026-11-22-3.json");
   EXPECT_EQ(results_path("r", "g", "d", "nightly", exists), "r/g/d-nightly.json");
 }
+
+TEST(Cli, DenseSweepsByFlagOrEnvironmentNotWithQuick) {
+  EXPECT_TRUE(parse({"--dense"}).dense);
+  EXPECT_TRUE(parse({}, FakeEnv{{{"ARCHBENCH_DENSE", "1"}}}).dense);
+  EXPECT_FALSE(parse({}).dense);
+  EXPECT_THROW(parse({"--dense", "--quick"}), CliError);
+}
