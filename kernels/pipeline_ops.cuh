@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "fixtures/pipeline_ops.hpp"
+#include "kernels/arch_guard.cuh"
 
 namespace archbench::dev {
 
@@ -57,23 +58,6 @@ struct Plain {
       return x;                                                                             \
     }                                                                                       \
   }
-
-// Device code for an older architecture still has to compile: the op traps there, and the host
-// never launches it (it checks PipeOpInfo::min_cc first).
-#if defined(__CUDA_ARCH__)
-#define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
-  do {                                                   \
-    if constexpr (__CUDA_ARCH__ < arch * 10) {           \
-      below;                                             \
-    } else {                                             \
-      otherwise;                                         \
-    }                                                    \
-  } while (0)
-#else
-#define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
-  do {                                                   \
-  } while (0)
-#endif
 
 namespace ops {
 ARCHBENCH_PIPE_OP(hfma, Half, 0, asm volatile("fma.rn.f16 %0, %0, %1, %2;" : "+h"(x) : "h"(b), "h"(c)));

@@ -1,0 +1,183 @@
+// Atomics: throughput under contention and latency, per op, type, space, form and scope.
+//   Atomics/<space>/<form>.<op>/<scope>/contention:C/spacing:S/warps_per_block:W/blocks_per_sm:B
+//   Atomics/latency/<space>/atom.<op>
+// <space>: global, shared. <form>: atom (returns the old value), red (does not). <scope>: cta,
+// gpu, sys (shared memory: cta). C: threads sharing one address: all, warp, block, sm, distinct.
+// S: bytes between the addresses.
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fixtures/atomics_check.hpp"
+#include "fixtures/atomics_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+
+std::optional<std::string> unsupported(AtomOp op) {
+  const AtomOpInfo& info = atom_op_info(op);
+  const int cc = Gpu::current().info().cc();
+  if (cc < info.min_cc) return std::string(info.min_cc_reason) + "; this GPU is sm_" + std::to_string(cc);
+  return std::nullopt;
+}
+
+void throughput(benchmark::State& state, AtomicLaunch l) {
+  if (auto why = unsupported(l.op)) {
+    state.SkipWithError(("unsupported: " + *why).c_str());
+    return;
+  }
+  guarded(state, [&] {
+    const GpuInfo& g = Gpu::current().info();
+    l.iters = calibrate_atomics(l, g.sm_count);
+    std::vector<AtomicMeasurement> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_atomics(l, g.sm_count));  // throws SelfCheckError on a wrong final value
+      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+    }
+    const auto med = [&](const std::function<double(const AtomicMeasurement&)>& f) {
+      std::vector<double> v;
+      for (const auto& m : runs) v.push_back(f(m));
+      return median(v);
+    };
+    const AtomicMeasurement& last = runs.back();
+    state.counters["atomics_per_second"] = med([](const auto& m) { return m.atomics_per_second; });
+    state.counters["atomics_per_clk"] = med([](const auto& m) { return m.atomics_per_clk; });
+    state.counters["atomics_per_clk_per_sm"] = med([](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["threads_per_address"] = double(last.threads_per_address);
+    state.counters["addresses"] = double(last.addresses);
+    state.counters["spacing_bytes"] = l.spacing_bytes ? l.spacing_bytes : atom_op_info(l.op).bytes;
+    state.counters["iters"] = last.iters;
+    state.counters["warps_per_block"] = l.threads_per_block / 32;
+    state.counters["blocks_per_sm"] = double(l.blocks) / g.sm_count;
+    state.counters["sms"] = last.summary.sms_used;
+    state.counters["self_checked"] = 1;
+    report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
+  });
+}
+
+void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
+  if (auto why = unsupported(op)) {
+    state.SkipWithError(("unsupported: " + *why).c_str());
+    return;
+  }
+  guarded(state, [&] {
+    std::vector<double> cycles, mhz;
+    for (auto _ : state) {
+      const AtomicLatency m = atomic_latency(op, space);
+      cycles.push_back(m.cycles);
+      mhz.push_back(m.sm_clock_mhz);
+      state.SetIterationTime(m.window_ns * 1e-9);
+    }
+    const double c = median(cycles), clock = median(mhz);
+    state.counters["latency_cycles"] = c;
+    state.counters["latency_ns"] = clock > 0 ? c * 1e3 / clock : 0;
+    report_clocks(state, clock);
+  });
+}
+
+struct Point {
+  std::string name;
+  std::function<void(benchmark::State&)> run;
+};
+
+std::string shape_name(const AtomicLaunch& l, int sms) {
+  const std::uint32_t spacing = l.spacing_bytes ? l.spacing_bytes : std::uint32_t(atom_op_info(l.op).bytes);
+  return std::string("Atomics/") + atom_space_name(l.space) + "/" + atom_form_name(l.form) + "." +
+         atom_op_info(l.op).name + "/" + atom_scope_name(l.space == AtomSpace::shared ? AtomScope::cta : l.scope) +
+         "/contention:" + contention_name(l.contention) + "/spacing:" + std::to_string(spacing) +
+         "/warps_per_block:" + std::to_string(l.threads_per_block / 32) + "/blocks_per_sm:" + std::to_string(l.blocks / sms);
+}
+
+void register_atomics(const SuiteConfig& cfg) {
+  const int sms = cfg.gpu.info().sm_count;
+  std::vector<Point> points;
+  const auto add = [&](AtomicLaunch l) {
+    points.push_back({shape_name(l, sms), [l](benchmark::State& st) { throughput(st, l); }});
+  };
+  AtomicLaunch base;
+  base.blocks = sms;
+  base.threads_per_block = 1024;
+
+  // Every op and form against contention, both spaces.
+  for (AtomSpace space : {AtomSpace::global, AtomSpace::shared})
+    for (const AtomOpInfo& info : atom_ops())
+      for (AtomForm form : {AtomForm::atom, AtomForm::red}) {
+        if (form == AtomForm::red && !info.has_red) continue;
+        if (cfg.quick && !(info.op == AtomOp::add_u32 || info.op == AtomOp::cas_b32 || info.op == AtomOp::add_f32)) continue;
+        for (Contention c : {Contention::all, Contention::warp, Contention::block, Contention::sm, Contention::distinct}) {
+          if (space == AtomSpace::shared && (c == Contention::block || c == Contention::sm)) continue;
+          if (cfg.quick && c != Contention::all && c != Contention::distinct) continue;
+          AtomicLaunch l = base;
+          l.op = info.op;
+          l.space = space;
+          l.form = form;
+          l.contention = c;
+          add(l);
+        }
+      }
+  if (!cfg.quick) {
+    // Scope: add.u32 at .cta, .gpu, .sys.
+    for (AtomForm form : {AtomForm::atom, AtomForm::red})
+      for (AtomScope scope : {AtomScope::cta, AtomScope::sys})
+        for (Contention c : {Contention::all, Contention::distinct}) {
+          AtomicLaunch l = base;
+          l.form = form;
+          l.scope = scope;
+          l.contention = c;
+          add(l);
+        }
+    // Spacing between the addresses of a warp's lanes: same 32 B sector, same 128 B line, lines apart.
+    for (AtomForm form : {AtomForm::atom, AtomForm::red})
+      for (std::uint32_t spacing : {8u, 16u, 32u, 64u, 128u, 256u}) {
+        AtomicLaunch l = base;
+        l.form = form;
+        l.contention = Contention::distinct;
+        l.spacing_bytes = spacing;
+        add(l);
+      }
+    // Launch shape: warps per block x blocks per SM.
+    for (AtomSpace space : {AtomSpace::global, AtomSpace::shared})
+      for (Contention c : {Contention::all, Contention::distinct})
+        for (int blocks_per_sm : {1, 2})
+          for (int warps : {1, 2, 4, 8, 16, 32}) {
+            if (blocks_per_sm == 1 && warps == 32) continue;  // the default, above
+            AtomicLaunch l = base;
+            l.space = space;
+            l.contention = c;
+            l.blocks = sms * blocks_per_sm;
+            l.threads_per_block = 32 * warps;
+            add(l);
+          }
+  }
+  // Latency of a dependent chain.
+  for (AtomSpace space : {AtomSpace::global, AtomSpace::shared})
+    for (const AtomOpInfo& info : atom_ops()) {
+      if (cfg.quick && info.op != AtomOp::add_u32) continue;
+      points.push_back({std::string("Atomics/latency/") + atom_space_name(space) + "/atom." + info.name,
+                        [op = info.op, space](benchmark::State& st) { latency(st, op, space); }});
+    }
+
+  const int total = static_cast<int>(points.size());
+  for (int i = 0; i < total; ++i) {
+    const Point p = points[i];
+    benchmark::RegisterBenchmark(p.name.c_str(),
+                                 [p, i, total](benchmark::State& st) {
+                                   print_progress("Atomics", i + 1, total, p.name);
+                                   p.run(st);
+                                 })
+        ->Iterations(kIterations)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(Atomics, archbench::register_atomics);

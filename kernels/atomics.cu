@@ -1,0 +1,198 @@
+// Host calls that launch the Atomics kernels: one instantiation per op x space x scope x form.
+#include "kernels/atomics.hpp"
+
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "fixtures/atomics_check.hpp"
+#include "fixtures/cuda_check.hpp"
+#include "fixtures/device_buffer.hpp"
+#include "kernels/atomics.cuh"
+
+namespace archbench {
+namespace {
+
+using dev::at::Pattern;
+using Key = std::tuple<AtomOp, AtomSpace, AtomScope, AtomForm>;
+
+struct Entry {
+  const void* kernel;
+  int bytes;
+  void (*launch)(void* base, Pattern, std::uint32_t iters, WarpTiming*, std::uint64_t*, AtomOp, std::uint32_t slots,
+                 dim3 grid, dim3 block, std::size_t smem);
+};
+
+template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
+Entry entry() {
+  using T = typename Op::type;
+  return {reinterpret_cast<const void*>(dev::at::atomic_throughput_kernel<Op, S, C, F, kCas>), int(sizeof(T)),
+          [](void* base, Pattern p, std::uint32_t iters, WarpTiming* out, std::uint64_t* cas, AtomOp op,
+             std::uint32_t slots, dim3 grid, dim3 block, std::size_t smem) {
+            dev::at::atomic_throughput_kernel<Op, S, C, F, kCas>
+                <<<grid, block, smem>>>(static_cast<T*>(base), p, iters, out, cas, op, slots);
+          }};
+}
+
+// Every form of one op: atom (and red where it exists) at .gpu scope, and in shared memory.
+template <class Op, bool kHasRed, bool kCas = false>
+void add(std::map<Key, Entry>& m, AtomOp op) {
+  m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::atom}] = entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::atom, kCas>();
+  m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::atom}] = entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::atom, kCas>();
+  if constexpr (kHasRed) {
+    m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::red}] = entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::red, false>();
+    m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::red}] = entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::red, false>();
+  }
+}
+
+const std::map<Key, Entry>& table() {
+  static const std::map<Key, Entry> t = [] {
+    namespace at = dev::at;
+    std::map<Key, Entry> m;
+    add<at::AddU32, true>(m, AtomOp::add_u32);
+    add<at::AddU64, true>(m, AtomOp::add_u64);
+    add<at::AddF32, true>(m, AtomOp::add_f32);
+    add<at::AddF64, true>(m, AtomOp::add_f64);
+    add<at::AddF16x2, true>(m, AtomOp::add_f16x2);
+    add<at::AddBf16x2, true>(m, AtomOp::add_bf16x2);
+    add<at::MinU32, true>(m, AtomOp::min_u32);
+    add<at::MaxU32, true>(m, AtomOp::max_u32);
+    add<at::AndB32, true>(m, AtomOp::and_b32);
+    add<at::OrB32, true>(m, AtomOp::or_b32);
+    add<at::XorB32, true>(m, AtomOp::xor_b32);
+    add<at::ExchB32, false>(m, AtomOp::exch_b32);
+    add<at::ExchB64, false>(m, AtomOp::exch_b64);
+    add<at::CasB32, false, true>(m, AtomOp::cas_b32);
+    add<at::CasB64, false, true>(m, AtomOp::cas_b64);
+    // The scope sweep: add.u32 at .cta and .sys as well.
+    using G = AtomSpace;
+    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::atom}] = entry<at::AddU32, G::global, AtomScope::cta, AtomForm::atom, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::atom}] = entry<at::AddU32, G::global, AtomScope::sys, AtomForm::atom, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::red}] = entry<at::AddU32, G::global, AtomScope::cta, AtomForm::red, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::red}] = entry<at::AddU32, G::global, AtomScope::sys, AtomForm::red, false>();
+    return m;
+  }();
+  return t;
+}
+
+AtomScope effective_scope(AtomSpace s, AtomScope c) { return s == AtomSpace::shared ? AtomScope::cta : c; }
+
+std::uint32_t log2_exact(std::uint32_t v) {
+  std::uint32_t l = 0;
+  while ((1u << l) < v) ++l;
+  if ((1u << l) != v) throw std::invalid_argument("atomics: threads per block must be a power of two");
+  return l;
+}
+
+}  // namespace
+
+bool atomic_kernel_exists(AtomOp op, AtomSpace space, AtomScope scope, AtomForm form) {
+  return table().count({op, space, effective_scope(space, scope), form}) != 0;
+}
+
+AtomicRun run_atomics(const AtomicLaunch& l) {
+  const auto it = table().find({l.op, l.space, effective_scope(l.space, l.scope), l.form});
+  if (it == table().end())
+    throw std::invalid_argument(std::string("atomics: no kernel for ") + atom_form_name(l.form) + "." +
+                                atom_op_info(l.op).name + " in " + atom_space_name(l.space) + " at ." +
+                                atom_scope_name(l.scope));
+  if (l.blocks <= 0 || l.threads_per_block < 32 || l.threads_per_block > 1024 || l.threads_per_block % 32)
+    throw std::invalid_argument("atomics: threads per block must be a multiple of 32 in 32..1024, blocks > 0");
+  const Entry& e = it->second;
+  const std::uint32_t spacing = l.spacing_bytes ? l.spacing_bytes : std::uint32_t(e.bytes);
+  if (spacing % e.bytes) throw std::invalid_argument("atomics: spacing must be a multiple of the operand size");
+
+  AtomicRun run;
+  Pattern p{0, 0, 0, spacing / std::uint32_t(e.bytes)};
+  const std::uint32_t threads = std::uint32_t(l.blocks) * l.threads_per_block;
+  const std::uint32_t group_threads = l.space == AtomSpace::global ? threads : std::uint32_t(l.threads_per_block);
+  switch (l.contention) {
+    case Contention::all: p.mask = 0; run.slots_per_group = 1; break;
+    case Contention::warp: p.shift = 5; p.mask = ~0u; run.slots_per_group = group_threads / 32; break;
+    case Contention::block:
+      p.shift = log2_exact(std::uint32_t(l.threads_per_block));
+      p.mask = l.space == AtomSpace::global ? ~0u : 0u;
+      run.slots_per_group = l.space == AtomSpace::global ? std::uint32_t(l.blocks) : 1;
+      break;
+    case Contention::sm:
+      if (l.space == AtomSpace::shared) throw std::invalid_argument("atomics: per-SM contention is for global memory");
+      p.by_sm = 1; run.slots_per_group = 1024;  // above any %smid
+      break;
+    case Contention::distinct: p.mask = ~0u; run.slots_per_group = group_threads; break;
+  }
+  run.shift = p.shift;
+  run.mask = p.mask;
+  run.by_sm = p.by_sm != 0;
+
+  const std::size_t cells = l.space == AtomSpace::global ? std::size_t(run.slots_per_group) * p.spacing_elems
+                                                         : std::size_t(l.blocks) * run.slots_per_group;
+  DeviceBuffer<std::uint8_t> base(cells * e.bytes);
+  {  // every address starts at the op's initial value
+    std::vector<std::uint8_t> init(cells * e.bytes);
+    const std::uint64_t v = atomic_initial(l.op);
+    for (std::size_t i = 0; i < cells; ++i) std::memcpy(&init[i * e.bytes], &v, e.bytes);
+    base.upload(init);
+  }
+  const std::size_t cas_cells = l.space == AtomSpace::global ? run.slots_per_group : std::size_t(l.blocks) * run.slots_per_group;
+  DeviceBuffer<std::uint64_t> cas(cas_cells);
+  ARCHBENCH_CUDA(cudaMemset(cas.get(), 0, cas.bytes()));
+  DeviceBuffer<WarpTiming> out(threads / 32);
+  std::size_t smem = 0;
+  if (l.space == AtomSpace::shared) {
+    smem = std::size_t(run.slots_per_group) * p.spacing_elems * e.bytes;
+    ARCHBENCH_CUDA(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  }
+  e.launch(base.get(), p, l.iters, out.get(), cas.get(), l.op, run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
+  cuda_check_launch("atomic_throughput_kernel");
+  run.warps = out.download();
+  const auto raw = base.download();
+  const std::size_t stride = l.space == AtomSpace::global ? std::size_t(p.spacing_elems) : 1;
+  const std::size_t n_final = l.space == AtomSpace::global ? run.slots_per_group : cells;
+  run.finals.resize(n_final);
+  for (std::size_t i = 0; i < n_final; ++i) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, &raw[i * stride * e.bytes], e.bytes);
+    run.finals[i] = v;
+  }
+  run.cas_successes = cas.download();
+  return run;
+}
+
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters) {
+  namespace at = dev::at;
+  DeviceBuffer<std::uint64_t> cell(1), out(3);
+  const std::uint64_t init = atomic_initial(op);
+  ARCHBENCH_CUDA(cudaMemcpy(cell.get(), &init, 8, cudaMemcpyHostToDevice));
+  const auto go = [&](auto tag) {
+    using Op = decltype(tag);
+    using T = typename Op::type;
+    if (space == AtomSpace::global)
+      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, op, out.get());
+    else
+      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, op, out.get());
+  };
+  switch (op) {
+    case AtomOp::add_u32: go(at::AddU32{}); break;
+    case AtomOp::add_u64: go(at::AddU64{}); break;
+    case AtomOp::add_f32: go(at::AddF32{}); break;
+    case AtomOp::add_f64: go(at::AddF64{}); break;
+    case AtomOp::add_f16x2: go(at::AddF16x2{}); break;
+    case AtomOp::add_bf16x2: go(at::AddBf16x2{}); break;
+    case AtomOp::min_u32: go(at::MinU32{}); break;
+    case AtomOp::max_u32: go(at::MaxU32{}); break;
+    case AtomOp::and_b32: go(at::AndB32{}); break;
+    case AtomOp::or_b32: go(at::OrB32{}); break;
+    case AtomOp::xor_b32: go(at::XorB32{}); break;
+    case AtomOp::exch_b32: go(at::ExchB32{}); break;
+    case AtomOp::exch_b64: go(at::ExchB64{}); break;
+    case AtomOp::cas_b32: go(at::CasB32{}); break;
+    case AtomOp::cas_b64: go(at::CasB64{}); break;
+  }
+  cuda_check_launch("atomic_latency_kernel");
+  const auto o = out.download();
+  return {o[0], o[2]};
+}
+
+}  // namespace archbench

@@ -1,0 +1,254 @@
+// Atomics kernels. Every op is inline PTX on an address computed from runtime parameters, so
+// ptxas cannot prove that a warp's lanes share it and turn the loop into a warp reduction
+// (REDUX + one atomic): with a provably uniform address it does exactly that. The SASS test
+// checks that the timed loop holds ATOMG/REDG/ATOMS and no REDUX or VOTE.
+#pragma once
+#include <cstdint>
+
+#include "analysis/warp_timing.hpp"
+#include "kernels/arch_guard.cuh"
+#include "kernels/atomic_ops.hpp"
+#include "kernels/clock.cuh"
+
+namespace archbench::dev::at {
+
+// One op on one type: atom/red on global memory at each scope, and on shared memory (.cta).
+// RC: the register constraint of the type ("r" for 32 bits, "l" for 64).
+#define ARCHBENCH_ATOMIC(Name, T, RC, OPTYPE)                                                             \
+  struct Name {                                                                                           \
+    using type = T;                                                                                       \
+    template <AtomScope C>                                                                                \
+    __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
+      T r;                                                                                                \
+      if constexpr (C == AtomScope::cta)                                                                  \
+        asm volatile("atom.cta.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
+      else if constexpr (C == AtomScope::gpu)                                                             \
+        asm volatile("atom.gpu.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
+      else                                                                                                \
+        asm volatile("atom.sys.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
+      return r;                                                                                           \
+    }                                                                                                     \
+    template <AtomScope C>                                                                                \
+    __device__ __forceinline__ static void red(T* p, T v) {                                               \
+      if constexpr (C == AtomScope::cta)                                                                  \
+        asm volatile("red.cta.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
+      else if constexpr (C == AtomScope::gpu)                                                             \
+        asm volatile("red.gpu.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
+      else                                                                                                \
+        asm volatile("red.sys.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
+    }                                                                                                     \
+    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                               \
+      T r;                                                                                                \
+      asm volatile("atom.shared." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "r"(a), RC(v) : "memory");       \
+      return r;                                                                                           \
+    }                                                                                                     \
+    __device__ __forceinline__ static void red_shared(std::uint32_t a, T v) {                             \
+      asm volatile("red.shared." OPTYPE " [%0], %1;" ::"r"(a), RC(v) : "memory");                         \
+    }                                                                                                     \
+  }
+
+// Compare-and-swap: atom(p, v) means cas(p, compare = v, swap = v + 1).
+#define ARCHBENCH_CAS(Name, T, RC, TYPE)                                                                  \
+  struct Name {                                                                                           \
+    using type = T;                                                                                       \
+    template <AtomScope C>                                                                                \
+    __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
+      T r;                                                                                                \
+      const T w = v + 1;                                                                                  \
+      if constexpr (C == AtomScope::cta)                                                                  \
+        asm volatile("atom.cta.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
+      else if constexpr (C == AtomScope::gpu)                                                             \
+        asm volatile("atom.gpu.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
+      else                                                                                                \
+        asm volatile("atom.sys.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
+      return r;                                                                                           \
+    }                                                                                                     \
+    template <AtomScope C>                                                                                \
+    __device__ __forceinline__ static void red(T*, T) {}                                                  \
+    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                               \
+      T r;                                                                                                \
+      const T w = v + 1;                                                                                  \
+      asm volatile("atom.shared.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "r"(a), RC(v), RC(w) : "memory"); \
+      return r;                                                                                           \
+    }                                                                                                     \
+    __device__ __forceinline__ static void red_shared(std::uint32_t, T) {}                                \
+  }
+
+ARCHBENCH_ATOMIC(AddU32, std::uint32_t, "r", "add.u32");
+ARCHBENCH_ATOMIC(AddU64, unsigned long long, "l", "add.u64");
+ARCHBENCH_ATOMIC(AddF32, float, "f", "add.f32");
+ARCHBENCH_ATOMIC(AddF64, double, "d", "add.f64");
+ARCHBENCH_ATOMIC(AddF16x2, std::uint32_t, "r", "add.noftz.f16x2");
+// bf16x2 atomics need sm_90: a struct of its own whose instructions trap on older GPUs.
+struct AddBf16x2 {
+  using type = std::uint32_t;
+  template <AtomScope C>
+  __device__ __forceinline__ static std::uint32_t atom(std::uint32_t* p, std::uint32_t v) {
+    std::uint32_t r = 0;
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(), (atom_impl<C>(p, v, r)));
+    return r;
+  }
+  template <AtomScope C>
+  __device__ __forceinline__ static void red(std::uint32_t* p, std::uint32_t v) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(), (red_impl<C>(p, v)));
+  }
+  __device__ __forceinline__ static std::uint32_t atom_shared(std::uint32_t a, std::uint32_t v) {
+    std::uint32_t r = 0;
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                            asm volatile("atom.shared.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "r"(a), "r"(v) : "memory"));
+    return r;
+  }
+  __device__ __forceinline__ static void red_shared(std::uint32_t a, std::uint32_t v) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                            asm volatile("red.shared.add.noftz.bf16x2 [%0], %1;" ::"r"(a), "r"(v) : "memory"));
+  }
+
+ private:
+  template <AtomScope C>
+  __device__ __forceinline__ static void atom_impl(std::uint32_t* p, std::uint32_t v, std::uint32_t& r) {
+    if constexpr (C == AtomScope::cta)
+      asm volatile("atom.cta.global.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+    else if constexpr (C == AtomScope::gpu)
+      asm volatile("atom.gpu.global.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+    else
+      asm volatile("atom.sys.global.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  }
+  template <AtomScope C>
+  __device__ __forceinline__ static void red_impl(std::uint32_t* p, std::uint32_t v) {
+    if constexpr (C == AtomScope::cta)
+      asm volatile("red.cta.global.add.noftz.bf16x2 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    else if constexpr (C == AtomScope::gpu)
+      asm volatile("red.gpu.global.add.noftz.bf16x2 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    else
+      asm volatile("red.sys.global.add.noftz.bf16x2 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  }
+};
+ARCHBENCH_ATOMIC(MinU32, std::uint32_t, "r", "min.u32");
+ARCHBENCH_ATOMIC(MaxU32, std::uint32_t, "r", "max.u32");
+ARCHBENCH_ATOMIC(AndB32, std::uint32_t, "r", "and.b32");
+ARCHBENCH_ATOMIC(OrB32, std::uint32_t, "r", "or.b32");
+ARCHBENCH_ATOMIC(XorB32, std::uint32_t, "r", "xor.b32");
+ARCHBENCH_ATOMIC(ExchB32, std::uint32_t, "r", "exch.b32");
+ARCHBENCH_ATOMIC(ExchB64, unsigned long long, "l", "exch.b64");
+ARCHBENCH_CAS(CasB32, std::uint32_t, "r", "b32");
+ARCHBENCH_CAS(CasB64, unsigned long long, "l", "b64");
+
+template <class T>
+__device__ __forceinline__ T from_bits(std::uint64_t b) {
+  T v;
+  if constexpr (sizeof(T) == 4) {
+    const auto u = static_cast<std::uint32_t>(b);
+    memcpy(&v, &u, 4);
+  } else {
+    memcpy(&v, &b, 8);
+  }
+  return v;
+}
+template <class T>
+__device__ __forceinline__ std::uint64_t to_bits(T v) {
+  if constexpr (sizeof(T) == 4) {
+    std::uint32_t u;
+    memcpy(&u, &v, 4);
+    return u;
+  } else {
+    std::uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
+  }
+}
+
+// Which address a thread updates: slot = (id >> shift) & mask, id the thread's index in the grid
+// (global) or block (shared), or its SM for Contention::sm; address = base + slot x spacing.
+struct Pattern {
+  std::uint32_t shift, mask;
+  std::uint32_t by_sm;          // 1: slot = %smid
+  std::uint32_t spacing_elems;  // elements between consecutive slots
+};
+
+template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
+__global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::type* global_base, Pattern pat,
+                                                                 std::uint32_t iters, WarpTiming* __restrict__ out,
+                                                                 std::uint64_t* __restrict__ cas_successes,
+                                                                 AtomOp op, std::uint32_t shared_slots) {
+  using T = typename Op::type;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* shared_base = reinterpret_cast<T*>(smem_raw);
+  const std::uint32_t gtid = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t id = S == AtomSpace::global ? gtid : threadIdx.x;
+  const std::uint32_t slot = pat.by_sm ? smid() : (id >> pat.shift) & pat.mask;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  const bool lane0 = threadIdx.x % 32 == 0;
+  if constexpr (S == AtomSpace::shared) {
+    for (std::uint32_t i = threadIdx.x; i < shared_slots * pat.spacing_elems; i += blockDim.x)
+      shared_base[i] = from_bits<T>(atomic_initial(op));
+  }
+  T* gaddr = global_base + std::size_t(slot) * pat.spacing_elems;
+  const auto saddr = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_base + slot * pat.spacing_elems));
+  std::uint64_t acc = 0, successes = 0;
+  T expected = from_bits<T>(atomic_initial(op));
+  __syncthreads();
+  const std::uint64_t start_ns = globaltimer_ns();
+  const std::uint64_t start_cycles = clock64_ordered();
+#pragma unroll 4
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    if constexpr (kCas) {
+      // A chain: each CAS compares with the value the last one read; success moves it on by one.
+      const T seen = S == AtomSpace::global ? Op::template atom<C>(gaddr, expected) : Op::atom_shared(saddr, expected);
+      successes += seen == expected;
+      expected = seen == expected ? T(expected + 1) : seen;
+    } else {
+      const T v = from_bits<T>(atomic_operand(op, gtid, it));
+      if constexpr (F == AtomForm::atom) {
+        const T r = S == AtomSpace::global ? Op::template atom<C>(gaddr, v) : Op::atom_shared(saddr, v);
+        acc ^= to_bits(r);
+      } else if constexpr (S == AtomSpace::global) {
+        Op::template red<C>(gaddr, v);
+      } else {
+        Op::red_shared(saddr, v);
+      }
+    }
+  }
+  if (lane0) st_global_u64(&mine->check, acc ^ successes);  // waits for the last returned value
+  const std::uint64_t end_cycles = clock64_ordered();
+  const std::uint64_t end_ns = globaltimer_ns();
+  if (lane0) {
+    mine->start_cycles = start_cycles;
+    mine->end_cycles = end_cycles;
+    mine->start_ns = start_ns;
+    mine->end_ns = end_ns;
+    mine->smid = smid();
+  }
+  if constexpr (kCas) atomicAdd(reinterpret_cast<unsigned long long*>(&cas_successes[S == AtomSpace::global ? slot : blockIdx.x * shared_slots + slot]), successes);
+  if constexpr (S == AtomSpace::shared) {  // hand the block's final values to the host
+    __syncthreads();
+    for (std::uint32_t i = threadIdx.x; i < shared_slots; i += blockDim.x)
+      global_base[std::size_t(blockIdx.x) * shared_slots + i] = shared_base[i * pat.spacing_elems];
+  }
+}
+
+// Latency: one thread, a chain where each atomic's operand depends on the value the last one
+// returned (through `zero`, a runtime 0), on one address.
+template <class Op, AtomSpace S>
+__global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint32_t iters, std::uint64_t zero,
+                                      AtomOp op, std::uint64_t* cycles_out) {
+  using T = typename Op::type;
+  __shared__ T shared_cell;
+  shared_cell = from_bits<T>(atomic_initial(op));
+  __syncthreads();
+  const auto saddr = static_cast<std::uint32_t>(__cvta_generic_to_shared(&shared_cell));
+  std::uint64_t dep = 0;
+  const std::uint64_t start_ns = globaltimer_ns();
+  const std::uint64_t start = clock64_ordered();
+  for (std::uint32_t it = 0; it < iters; ++it) {
+    const T v = from_bits<T>(atomic_operand(op, 0, it) | (dep & zero));
+    const T r = S == AtomSpace::global ? Op::template atom<AtomScope::gpu>(global_base, v) : Op::atom_shared(saddr, v);
+    dep = to_bits(r);
+  }
+  st_global_u64(cycles_out + 1, dep);  // the clock waits for the last atomic
+  const std::uint64_t end = clock64_ordered();
+  const std::uint64_t end_ns = globaltimer_ns();
+  cycles_out[0] = end - start;
+  cycles_out[2] = end_ns - start_ns;
+}
+
+}  // namespace archbench::dev::at

@@ -1,0 +1,42 @@
+// Host side of the Atomics kernels (kernels/atomics.cuh).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "analysis/warp_timing.hpp"
+#include "kernels/atomic_ops.hpp"
+
+namespace archbench {
+
+struct AtomicLaunch {
+  AtomOp op = AtomOp::add_u32;
+  AtomSpace space = AtomSpace::global;
+  AtomScope scope = AtomScope::gpu;  // global memory only; shared memory is .cta
+  AtomForm form = AtomForm::atom;
+  Contention contention = Contention::distinct;
+  std::uint32_t spacing_bytes = 0;   // between addresses; 0: the operand size (packed)
+  int blocks = 1, threads_per_block = 32;
+  std::uint32_t iters = 1;           // atomics per thread
+};
+
+struct AtomicRun {
+  std::vector<WarpTiming> warps;
+  std::uint32_t slots_per_group = 0;      // addresses per grid (global) or per block (shared)
+  std::vector<std::uint64_t> finals;      // final bit pattern per address (blocks x slots for shared)
+  std::vector<std::uint64_t> cas_successes;  // per address, CAS only
+  std::uint32_t shift = 0, mask = 0;      // slot = (id >> shift) & mask, id = gtid or tid
+  bool by_sm = false;                     // slot = the warp's SM
+};
+
+// Runs the throughput kernel once and reads back the timings and every address's final value.
+// Throws std::invalid_argument for a combination without a kernel, CudaError on failure.
+AtomicRun run_atomics(const AtomicLaunch& launch);
+// Whether a kernel exists for this op / space / scope / form.
+bool atomic_kernel_exists(AtomOp op, AtomSpace space, AtomScope scope, AtomForm form);
+// Cycles and ns of `iters` dependent atomics (atom form, .gpu scope) on one address, one thread.
+struct AtomicChainTiming {
+  std::uint64_t cycles = 0, ns = 0;
+};
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters);
+
+}  // namespace archbench

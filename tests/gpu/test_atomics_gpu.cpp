@@ -1,0 +1,60 @@
+// Atomics on a real GPU: every op's final values check out under full and no contention, in
+// both spaces, and contention slows global atomics down.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "fixtures/atomics_check.hpp"
+#include "fixtures/atomics_runner.hpp"
+#include "fixtures/gpu.hpp"
+
+namespace archbench {
+namespace {
+
+AtomicMeasurement run(AtomOp op, AtomSpace space, AtomForm form, Contention c, std::uint32_t iters = 0) {
+  const GpuInfo& g = Gpu::current().info();
+  AtomicLaunch l;
+  l.op = op;
+  l.space = space;
+  l.form = form;
+  l.contention = c;
+  l.blocks = g.sm_count;
+  l.threads_per_block = 256;
+  l.iters = iters ? iters : calibrate_atomics(l, g.sm_count);
+  return measure_atomics(l, g.sm_count);
+}
+
+TEST(Atomics, EveryOpLosesNoUpdate) {
+  const int cc = Gpu::current().info().cc();
+  for (const AtomOpInfo& info : atom_ops()) {
+    if (cc < info.min_cc) continue;
+    for (AtomSpace space : {AtomSpace::global, AtomSpace::shared})
+      for (Contention c : {Contention::all, Contention::warp, Contention::distinct}) {
+        const std::uint32_t iters = std::min<std::uint32_t>(16, atomic_iteration_limit(info.op, 1u << 20));
+        EXPECT_NO_THROW(run(info.op, space, AtomForm::atom, c, iters))
+            << info.name << " " << atom_space_name(space) << " " << contention_name(c);
+        if (info.has_red) {
+          EXPECT_NO_THROW(run(info.op, space, AtomForm::red, c, iters)) << info.name;
+        }
+      }
+  }
+}
+
+TEST(Atomics, ContentionOnOneAddressIsSlowerThanDistinctAddresses) {
+  const AtomicMeasurement all = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::all);
+  const AtomicMeasurement distinct = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::distinct);
+  std::printf("global atom.add.u32: one address %.3g/s, distinct %.3g/s\n", all.atomics_per_second,
+              distinct.atomics_per_second);
+  EXPECT_GT(distinct.atomics_per_second, 2 * all.atomics_per_second);
+}
+
+TEST(Atomics, LatencyIsPlausible) {
+  const AtomicLatency g = atomic_latency(AtomOp::add_u32, AtomSpace::global);
+  const AtomicLatency s = atomic_latency(AtomOp::add_u32, AtomSpace::shared);
+  std::printf("atom.add.u32 latency: global %.1f cycles, shared %.1f cycles\n", g.cycles, s.cycles);
+  EXPECT_GT(g.cycles, s.cycles);
+  EXPECT_GT(s.cycles, 4.0);
+}
+
+}  // namespace
+}  // namespace archbench
