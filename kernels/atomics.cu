@@ -21,7 +21,7 @@ using Key = std::tuple<AtomOp, AtomSpace, AtomScope, AtomForm>;
 struct Entry {
   const void* kernel;
   int bytes;
-  void (*launch)(void* base, Pattern, std::uint32_t iters, WarpTiming*, std::uint64_t*, AtomOp, std::uint32_t slots,
+  void (*launch)(void* base, Pattern, std::uint32_t iters, WarpTiming*, std::uint64_t*, std::uint32_t slots,
                  dim3 grid, dim3 block, std::size_t smem);
 };
 
@@ -29,10 +29,10 @@ template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
 Entry entry() {
   using T = typename Op::type;
   return {reinterpret_cast<const void*>(dev::at::atomic_throughput_kernel<Op, S, C, F, kCas>), int(sizeof(T)),
-          [](void* base, Pattern p, std::uint32_t iters, WarpTiming* out, std::uint64_t* cas, AtomOp op,
-             std::uint32_t slots, dim3 grid, dim3 block, std::size_t smem) {
+          [](void* base, Pattern p, std::uint32_t iters, WarpTiming* out, std::uint64_t* cas, std::uint32_t slots,
+             dim3 grid, dim3 block, std::size_t smem) {
             dev::at::atomic_throughput_kernel<Op, S, C, F, kCas>
-                <<<grid, block, smem>>>(static_cast<T*>(base), p, iters, out, cas, op, slots);
+                <<<grid, block, smem>>>(static_cast<T*>(base), p, iters, out, cas, slots);
           }};
 }
 
@@ -144,7 +144,7 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     smem = std::size_t(run.slots_per_group) * p.spacing_elems * e.bytes;
     ARCHBENCH_CUDA(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   }
-  e.launch(base.get(), p, l.iters, out.get(), cas.get(), l.op, run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
+  e.launch(base.get(), p, l.iters, out.get(), cas.get(), run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
   cuda_check_launch("atomic_throughput_kernel");
   run.warps = out.download();
   const auto raw = base.download();
@@ -169,9 +169,9 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
     using Op = decltype(tag);
     using T = typename Op::type;
     if (space == AtomSpace::global)
-      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, op, out.get());
+      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get());
     else
-      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, op, out.get());
+      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get());
   };
   switch (op) {
     case AtomOp::add_u32: go(at::AddU32{}); break;

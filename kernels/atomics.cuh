@@ -14,9 +14,10 @@ namespace archbench::dev::at {
 
 // One op on one type: atom/red on global memory at each scope, and on shared memory (.cta).
 // RC: the register constraint of the type ("r" for 32 bits, "l" for 64).
-#define ARCHBENCH_ATOMIC(Name, T, RC, OPTYPE)                                                             \
+#define ARCHBENCH_ATOMIC(Name, T, RC, OPTYPE, OP)                                                         \
   struct Name {                                                                                           \
     using type = T;                                                                                       \
+    static constexpr AtomOp kOp = AtomOp::OP;                                                             \
     template <AtomScope C>                                                                                \
     __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
       T r;                                                                                                \
@@ -48,9 +49,10 @@ namespace archbench::dev::at {
   }
 
 // Compare-and-swap: atom(p, v) means cas(p, compare = v, swap = v + 1).
-#define ARCHBENCH_CAS(Name, T, RC, TYPE)                                                                  \
+#define ARCHBENCH_CAS(Name, T, RC, TYPE, OP)                                                              \
   struct Name {                                                                                           \
     using type = T;                                                                                       \
+    static constexpr AtomOp kOp = AtomOp::OP;                                                             \
     template <AtomScope C>                                                                                \
     __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
       T r;                                                                                                \
@@ -74,14 +76,15 @@ namespace archbench::dev::at {
     __device__ __forceinline__ static void red_shared(std::uint32_t, T) {}                                \
   }
 
-ARCHBENCH_ATOMIC(AddU32, std::uint32_t, "r", "add.u32");
-ARCHBENCH_ATOMIC(AddU64, unsigned long long, "l", "add.u64");
-ARCHBENCH_ATOMIC(AddF32, float, "f", "add.f32");
-ARCHBENCH_ATOMIC(AddF64, double, "d", "add.f64");
-ARCHBENCH_ATOMIC(AddF16x2, std::uint32_t, "r", "add.noftz.f16x2");
+ARCHBENCH_ATOMIC(AddU32, std::uint32_t, "r", "add.u32", add_u32);
+ARCHBENCH_ATOMIC(AddU64, unsigned long long, "l", "add.u64", add_u64);
+ARCHBENCH_ATOMIC(AddF32, float, "f", "add.f32", add_f32);
+ARCHBENCH_ATOMIC(AddF64, double, "d", "add.f64", add_f64);
+ARCHBENCH_ATOMIC(AddF16x2, std::uint32_t, "r", "add.noftz.f16x2", add_f16x2);
 // bf16x2 atomics need sm_90: a struct of its own whose instructions trap on older GPUs.
 struct AddBf16x2 {
   using type = std::uint32_t;
+  static constexpr AtomOp kOp = AtomOp::add_bf16x2;
   template <AtomScope C>
   __device__ __forceinline__ static std::uint32_t atom(std::uint32_t* p, std::uint32_t v) {
     std::uint32_t r = 0;
@@ -123,15 +126,15 @@ struct AddBf16x2 {
       asm volatile("red.sys.global.add.noftz.bf16x2 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   }
 };
-ARCHBENCH_ATOMIC(MinU32, std::uint32_t, "r", "min.u32");
-ARCHBENCH_ATOMIC(MaxU32, std::uint32_t, "r", "max.u32");
-ARCHBENCH_ATOMIC(AndB32, std::uint32_t, "r", "and.b32");
-ARCHBENCH_ATOMIC(OrB32, std::uint32_t, "r", "or.b32");
-ARCHBENCH_ATOMIC(XorB32, std::uint32_t, "r", "xor.b32");
-ARCHBENCH_ATOMIC(ExchB32, std::uint32_t, "r", "exch.b32");
-ARCHBENCH_ATOMIC(ExchB64, unsigned long long, "l", "exch.b64");
-ARCHBENCH_CAS(CasB32, std::uint32_t, "r", "b32");
-ARCHBENCH_CAS(CasB64, unsigned long long, "l", "b64");
+ARCHBENCH_ATOMIC(MinU32, std::uint32_t, "r", "min.u32", min_u32);
+ARCHBENCH_ATOMIC(MaxU32, std::uint32_t, "r", "max.u32", max_u32);
+ARCHBENCH_ATOMIC(AndB32, std::uint32_t, "r", "and.b32", and_b32);
+ARCHBENCH_ATOMIC(OrB32, std::uint32_t, "r", "or.b32", or_b32);
+ARCHBENCH_ATOMIC(XorB32, std::uint32_t, "r", "xor.b32", xor_b32);
+ARCHBENCH_ATOMIC(ExchB32, std::uint32_t, "r", "exch.b32", exch_b32);
+ARCHBENCH_ATOMIC(ExchB64, unsigned long long, "l", "exch.b64", exch_b64);
+ARCHBENCH_CAS(CasB32, std::uint32_t, "r", "b32", cas_b32);
+ARCHBENCH_CAS(CasB64, unsigned long long, "l", "b64", cas_b64);
 
 template <class T>
 __device__ __forceinline__ T from_bits(std::uint64_t b) {
@@ -169,8 +172,9 @@ template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
 __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::type* global_base, Pattern pat,
                                                                  std::uint32_t iters, WarpTiming* __restrict__ out,
                                                                  std::uint64_t* __restrict__ cas_successes,
-                                                                 AtomOp op, std::uint32_t shared_slots) {
+                                                                 std::uint32_t shared_slots) {
   using T = typename Op::type;
+  constexpr AtomOp op = Op::kOp;  // compile-time: the operands below fold into constants
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* shared_base = reinterpret_cast<T*>(smem_raw);
   const std::uint32_t gtid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -230,8 +234,9 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
 // returned (through `zero`, a runtime 0), on one address.
 template <class Op, AtomSpace S>
 __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint32_t iters, std::uint64_t zero,
-                                      AtomOp op, std::uint64_t* cycles_out) {
+                                      std::uint64_t* cycles_out) {
   using T = typename Op::type;
+  constexpr AtomOp op = Op::kOp;
   __shared__ T shared_cell;
   shared_cell = from_bits<T>(atomic_initial(op));
   __syncthreads();
