@@ -59,7 +59,7 @@ with tempfile.TemporaryDirectory() as tmp:
     p = os.path.join(tmp, "truncated.json")
     open(p, "w").write(open(good[0]).read()[:200])
     expect(False, "rejects truncated JSON", run(p))
-    expect(False, "requires the named feature", run("--require-feature", "Atomics", good[0]))
+    expect(False, "requires the named feature", run("--require-feature", "TensorCore", good[0]))
 
     # Pipeline: its counters, a rate above the physical limit, an op this GPU lacks.
     pipe = json.load(open(next(g for g in good if "pipeline" in g)))
