@@ -57,6 +57,14 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
     state.counters["blocks_per_sm"] = double(l.blocks) / g.sm_count;
     state.counters["sms"] = last.summary.sms_used;
     state.counters["self_checked"] = 1;
+    if (l.contention == Contention::near_l2 || l.contention == Contention::far_l2) {
+      const L2Homes& h = l2_homes();
+      state.counters["l2_near_atomic_cycles"] = h.near_cycles;
+      state.counters["l2_far_atomic_cycles"] = h.far_cycles;
+      state.counters["l2_near_fraction"] = h.near_fraction;
+      state.counters["l2_split_confidence"] = h.min_separation;
+      state.counters["l2_sms_probed"] = h.sms_probed;
+    }
     report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
   });
 }
@@ -132,6 +140,14 @@ void register_atomics(const SuiteConfig& cfg) {
           l.contention = c;
           add(l);
         }
+    // A warp's addresses in a line whose L2 home partition is near to its SM, or far from it.
+    for (AtomForm form : {AtomForm::atom, AtomForm::red})
+      for (Contention c : {Contention::near_l2, Contention::far_l2}) {
+        AtomicLaunch l = base;
+        l.form = form;
+        l.contention = c;
+        add(l);
+      }
     // Spacing between the addresses of a warp's lanes: same 32 B sector, same 128 B line, lines apart.
     for (AtomForm form : {AtomForm::atom, AtomForm::red})
       for (std::uint32_t spacing : {8u, 16u, 32u, 64u, 128u, 256u}) {

@@ -20,8 +20,10 @@ enum class AtomSpace { global, shared };
 enum class AtomScope { cta, gpu, sys };
 enum class AtomForm { atom, red };  // atom returns the old value; red does not
 // How many threads share one address: every thread of the grid (block for shared memory), one
-// per warp, per block, per SM, or none (every thread its own address).
-enum class Contention { all, warp, block, sm, distinct };
+// per warp, per block, per SM, or none (every thread its own address). near_l2 / far_l2: every
+// thread its own address, each warp's 32 addresses in one 128 B line whose L2 home partition is
+// near to (far from) the warp's SM, as probed by atomic latency (global memory, 4-byte ops).
+enum class Contention { all, warp, block, sm, distinct, near_l2, far_l2 };
 
 // Exchange and min/max operands encode (thread, iteration) in 32 bits: iterations stay below this.
 inline constexpr std::uint32_t kAtomMaxIterations = 4096;

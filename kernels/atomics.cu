@@ -105,7 +105,21 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
   if (spacing % e.bytes) throw std::invalid_argument("atomics: spacing must be a multiple of the operand size");
 
   AtomicRun run;
-  Pattern p{0, 0, 0, spacing / std::uint32_t(e.bytes)};
+  Pattern p{0, 0, 0, spacing / std::uint32_t(e.bytes), nullptr, 0};
+  if (l.contention == Contention::near_l2 || l.contention == Contention::far_l2) {
+    if (l.space != AtomSpace::global || e.bytes != 4 || !l.line_of || !l.probed_lines || l.threads_per_block > 1024)
+      throw std::invalid_argument("atomics: near/far L2 contention needs global memory, a 4-byte op and a probed line map");
+    p.line_of = l.line_of;
+    p.line_elems = kProbeLineBytes / 4;
+    ARCHBENCH_CUDA(cudaMemset(l.probed_lines, 0, std::size_t(l.probed_line_count) * kProbeLineBytes));
+    DeviceBuffer<WarpTiming> out(std::size_t(l.blocks) * (l.threads_per_block / 32));
+    e.launch(l.probed_lines, p, l.iters, out.get(), nullptr, 0, dim3(l.blocks), dim3(l.threads_per_block), 0);
+    cuda_check_launch("atomic_throughput_kernel");
+    run.warps = out.download();
+    run.probed_finals.resize(std::size_t(l.probed_line_count) * p.line_elems);
+    ARCHBENCH_CUDA(cudaMemcpy(run.probed_finals.data(), l.probed_lines, run.probed_finals.size() * 4, cudaMemcpyDeviceToHost));
+    return run;
+  }
   const std::uint32_t threads = std::uint32_t(l.blocks) * l.threads_per_block;
   const std::uint32_t group_threads = l.space == AtomSpace::global ? threads : std::uint32_t(l.threads_per_block);
   switch (l.contention) {
@@ -121,6 +135,7 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
       p.by_sm = 1; run.slots_per_group = 1024;  // above any %smid
       break;
     case Contention::distinct: p.mask = ~0u; run.slots_per_group = group_threads; break;
+    case Contention::near_l2: case Contention::far_l2: break;  // handled above
   }
   run.shift = p.shift;
   run.mask = p.mask;
@@ -193,6 +208,23 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
   cuda_check_launch("atomic_latency_kernel");
   const auto o = out.download();
   return {o[0], o[2]};
+}
+
+L2HomeProbe probe_l2_home(std::uint32_t* lines, std::uint32_t n_lines, int blocks) {
+  constexpr std::uint32_t kChain = 4;
+  DeviceBuffer<std::uint32_t> cycles(std::size_t(blocks) * n_lines), sms(2 * std::size_t(blocks));
+  dev::at::l2_home_probe_kernel<<<blocks, 32>>>(lines, n_lines, kProbeLineBytes / 4, kChain, 0, cycles.get(), sms.get());
+  cuda_check_launch("l2_home_probe_kernel");
+  const auto c = cycles.download();
+  const auto s = sms.download();
+  L2HomeProbe probe;
+  for (int b = 0; b < blocks; ++b) {
+    const std::uint32_t sm = s[b];
+    if (sm >= probe.cycles_by_sm.size()) probe.cycles_by_sm.resize(sm + 1);
+    if (!probe.cycles_by_sm[sm].empty()) continue;  // a second block on one SM: keep the first
+    probe.cycles_by_sm[sm].assign(c.begin() + std::ptrdiff_t(b) * n_lines, c.begin() + std::ptrdiff_t(b + 1) * n_lines);
+  }
+  return probe;
 }
 
 }  // namespace archbench

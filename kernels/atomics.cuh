@@ -166,6 +166,10 @@ struct Pattern {
   std::uint32_t shift, mask;
   std::uint32_t by_sm;          // 1: slot = %smid
   std::uint32_t spacing_elems;  // elements between consecutive slots
+  // near_l2 / far_l2: the line of warp w (in its block) on SM s is line_of[s * 32 + w]; lane l
+  // updates element l of it (line_elems elements per line).
+  const std::uint32_t* line_of;
+  std::uint32_t line_elems;
 };
 
 template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
@@ -186,7 +190,8 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
     for (std::uint32_t i = threadIdx.x; i < shared_slots * pat.spacing_elems; i += blockDim.x)
       shared_base[i] = from_bits<T>(atomic_initial(op));
   }
-  T* gaddr = global_base + std::size_t(slot) * pat.spacing_elems;
+  T* gaddr = pat.line_of ? global_base + std::size_t(pat.line_of[smid() * 32 + threadIdx.x / 32]) * pat.line_elems + threadIdx.x % 32
+                        : global_base + std::size_t(slot) * pat.spacing_elems;
   const auto saddr = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_base + slot * pat.spacing_elems));
   std::uint64_t acc = 0, successes = 0;
   T expected = from_bits<T>(atomic_initial(op));
@@ -254,6 +259,27 @@ __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint3
   const std::uint64_t end_ns = globaltimer_ns();
   cycles_out[0] = end - start;
   cycles_out[2] = end_ns - start_ns;
+}
+
+// Home-partition probe: block b (lane 0 only) times a short chain of dependent atom.add on every
+// line, starting at a different line per block so that no two SMs hit one line at a time.
+// cycles[b * n_lines + line] = cycles per atomic; sm_of_block[b] = the block's SM.
+__global__ void l2_home_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t line_words,
+                                    std::uint32_t chain, std::uint32_t zero, std::uint32_t* cycles,
+                                    std::uint32_t* sm_of_block) {
+  if (threadIdx.x != 0) return;
+  const std::uint32_t b = blockIdx.x;
+  for (std::uint32_t k = 0; k < n_lines; ++k) {
+    const std::uint32_t line = (k + b * (n_lines / gridDim.x)) % n_lines;
+    std::uint32_t* p = lines + std::size_t(line) * line_words;
+    std::uint32_t dep = AddU32::atom<AtomScope::gpu>(p, 1u);  // warm the line's home
+    const std::uint64_t t0 = clock64_ordered();
+    for (std::uint32_t c = 0; c < chain; ++c) dep = AddU32::atom<AtomScope::gpu>(p + (dep & zero), 1u);
+    st_global_u32(&sm_of_block[gridDim.x + b], dep);  // the clock waits for the chain
+    const std::uint64_t t1 = clock64_ordered();
+    cycles[std::size_t(b) * n_lines + line] = static_cast<std::uint32_t>((t1 - t0) / chain);
+  }
+  sm_of_block[b] = smid();
 }
 
 }  // namespace archbench::dev::at

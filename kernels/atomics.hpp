@@ -17,6 +17,11 @@ struct AtomicLaunch {
   std::uint32_t spacing_bytes = 0;   // between addresses; 0: the operand size (packed)
   int blocks = 1, threads_per_block = 32;
   std::uint32_t iters = 1;           // atomics per thread
+  // near_l2 / far_l2 only: the probed lines (device memory of l2_home_probe) and the line of
+  // warp w on SM s, line_of[s * 32 + w] (device memory, 32 entries per SM id).
+  std::uint32_t* probed_lines = nullptr;
+  std::uint32_t probed_line_count = 0;
+  const std::uint32_t* line_of = nullptr;
 };
 
 struct AtomicRun {
@@ -26,6 +31,7 @@ struct AtomicRun {
   std::vector<std::uint64_t> cas_successes;  // per address, CAS only
   std::uint32_t shift = 0, mask = 0;      // slot = (id >> shift) & mask, id = gtid or tid
   bool by_sm = false;                     // slot = the warp's SM
+  std::vector<std::uint32_t> probed_finals;  // near_l2 / far_l2: every element of the probed lines
 };
 
 // Runs the throughput kernel once and reads back the timings and every address's final value.
@@ -38,5 +44,14 @@ struct AtomicChainTiming {
   std::uint64_t cycles = 0, ns = 0;
 };
 AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters);
+
+// Probes which L2 partition is home to each of `n_lines` lines of 128 B at `lines` (device
+// memory), from every SM: cycles per dependent atom.add, indexed [sm id][line]. One block per SM
+// (the blocks' SMs are read back, so a doubled SM is visible).
+struct L2HomeProbe {
+  std::vector<std::vector<std::uint32_t>> cycles_by_sm;  // empty for SM ids no block ran on
+};
+L2HomeProbe probe_l2_home(std::uint32_t* lines, std::uint32_t n_lines, int blocks);
+inline constexpr std::uint32_t kProbeLineBytes = 128;
 
 }  // namespace archbench

@@ -48,6 +48,18 @@ TEST(Atomics, ContentionOnOneAddressIsSlowerThanDistinctAddresses) {
   EXPECT_GT(distinct.atomics_per_second, 2 * all.atomics_per_second);
 }
 
+TEST(Atomics, FarL2PartitionAtomicsAreSlowerAndChecked) {
+  const L2Homes& h = l2_homes();
+  std::printf("L2 home probe: %d SMs, near %.0f cycles, far %.0f cycles, %.0f %% near, confidence %.1f\n",
+              h.sms_probed, h.near_cycles, h.far_cycles, 100 * h.near_fraction, h.min_separation);
+  EXPECT_EQ(h.sms_probed, Gpu::current().info().sm_count);
+  if (h.min_separation < 3) GTEST_SKIP() << "one L2 partition on this GPU (no near/far split)";
+  EXPECT_GT(h.far_cycles, 1.2 * h.near_cycles);
+  const AtomicMeasurement near = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::near_l2, 64);
+  const AtomicMeasurement far = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::far_l2, 64);
+  std::printf("atom.add.u32 near %.3g/s, far %.3g/s\n", near.atomics_per_second, far.atomics_per_second);
+}
+
 TEST(Atomics, LatencyIsPlausible) {
   const AtomicLatency g = atomic_latency(AtomOp::add_u32, AtomSpace::global);
   const AtomicLatency s = atomic_latency(AtomOp::add_u32, AtomSpace::shared);
