@@ -1,6 +1,6 @@
 // Atomics: throughput under contention and latency, per op, type, space, form and scope.
 //   Atomics/<space>/<form>.<op>/<scope>/contention:C/spacing:S/warps_per_block:W/blocks_per_sm:B
-//   Atomics/latency/<space>/atom.<op>
+//   Atomics/latency/<space>/atom.<op>       global: on a line whose L2 home is near the SM (and far)
 // <space>: global, shared. <form>: atom (returns the old value), red (does not). <scope>: cta,
 // gpu, sys (shared memory: cta). C: threads sharing one address: all, warp, block, sm, distinct.
 // S: bytes between the addresses.
@@ -75,16 +75,23 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
     return;
   }
   guarded(state, [&] {
-    std::vector<double> cycles, mhz;
+    // Global memory: on a line whose L2 home is near to the SM, and on one far from it.
+    std::vector<double> cycles, far_cycles, mhz;
     for (auto _ : state) {
-      const AtomicLatency m = atomic_latency(op, space);
+      const AtomicLatency m = atomic_latency(op, space, Contention::near_l2);
       cycles.push_back(m.cycles);
       mhz.push_back(m.sm_clock_mhz);
+      if (space == AtomSpace::global) far_cycles.push_back(atomic_latency(op, space, Contention::far_l2).cycles);
       state.SetIterationTime(m.window_ns * 1e-9);
     }
     const double c = median(cycles), clock = median(mhz);
     state.counters["latency_cycles"] = c;
     state.counters["latency_ns"] = clock > 0 ? c * 1e3 / clock : 0;
+    if (!far_cycles.empty()) {
+      const double f = median(far_cycles);
+      state.counters["latency_far_cycles"] = f;
+      state.counters["latency_far_ns"] = clock > 0 ? f * 1e3 / clock : 0;
+    }
     report_clocks(state, clock);
   });
 }

@@ -175,7 +175,8 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
   return run;
 }
 
-AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters) {
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines,
+                                     const std::uint32_t* line_of) {
   namespace at = dev::at;
   DeviceBuffer<std::uint64_t> cell(1), out(3);
   const std::uint64_t init = atomic_initial(op);
@@ -183,10 +184,13 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
   const auto go = [&](auto tag) {
     using Op = decltype(tag);
     using T = typename Op::type;
-    if (space == AtomSpace::global)
-      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get());
+    if (space == AtomSpace::global && line_of)
+      at::atomic_latency_kernel<Op, AtomSpace::global>
+          <<<1, 1>>>(reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes);
+    else if (space == AtomSpace::global)
+      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0);
     else
-      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get());
+      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0);
   };
   switch (op) {
     case AtomOp::add_u32: go(at::AddU32{}); break;

@@ -237,11 +237,19 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
 
 // Latency: one thread, a chain where each atomic's operand depends on the value the last one
 // returned (through `zero`, a runtime 0), on one address.
+// With line_of (global memory), the chain runs on the first line of the running SM's table: a
+// line whose L2 home partition is near to (or far from) that SM.
 template <class Op, AtomSpace S>
 __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint32_t iters, std::uint64_t zero,
-                                      std::uint64_t* cycles_out) {
+                                      std::uint64_t* cycles_out, const std::uint32_t* line_of,
+                                      std::uint32_t line_bytes) {
   using T = typename Op::type;
   constexpr AtomOp op = Op::kOp;
+  if (line_of) {
+    global_base = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(global_base) +
+                                       std::size_t(line_of[smid() * 32]) * line_bytes);
+    *global_base = from_bits<T>(atomic_initial(op));
+  }
   __shared__ T shared_cell;
   shared_cell = from_bits<T>(atomic_initial(op));
   __syncthreads();

@@ -43,7 +43,10 @@ bool atomic_kernel_exists(AtomOp op, AtomSpace space, AtomScope scope, AtomForm 
 struct AtomicChainTiming {
   std::uint64_t cycles = 0, ns = 0;
 };
-AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters);
+// With lines / line_of (global memory): on the running SM's first line of that table (see
+// probe_l2_home), so the address's L2 home is known to be near or far.
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines = nullptr,
+                                     const std::uint32_t* line_of = nullptr);
 
 // Probes which L2 partition is home to each of `n_lines` lines of 128 B at `lines` (device
 // memory), from every SM: cycles per dependent atom.add, indexed [sm id][line]. One block per SM
