@@ -96,11 +96,6 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
   });
 }
 
-struct Point {
-  std::string name;
-  std::function<void(benchmark::State&)> run;
-};
-
 std::string shape_name(const AtomicLaunch& l, int sms) {
   const std::uint32_t spacing = l.spacing_bytes ? l.spacing_bytes : std::uint32_t(atom_op_info(l.op).bytes);
   return std::string("Atomics/") + atom_space_name(l.space) + "/" + atom_form_name(l.form) + "." +
@@ -111,7 +106,7 @@ std::string shape_name(const AtomicLaunch& l, int sms) {
 
 void register_atomics(const SuiteConfig& cfg) {
   const int sms = cfg.gpu.info().sm_count;
-  std::vector<Point> points;
+  std::vector<BenchmarkPoint> points;
   const auto add = [&](AtomicLaunch l) {
     points.push_back({shape_name(l, sms), [l](benchmark::State& st) { throughput(st, l); }});
   };
@@ -186,18 +181,7 @@ void register_atomics(const SuiteConfig& cfg) {
                         [op = info.op, space](benchmark::State& st) { latency(st, op, space); }});
     }
 
-  const int total = static_cast<int>(points.size());
-  for (int i = 0; i < total; ++i) {
-    const Point p = points[i];
-    benchmark::RegisterBenchmark(p.name.c_str(),
-                                 [p, i, total](benchmark::State& st) {
-                                   print_progress("Atomics", i + 1, total, p.name);
-                                   p.run(st);
-                                 })
-        ->Iterations(kIterations)
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
-  }
+  register_points("Atomics", points, kIterations);
 }
 
 }  // namespace

@@ -84,16 +84,11 @@ void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
   });
 }
 
-struct Point {
-  std::string name;  // full benchmark name, also the progress line
-  std::function<void(benchmark::State&)> run;
-};
-
 void register_bandwidth(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const std::size_t l2 = g.l2_bytes, smem = g.smem_per_sm_bytes, sms = std::size_t(g.sm_count);
   constexpr std::size_t kAlign = 4096;
-  std::vector<Point> points;
+  std::vector<BenchmarkPoint> points;
 
   // Footprint sweep: 8 KiB per SM (L1) to 8x the L2 (DRAM), denser around the L1 edge (the share
   // per SM near the shared memory per SM) and the L2 partition and L2 edges.
@@ -153,18 +148,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
                               std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),
                           [w, s](benchmark::State& st) { smem_bandwidth(st, w, s); }});
 
-  const int total = static_cast<int>(points.size());
-  for (int i = 0; i < total; ++i) {
-    const Point p = points[i];
-    benchmark::RegisterBenchmark(p.name.c_str(),
-                                 [p, i, total](benchmark::State& st) {
-                                   print_progress("Bandwidth", i + 1, total, p.name);
-                                   p.run(st);
-                                 })
-        ->Iterations(kIterations)
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
-  }
+  register_points("Bandwidth", points, kIterations);
 }
 
 }  // namespace

@@ -30,8 +30,6 @@ ChaseRunner& runner() {
 template <ChaseForm kForm>
 void chase_latency(benchmark::State& state, ChaseSpec spec) {
   guarded(state, [&] {
-    spec.footprint_bytes = static_cast<std::size_t>(state.range(0));
-    spec.stride_bytes = static_cast<std::size_t>(state.range(1));
     ChaseRunner& r = runner();
     r.prepare(spec, kForm);
     if constexpr (kForm == ChaseForm::chain) {
@@ -91,22 +89,16 @@ void register_mem_latency(const SuiteConfig& cfg) {
       points.push_back({"MemLatency/fine/" + op_name, fine_latency, {op}, stride_footprint, s});
     }
 
-  const int total = static_cast<int>(points.size());
-  for (int i = 0; i < total; ++i) {
-    const Point p = points[i];
-    const std::string name =
-        p.family + "/footprint:" + std::to_string(p.footprint) + "/stride:" + std::to_string(p.stride);
-    benchmark::RegisterBenchmark(p.family.c_str(),
-                                 [p, i, total, name](benchmark::State& st) {
-                                   print_progress("MemLatency", i + 1, total, name);
-                                   p.fn(st, p.spec);
-                                 })
-        ->Args({static_cast<std::int64_t>(p.footprint), static_cast<std::int64_t>(p.stride)})
-        ->ArgNames({"footprint", "stride"})
-        ->Iterations(kIterations)
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
-  }
+  std::vector<BenchmarkPoint> named;
+  for (const Point& p : points)
+    named.push_back({p.family + "/footprint:" + std::to_string(p.footprint) + "/stride:" + std::to_string(p.stride),
+                     [p](benchmark::State& st) {
+                       ChaseSpec spec = p.spec;
+                       spec.footprint_bytes = p.footprint;
+                       spec.stride_bytes = p.stride;
+                       p.fn(st, spec);
+                     }});
+  register_points("MemLatency", named, kIterations);
 }
 
 }  // namespace

@@ -56,16 +56,12 @@ void pipeline_latency(benchmark::State& state, PipeOp op) {
   });
 }
 
-void pipeline_throughput(benchmark::State& state, PipeOp op) {
+void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape) {
   const PipeOpInfo& info = pipe_op_info(op);
   if (const auto why = pipe_op_unsupported(info, Gpu::current().info())) {
     state.SkipWithError(("unsupported: " + *why).c_str());
     return;
   }
-  PipelineShape shape;
-  shape.ilp = static_cast<int>(state.range(0));
-  shape.warps_per_sm = static_cast<int>(state.range(1));
-  shape.sms = static_cast<int>(state.range(2));
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_throughput_iterations(op, shape);
     std::vector<ThroughputMeasurement> runs;
@@ -118,23 +114,19 @@ void register_pipeline(const SuiteConfig& cfg) {
       for (int warps : sms == 1 ? one_sm_warps : all_sm_warps)
         for (int ilp : ilps) points.push_back({info.op, {ilp, warps, sms}});
 
-  const int total = static_cast<int>(points.size());
-  for (int i = 0; i < total; ++i) {
-    const Point p = points[i];
+  std::vector<BenchmarkPoint> named;
+  for (const Point& p : points) {
     const std::string op_name = pipe_op_info(p.op).name;
-    const bool latency = p.args.empty();
-    const std::string family = std::string("Pipeline/") + (latency ? "latency/" : "throughput/") + op_name;
-    std::string name = family;
-    if (!latency)
-      name += "/ilp:" + std::to_string(p.args[0]) + "/warps_per_sm:" + std::to_string(p.args[1]) +
-              "/sms:" + std::to_string(p.args[2]);
-    auto* b = benchmark::RegisterBenchmark(family.c_str(), [p, i, total, name, latency](benchmark::State& st) {
-      print_progress("Pipeline", i + 1, total, name);
-      latency ? pipeline_latency(st, p.op) : pipeline_throughput(st, p.op);
-    });
-    if (!latency) b->Args(p.args)->ArgNames({"ilp", "warps_per_sm", "sms"});
-    b->Iterations(kIterations)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    if (p.args.empty()) {
+      named.push_back({"Pipeline/latency/" + op_name, [op = p.op](benchmark::State& st) { pipeline_latency(st, op); }});
+      continue;
+    }
+    const PipelineShape shape{int(p.args[0]), int(p.args[1]), int(p.args[2])};
+    named.push_back({"Pipeline/throughput/" + op_name + "/ilp:" + std::to_string(shape.ilp) + "/warps_per_sm:" +
+                         std::to_string(shape.warps_per_sm) + "/sms:" + std::to_string(shape.sms),
+                     [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
   }
+  register_points("Pipeline", named, kIterations);
 }
 
 }  // namespace

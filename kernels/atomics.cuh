@@ -9,6 +9,7 @@
 #include "kernels/arch_guard.cuh"
 #include "kernels/atomic_ops.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/warp_clock.cuh"
 
 namespace archbench::dev::at {
 
@@ -136,30 +137,6 @@ ARCHBENCH_ATOMIC(ExchB64, unsigned long long, "l", "exch.b64", exch_b64);
 ARCHBENCH_CAS(CasB32, std::uint32_t, "r", "b32", cas_b32);
 ARCHBENCH_CAS(CasB64, unsigned long long, "l", "b64", cas_b64);
 
-template <class T>
-__device__ __forceinline__ T from_bits(std::uint64_t b) {
-  T v;
-  if constexpr (sizeof(T) == 4) {
-    const auto u = static_cast<std::uint32_t>(b);
-    memcpy(&v, &u, 4);
-  } else {
-    memcpy(&v, &b, 8);
-  }
-  return v;
-}
-template <class T>
-__device__ __forceinline__ std::uint64_t to_bits(T v) {
-  if constexpr (sizeof(T) == 4) {
-    std::uint32_t u;
-    memcpy(&u, &v, 4);
-    return u;
-  } else {
-    std::uint64_t u;
-    memcpy(&u, &v, 8);
-    return u;
-  }
-}
-
 // Which address a thread updates: slot = (id >> shift) & mask, id the thread's index in the grid
 // (global) or block (shared), or its SM for Contention::sm; address = base + slot x spacing.
 struct Pattern {
@@ -185,7 +162,6 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
   const std::uint32_t id = S == AtomSpace::global ? gtid : threadIdx.x;
   const std::uint32_t slot = pat.by_sm ? smid() : (id >> pat.shift) & pat.mask;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
-  const bool lane0 = threadIdx.x % 32 == 0;
   if constexpr (S == AtomSpace::shared) {
     for (std::uint32_t i = threadIdx.x; i < shared_slots * pat.spacing_elems; i += blockDim.x)
       shared_base[i] = from_bits<T>(atomic_initial(op));
@@ -196,8 +172,7 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
   std::uint64_t acc = 0, successes = 0;
   T expected = from_bits<T>(atomic_initial(op));
   __syncthreads();
-  const std::uint64_t start_ns = globaltimer_ns();
-  const std::uint64_t start_cycles = clock64_ordered();
+  const WarpClock clock = warp_clock_start();
 #pragma unroll 4
   for (std::uint32_t it = 0; it < iters; ++it) {
     if constexpr (kCas) {
@@ -209,7 +184,7 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
       const T v = from_bits<T>(atomic_operand(op, gtid, it));
       if constexpr (F == AtomForm::atom) {
         const T r = S == AtomSpace::global ? Op::template atom<C>(gaddr, v) : Op::atom_shared(saddr, v);
-        acc ^= to_bits(r);
+        acc ^= bits_of(r);
       } else if constexpr (S == AtomSpace::global) {
         Op::template red<C>(gaddr, v);
       } else {
@@ -217,16 +192,7 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
       }
     }
   }
-  if (lane0) st_global_u64(&mine->check, acc ^ successes);  // waits for the last returned value
-  const std::uint64_t end_cycles = clock64_ordered();
-  const std::uint64_t end_ns = globaltimer_ns();
-  if (lane0) {
-    mine->start_cycles = start_cycles;
-    mine->end_cycles = end_cycles;
-    mine->start_ns = start_ns;
-    mine->end_ns = end_ns;
-    mine->smid = smid();
-  }
+  warp_clock_stop(mine, clock, acc ^ successes);
   if constexpr (kCas) atomicAdd(reinterpret_cast<unsigned long long*>(&cas_successes[S == AtomSpace::global ? slot : blockIdx.x * shared_slots + slot]), successes);
   if constexpr (S == AtomSpace::shared) {  // hand the block's final values to the host
     __syncthreads();
@@ -260,7 +226,7 @@ __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint3
   for (std::uint32_t it = 0; it < iters; ++it) {
     const T v = from_bits<T>(atomic_operand(op, 0, it) | (dep & zero));
     const T r = S == AtomSpace::global ? Op::template atom<AtomScope::gpu>(global_base, v) : Op::atom_shared(saddr, v);
-    dep = to_bits(r);
+    dep = bits_of(r);
   }
   st_global_u64(cycles_out + 1, dep);  // the clock waits for the last atomic
   const std::uint64_t end = clock64_ordered();

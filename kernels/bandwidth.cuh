@@ -11,6 +11,7 @@
 #include "analysis/warp_timing.hpp"
 #include "kernels/bandwidth.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/warp_clock.cuh"
 
 namespace archbench::dev::bw {
 
@@ -121,11 +122,9 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
   const std::size_t stride = blockDim.x;
   const std::size_t first = begin + threadIdx.x;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
-  const bool lane0 = threadIdx.x % 32 == 0;
   std::uint32_t acc = 0;
   __syncthreads();
-  const std::uint64_t start_ns = globaltimer_ns();
-  const std::uint64_t start_cycles = clock64_ordered();
+  const WarpClock clock = warp_clock_start();
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
     std::size_t i = first;
     for (; i + (kUnroll - 1) * stride < end; i += kUnroll * stride) {
@@ -138,16 +137,7 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
     for (; i < end; i += stride) consume<K, St>(fetch<K, Ld>(src, dst, i, pass), dst, i, acc);
   }
   if constexpr (K != Kind::read) __threadfence();  // stores performed (at L2) before the end clock
-  if (lane0) st_global_u64(&mine->check, acc);    // waits for the last load
-  const std::uint64_t end_cycles = clock64_ordered();
-  const std::uint64_t end_ns = globaltimer_ns();
-  if (lane0) {
-    mine->start_cycles = start_cycles;
-    mine->end_cycles = end_cycles;
-    mine->start_ns = start_ns;
-    mine->end_ns = end_ns;
-    mine->smid = smid();
-  }
+  warp_clock_stop(mine, clock, acc);
 }
 
 // Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll
@@ -183,10 +173,8 @@ __global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, st
     addr[u] = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem + (threadIdx.x + u * blockDim.x) % n));
   __syncthreads();
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
-  const bool lane0 = threadIdx.x % 32 == 0;
   std::uint32_t acc = 0;
-  const std::uint64_t start_ns = globaltimer_ns();
-  const std::uint64_t start_cycles = clock64_ordered();
+  const WarpClock clock = warp_clock_start();
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
     V v[kUnroll];
 #pragma unroll
@@ -194,16 +182,7 @@ __global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, st
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) acc ^= fold(v[u]);
   }
-  if (lane0) st_global_u64(&mine->check, acc);
-  const std::uint64_t end_cycles = clock64_ordered();
-  const std::uint64_t end_ns = globaltimer_ns();
-  if (lane0) {
-    mine->start_cycles = start_cycles;
-    mine->end_cycles = end_cycles;
-    mine->start_ns = start_ns;
-    mine->end_ns = end_ns;
-    mine->smid = smid();
-  }
+  warp_clock_stop(mine, clock, acc);
 }
 
 }  // namespace archbench::dev::bw

@@ -6,6 +6,7 @@
 
 #include "analysis/warp_timing.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/warp_clock.cuh"
 #include "kernels/pipeline_ops.cuh"
 
 namespace archbench::dev {
@@ -36,8 +37,7 @@ __global__ void __launch_bounds__(1024) pipeline_kernel(const std::uint64_t* __r
   fold ^= bits_of(b) ^ bits_of(c);
   if (lane == 0) st_global_u64(&mine->check, fold);
   __syncthreads();  // the warps of a block start together
-  const std::uint64_t start_ns = globaltimer_ns();
-  const std::uint64_t start_cycles = clock64_ordered();
+  const WarpClock clock = warp_clock_start();
 #pragma unroll 1
   for (std::uint32_t i = 0; i < iterations; ++i) {
 #pragma unroll
@@ -46,21 +46,10 @@ __global__ void __launch_bounds__(1024) pipeline_kernel(const std::uint64_t* __r
       for (int j = 0; j < kIlp; ++j) x[j] = Op::step(x[j], b, c);
     }
   }
-  // The fold is stored before the end clock is read: the store waits for the last result, and the
-  // clock read (volatile, memory clobber) issues after the store.
   fold = 0;
 #pragma unroll
   for (int j = 0; j < kIlp; ++j) fold ^= bits_of(x[j]);
-  if (lane == 0) st_global_u64(&mine->check, fold);
-  const std::uint64_t end_cycles = clock64_ordered();
-  const std::uint64_t end_ns = globaltimer_ns();
-  if (lane == 0) {
-    mine->start_cycles = start_cycles;
-    mine->end_cycles = end_cycles;
-    mine->start_ns = start_ns;
-    mine->end_ns = end_ns;
-    mine->smid = smid();
-  }
+  warp_clock_stop(mine, clock, fold);
 }
 
 }  // namespace archbench::dev

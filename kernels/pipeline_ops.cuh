@@ -10,6 +10,7 @@
 
 #include "fixtures/pipeline_ops.hpp"
 #include "kernels/arch_guard.cuh"
+#include "kernels/warp_clock.cuh"
 
 namespace archbench::dev {
 
@@ -86,20 +87,5 @@ ARCHBENCH_PIPE_OP(mufu_sin, Plain<float>, 0, asm volatile("sin.approx.ftz.f32 %0
 // DPX has no PTX instruction; the intrinsic is one VIADDMNMX on sm_90.
 ARCHBENCH_PIPE_OP(dpx_viaddmax, Plain<std::int32_t>, 90, x = __viaddmax_s32(x, b, c));
 }  // namespace ops
-
-template <class T>
-__device__ __forceinline__ std::uint64_t bits_of(T v) {
-  if constexpr (sizeof(T) == 2) {
-    return static_cast<std::uint16_t>(v);
-  } else if constexpr (sizeof(T) == 4) {
-    std::uint32_t u;
-    memcpy(&u, &v, 4);
-    return u;
-  } else {
-    std::uint64_t u;
-    memcpy(&u, &v, 8);
-    return u;
-  }
-}
 
 }  // namespace archbench::dev

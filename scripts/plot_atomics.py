@@ -8,29 +8,21 @@ thread on one address ... every thread its own), one line per op and form, globa
 memory side by side (default launch: one block of 32 warps per SM); and DIR/atomics_latency.{png,svg}:
 dependent-chain latency per op. Files without Atomics data are skipped with a note.
 """
-import argparse
-import json
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    label = doc.get("context", {}).get("gpu_name", os.path.basename(path))
+    label, ctx, rows = feature_benchmarks(path, "Atomics")
     tput, lat = [], []
-    for b in doc.get("benchmarks", []):
-        name = b.get("name", "")
-        if not name.startswith("Atomics/") or b.get("error_occurred") or b.get("run_type") == "aggregate":
-            continue
-        parts = name.split("/")
+    for b in rows:
+        parts = b["name"].split("/")
         if parts[1] == "latency":
             lat.append({"space": parts[2], "op": parts[3], "cycles": b["latency_cycles"]})
             continue
@@ -39,17 +31,7 @@ def load(path):
                      "spacing": int(fields.get("spacing", 0)), "warps": int(fields.get("warps_per_block", 0)),
                      "blocks": int(fields.get("blocks_per_sm", 0)), "aps": b["atomics_per_second"],
                      "bytes": int(b["spacing_bytes"])})
-    return label, tput, lat
-
-
-def save(fig, out_dir, stem):
-    paths = []
-    for ext in ["png", "svg"]:
-        p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(p, dpi=120)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return label, ctx, (tput, lat) if tput or lat else None
 
 
 def default_launch(r):
@@ -58,6 +40,7 @@ def default_launch(r):
 
 
 def plot_contention(datasets, out_dir):
+    datasets = [(label, t, l) for label, _, (t, l) in datasets]
     if not any(t for _, t, _ in datasets):
         return []
     fig, axes = plt.subplots(1, 2, figsize=(15, 6), squeeze=False)
@@ -85,6 +68,7 @@ def plot_contention(datasets, out_dir):
 
 
 def plot_latency(datasets, out_dir):
+    datasets = [(label, t, l) for label, _, (t, l) in datasets]
     rows = [(label, r) for label, _, lat in datasets for r in lat]
     if not rows:
         return []
@@ -107,25 +91,6 @@ def plot_latency(datasets, out_dir):
     return save(fig, out_dir, "atomics_latency")
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--out", default="plots")
-    args = ap.parse_args(argv)
-    datasets = []
-    for f in args.files:
-        label, tput, lat = load(f)
-        if tput or lat:
-            datasets.append((label, tput, lat))
-        else:
-            print(f"{f}: no Atomics data, skipped")
-    if not datasets:
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    for p in plot_contention(datasets, args.out) + plot_latency(datasets, args.out):
-        print(p)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "Atomics", load,
+                  lambda datasets, args: plot_contention(datasets, args.out) + plot_latency(datasets, args.out)))

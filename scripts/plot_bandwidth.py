@@ -8,50 +8,32 @@ kind (read, write, copy, rmw), one line per cache operator, with the L2 size and
 marked; and DIR/bandwidth_shape.{png,svg}: the occupancy sweep per level (blocks per SM x warps
 per block on every SM). Files without Bandwidth data are skipped with a note.
 """
-import argparse
-import json
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 KINDS = ["read", "write", "copy", "rmw"]
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
-    label = ctx.get("gpu_name", os.path.basename(path))
+    label, ctx, rows = feature_benchmarks(path, "Bandwidth")
     sweep, shapes = [], []
-    for b in doc.get("benchmarks", []):
-        name = b.get("name", "")
-        if not name.startswith("Bandwidth/") or b.get("error_occurred") or b.get("run_type") == "aggregate":
-            continue
-        parts = name.split("/")
+    for b in rows:
+        parts = b["name"].split("/")
         if parts[1] == "shape":
             shapes.append({"level": parts[2], "variant": parts[3] + "/" + parts[4], "blocks": int(b["blocks_per_sm"]),
                            "warps": int(b["warps_per_block"]), "sms": int(b["sms"]), "bps": b["bytes_per_second"]})
         elif parts[1] in KINDS:
             sweep.append({"kind": parts[1], "ops": parts[2], "width": int(b["width_bytes"]),
                           "footprint": b["footprint_bytes"], "bps": b["bytes_per_second"]})
-    return label, ctx, sweep, shapes
-
-
-def save(fig, out_dir, stem):
-    paths = []
-    for ext in ["png", "svg"]:
-        p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(p, dpi=120)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return label, ctx, (sweep, shapes) if sweep or shapes else None
 
 
 def plot_footprint(datasets, width, out_dir):
+    datasets = [(label, ctx, sweep, shapes) for label, ctx, (sweep, shapes) in datasets]
     if not any(sweep for _, _, sweep, _ in datasets):
         return []
     fig, axes = plt.subplots(2, 2, figsize=(14, 9), squeeze=False)
@@ -89,6 +71,7 @@ def plot_footprint(datasets, width, out_dir):
 
 
 def plot_shapes(datasets, out_dir):
+    datasets = [(label, ctx, sweep, shapes) for label, ctx, (sweep, shapes) in datasets]
     rows = [(label, r) for label, _, _, shapes in datasets for r in shapes]
     if not rows:
         return []
@@ -118,26 +101,7 @@ def plot_shapes(datasets, out_dir):
     return save(fig, out_dir, "bandwidth_shape")
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--width", type=int, choices=[4, 8, 16], default=16)
-    ap.add_argument("--out", default="plots")
-    args = ap.parse_args(argv)
-    datasets = []
-    for f in args.files:
-        label, ctx, sweep, shapes = load(f)
-        if sweep or shapes:
-            datasets.append((label, ctx, sweep, shapes))
-        else:
-            print(f"{f}: no Bandwidth data, skipped")
-    if not datasets:
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    for p in plot_footprint(datasets, args.width, args.out) + plot_shapes(datasets, args.out):
-        print(p)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "Bandwidth", load,
+                  lambda datasets, args: plot_footprint(datasets, args.width, args.out) + plot_shapes(datasets, args.out),
+                  extra_args=lambda ap: ap.add_argument("--width", type=int, choices=[4, 8, 16], default=16)))

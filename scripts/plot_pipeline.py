@@ -8,48 +8,30 @@ DIR/pipeline_throughput.{png,svg} (one panel per op: % of peak, or instructions/
 peak is known, against warps per SM on all SMs, one line per ILP and GPU). Files without
 Pipeline data are skipped with a note.
 """
-import argparse
-import json
 import math
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
-    label = ctx.get("gpu_name", os.path.basename(path))
+    label, ctx, rows = feature_benchmarks(path, "Pipeline")
     latency, throughput = {}, []
-    for b in doc.get("benchmarks", []):
-        name = b.get("name", "")
-        if not name.startswith("Pipeline/") or b.get("error_occurred") or b.get("run_type") == "aggregate":
-            continue
-        kind, op = name.split("/")[1:3]
+    for b in rows:
+        kind, op = b["name"].split("/")[1:3]
         if kind == "latency":
             latency[op] = {"cycles": b["latency_cycles"], "ns": b["latency_ns"]}
         elif kind == "throughput":
             throughput.append({"op": op, "ilp": int(b["ilp"]), "warps": int(b["warps_per_sm"]), "sms": int(b["sms"]),
                                "rate": b["inst_per_clk_per_sm"], "pct": b.get("pct_of_peak")})
-    return label, ctx, latency, throughput
-
-
-def save(fig, out_dir, stem):
-    paths = []
-    for ext in ["png", "svg"]:
-        p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(p, dpi=130)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return label, ctx, (latency, throughput) if latency or throughput else None
 
 
 def plot_latency(datasets, unit, out_dir):
+    datasets = [(label, ctx, lat, tput) for label, ctx, (lat, tput) in datasets]
     ops = list(dict.fromkeys(op for _, _, latency, _ in datasets for op in latency))
     if not ops:
         return []
@@ -70,10 +52,11 @@ def plot_latency(datasets, unit, out_dir):
         ax.legend(fontsize=7)
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
-    return save(fig, out_dir, "pipeline_latency")
+    return save(fig, out_dir, "pipeline_latency", dpi=130)
 
 
 def plot_throughput(datasets, out_dir):
+    datasets = [(label, ctx, lat, tput) for label, ctx, (lat, tput) in datasets]
     ops = list(dict.fromkeys(r["op"] for _, _, _, rows in datasets for r in rows))
     if not ops:
         return []
@@ -110,29 +93,10 @@ def plot_throughput(datasets, out_dir):
         axes[j // cols][j % cols].axis("off")
     fig.suptitle("Pipeline throughput" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
     fig.tight_layout()
-    return save(fig, out_dir, "pipeline_throughput")
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
-    ap.add_argument("--out", default="plots")
-    args = ap.parse_args(argv)
-    datasets = []
-    for f in args.files:
-        label, ctx, latency, throughput = load(f)
-        if latency or throughput:
-            datasets.append((label, ctx, latency, throughput))
-        else:
-            print(f"{f}: no Pipeline data, skipped")
-    if not datasets:
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    for p in plot_latency(datasets, args.unit, args.out) + plot_throughput(datasets, args.out):
-        print(p)
-    return 0
+    return save(fig, out_dir, "pipeline_throughput", dpi=130)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "Pipeline", load,
+                  lambda datasets, args: plot_latency(datasets, args.unit, args.out) + plot_throughput(datasets, args.out),
+                  extra_args=lambda ap: ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")))
