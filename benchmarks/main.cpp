@@ -18,6 +18,8 @@
 #include "fixtures/gpu.hpp"
 #include "fixtures/incremental_json.hpp"
 #include "fixtures/registry.hpp"
+#include "fixtures/supervisor.hpp"
+#include "fixtures/watchdog.hpp"
 
 namespace archbench {
 std::vector<Feature>& features() {
@@ -43,6 +45,69 @@ std::string utc_date() {
 }
 
 bool has_prefix(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// --isolate: every feature in a child process of this binary (--archbench_feature=F), with its
+// own JSON; the parent merges them into `json_path` after each child, so a hung kernel (the
+// child's watchdog ends it) or a sticky CUDA error costs one feature, and nothing finished is
+// lost. Exit 0, or 1 when a child failed (its error is in the JSON as F/isolated_child).
+int run_isolated(const std::vector<std::string>& args, const std::string& json_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  if (ec || self.empty()) self = args[0];
+  char tmpl[] = "/tmp/archbench-isolate-XXXXXX";
+  if (!mkdtemp(tmpl)) return fail("cannot create a temporary directory for --isolate");
+  const std::string tmp = tmpl;
+  constexpr double kBackstopSeconds = 6 * 3600;  // the child's own watchdog acts first
+  std::string context;
+  std::vector<std::string> benchmarks;
+  int matched = 0;
+  bool failed = false;
+  for (const archbench::Feature& f : archbench::features()) {
+    const std::string child_json = tmp + "/" + f.name + ".json";
+    std::vector<std::string> child = {self};
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a == "--isolate" || has_prefix(a, "--results_dir=") || has_prefix(a, "--tag=") ||
+          has_prefix(a, "--benchmark_out=") || has_prefix(a, "--benchmark_out_format="))
+        continue;
+      child.push_back(a);
+    }
+    child.push_back("--archbench_feature=" + f.name);
+    child.push_back("--benchmark_out=" + child_json);
+    child.push_back("--benchmark_out_format=json");
+    const archbench::ChildOutcome outcome = archbench::run_child(child, kBackstopSeconds);
+    const auto text = archbench::read_file(child_json);
+    const auto parts = text ? archbench::split_benchmark_json(*text) : std::nullopt;
+    const std::size_t finished = parts ? parts->benchmarks.size() : 0;
+    if (outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == 2 && finished == 0) continue;
+    ++matched;
+    if (parts) {
+      if (context.empty()) context = parts->context;
+      benchmarks.insert(benchmarks.end(), parts->benchmarks.begin(), parts->benchmarks.end());
+    }
+    if (!outcome.ok()) {
+      failed = true;
+      const bool hung = outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == archbench::kExitHung;
+      const std::string why = "the child process of " + f.name + " " + outcome.describe() +
+                              (hung ? " (its watchdog: a hung kernel)" : "") + "; " + std::to_string(finished) +
+                              " benchmark(s) of it had finished and are kept";
+      std::fprintf(stderr, "archbench: %s\n", why.c_str());
+      benchmarks.push_back(archbench::error_benchmark_json(f.name + "/isolated_child", why));
+    }
+    if (!json_path.empty()) {
+      try {
+        archbench::write_file_atomically(json_path, archbench::join_benchmark_json(context, benchmarks));
+      } catch (const std::exception& e) {
+        return fail(e.what());
+      }
+    }
+  }
+  fs::remove_all(tmp, ec);
+  if (matched == 0) return fail("the benchmark filter matched no benchmark");
+  if (!json_path.empty()) std::fprintf(stderr, "archbench: results written to %s\n", json_path.c_str());
+  return failed ? 1 : 0;
+}
 
 }  // namespace
 
@@ -98,6 +163,10 @@ int main(int argc, char** argv) {
     if (has_prefix(a, "--benchmark_out_format=")) out_format = a.substr(23);
     if (has_prefix(a, "--benchmark_format=") && a != "--benchmark_format=console") console_display = false;
   }
+  if (opt.isolate && opt.only_feature.empty()) {
+    if (!json_path.empty() && out_format != "json") return fail("--isolate writes JSON only");
+    return run_isolated(std::vector<std::string>(argv, argv + argc), json_path);
+  }
   // The table as Google Benchmark would print it: colour on a terminal, tabular counters on request.
   int console_opts = isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
   for (const std::string& a : gb_args) {
@@ -122,11 +191,17 @@ int main(int argc, char** argv) {
   }
 
   const SuiteConfig cfg{gpu, opt.quick, opt.dense};
+  bool found = opt.only_feature.empty();
   try {
-    for (const Feature& f : features()) f.register_benchmarks(cfg);
+    for (const Feature& f : features())
+      if (opt.only_feature.empty() || f.name == opt.only_feature) {
+        f.register_benchmarks(cfg);
+        found = true;
+      }
   } catch (const std::exception& e) {
     return fail(std::string("registering benchmarks: ") + e.what());
   }
+  if (!found) return fail("no feature named '" + opt.only_feature + "'");
 
   std::vector<char*> gb_argv;
   for (std::string& a : gb_args) gb_argv.push_back(a.data());
@@ -138,6 +213,7 @@ int main(int argc, char** argv) {
   gpu.add_benchmark_context();
   benchmark::AddCustomContext("archbench_quick", opt.quick ? "true" : "false");
   benchmark::AddCustomContext("archbench_dense", opt.dense ? "true" : "false");
+  watchdog_start(opt.watchdog_s);
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -22,7 +22,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P"}
+            "Pipeline", "TensorCore", "P2P", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 FEATURE_COUNTERS = {
     "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",

@@ -16,6 +16,8 @@ expect_2() {  # expect_2 <description> <args...>
 }
 expect_2 "non-numeric --device" --device=abc
 expect_2 "negative --device" --device=-1
+expect_2 "non-numeric --watchdog" --watchdog=soon
+expect_2 "--quick with --dense" --quick --dense
 
 ARCHBENCH_DEVICE=x "$bin" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: ARCHBENCH_DEVICE=x"; failures=$((failures + 1)); }
 expect_2 "out-of-range --device (or no GPU)" --device=999
@@ -24,6 +26,8 @@ if "$bin" --info >/dev/null 2>&1; then
   expect_2 "unknown flag" --no_such_flag
   expect_2 "filter matching nothing" --benchmark_filter=NoSuchFeature
   expect_2 "unwritable output" --benchmark_filter=NoSuchFeature --benchmark_out=/proc/archbench/x.json
+  expect_2 "unknown feature for a child" --archbench_feature=NoSuchFeature
+  expect_2 "filter matching nothing, isolated" --isolate --benchmark_filter=NoSuchFeature
 else
   expect_2 "no GPU" --benchmark_filter=MemLatency
 fi

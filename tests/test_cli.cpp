@@ -83,3 +83,14 @@ TEST(Cli, DenseSweepsByFlagOrEnvironmentNotWithQuick) {
   EXPECT_FALSE(parse({}).dense);
   EXPECT_THROW(parse({"--dense", "--quick"}), CliError);
 }
+
+TEST(Cli, IsolationAndWatchdog) {
+  const CliOptions o = parse({"--isolate", "--watchdog=12.5", "--archbench_feature=Atomics"});
+  EXPECT_TRUE(o.isolate);
+  EXPECT_DOUBLE_EQ(o.watchdog_s, 12.5);
+  EXPECT_EQ(o.only_feature, "Atomics");
+  EXPECT_DOUBLE_EQ(parse({}).watchdog_s, 300);
+  EXPECT_TRUE(parse({}, FakeEnv{{{"ARCHBENCH_ISOLATE", "1"}}}).isolate);
+  EXPECT_THROW(parse({"--watchdog=-1"}), CliError);
+  EXPECT_THROW(parse({"--watchdog="}), CliError);
+}

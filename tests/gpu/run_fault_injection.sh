@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Faults injected into a real run under --isolate: a trapping kernel (a sticky CUDA error) and a
+# kernel that never returns (the watchdog ends its child). Both cost their feature only: the
+# other feature's results are all in the JSON, which stays valid. Exit 77 without a GPU.
+set -u
+bin=$1 validator=$2 python=${3:-python3}
+if ! "$bin" --info >/dev/null 2>&1; then
+  echo "no GPU visible: skipped"; exit 77
+fi
+dir=$(mktemp -d)
+failures=0
+for fault in trap hang; do
+  out=$dir/$fault.json
+  start=$(date +%s)
+  ARCHBENCH_FAULT=$fault "$bin" --isolate --quick --watchdog=10 --benchmark_filter='^(Fault|Pipeline/latency)/' \
+    --benchmark_out="$out" --benchmark_out_format=json >/dev/null 2>"$dir/$fault.err"
+  rc=$? took=$(( $(date +%s) - start ))
+  "$python" - "$out" "$fault" "$rc" "$took" <<'PY' || failures=$((failures + 1))
+import json, sys
+path, fault, rc, took = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+doc = json.load(open(path))
+b = doc["benchmarks"]
+pipeline = [x for x in b if x["name"].startswith("Pipeline/latency/")]
+ok_pipeline = [x for x in pipeline if not x.get("error_occurred")]
+faults = [x for x in b if x["name"].startswith("Fault/") and x.get("error_occurred")]
+print(f"{fault}: exit {rc} after {took} s; Pipeline {len(ok_pipeline)}/{len(pipeline)} fine; fault entries:")
+for x in faults:
+    print("   ", x["name"], "->", x["error_message"][:160])
+assert len(ok_pipeline) >= 10, "the other feature's results must all be there"
+assert faults, "the fault must be recorded as an error"
+if fault == "hang":
+    assert rc == 1 and any("watchdog" in x["error_message"] for x in faults), "the watchdog must end the hung child"
+    assert took < 120, "the hang must be cut off"
+else:
+    assert any(x["name"] == "Fault/after_trap" for x in faults), "the sticky error fails the rest of the feature"
+PY
+done
+"$python" "$validator" "$dir/trap.json" "$dir/hang.json" || failures=$((failures + 1))
+echo "$failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A small run of every feature under compute-sanitizer: memcheck for all, racecheck for the
+# shared-memory kernels. Exit 77 (skipped) without a GPU or without compute-sanitizer.
+set -u
+bin=$1 sanitizer=${2:-}
+[ -n "$sanitizer" ] && [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
+if ! "$bin" --info >/dev/null 2>&1; then echo "no GPU visible: skipped"; exit 77; fi
+if [ -z "$sanitizer" ]; then echo "compute-sanitizer not found: skipped"; exit 77; fi
+failures=0
+run() {  # run <tool> <filter>
+  local tool=$1 filter=$2 log
+  log=$(mktemp)
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$bin" --quick --watchdog=0 --benchmark_filter="$filter" \
+       >"$log" 2>&1; then
+    echo "ok: $tool $filter ($(grep -c 'iterations:' "$log") benchmarks, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
+  else
+    echo "FAIL: $tool $filter"; tail -30 "$log"; failures=$((failures + 1))
+  fi
+}
+run memcheck '^MemLatency/(chain|fine)/ld.ca/footprint:1024/'
+run memcheck '^Pipeline/latency/(ffma|hfma2|dfma)$'
+run memcheck '^Pipeline/throughput/ffma/ilp:8/warps_per_sm:32/sms:1$'
+run memcheck '^Bandwidth/(read/ld|write/st|copy/ld\+st)/width:16/footprint:10'
+run memcheck '^Bandwidth/smem/ld.shared/width:16/'
+run memcheck '^Atomics/(global|shared)/(atom|red).add.u32/(gpu|cta)/contention:(all|distinct)/'
+run memcheck '^Atomics/latency/(global|shared)/atom.add.u32$'
+run racecheck '^Bandwidth/smem/ld.shared/width:16/'
+run racecheck '^Atomics/shared/atom.add.u32/cta/contention:(all|distinct)/'
+echo "$failures failed"
+[ "$failures" -eq 0 ]
