@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "fixtures/bandwidth_runner.hpp"
 
@@ -37,6 +39,21 @@ TEST(Bandwidth, DramReadReachesEightyFivePercentOfTheoretical) {
   ASSERT_TRUE(dram.peak_bytes_per_second.has_value());
   EXPECT_GE(dram.pct_of_peak, 85.0);
   EXPECT_LE(dram.pct_of_peak, 100.5) << "above the theoretical peak: the footprint was not read from DRAM";
+}
+
+TEST(Bandwidth, FootprintAboveFreeMemoryIsRefusedWithAReason) {
+  static BandwidthRunner runner;
+  const GpuInfo& g = Gpu::current().info();
+  const BwVariant v{BwKind::read, BwLoad::def, BwStore::none};
+  const std::size_t too_big = (g.total_mem_bytes + (1u << 30)) / 4096 * 4096;
+  try {
+    runner.calibrate(v, 16, too_big, runner.default_shape());
+    ADD_FAILURE() << "a footprint above the device memory was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
+  }
+  // The runner is still usable afterwards.
+  EXPECT_NO_THROW(runner.calibrate(v, 16, 64u << 20, runner.default_shape()));
 }
 
 TEST(Bandwidth, SharedMemoryIsAtLeastHalfTheL1Peak) {
