@@ -217,7 +217,10 @@ int main(int argc, char** argv) {
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  if (ran == 0) return fail("the benchmark filter '" + benchmark::GetBenchmarkFilter() + "' matched no benchmark");
+  if (ran == 0) {
+    if (!opt.only_feature.empty()) return kBadInput;  // a child of --isolate: the parent says it once
+    return fail("the benchmark filter '" + benchmark::GetBenchmarkFilter() + "' matched no benchmark");
+  }
   if (!out_path.empty()) std::fprintf(stderr, "archbench: results written to %s\n", out_path.c_str());
   return 0;
 }
