@@ -7,31 +7,22 @@ Writes DIR/memlatency_footprint.{png,svg} (latency vs footprint at a 128 B strid
 line per cache operator and form) and DIR/memlatency_stride.{png,svg} (latency vs stride at the
 largest footprint). Files without MemLatency data are skipped with a note.
 """
-import argparse
-import json
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 OPS = ["ld.ca", "ld.cg", "ld.nc"]
 STYLE = {"chain": "-", "fine": ":"}
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
-    label = ctx.get("gpu_name", os.path.basename(path))
+    label, ctx, benchmarks = feature_benchmarks(path, "MemLatency")
     rows = []
-    for b in doc.get("benchmarks", []):
-        name = b.get("name", "")
-        if not name.startswith("MemLatency/") or b.get("error_occurred") or b.get("run_type") == "aggregate":
-            continue
-        _, form, op = name.split("/")[:3]
+    for b in benchmarks:
+        _, form, op = b["name"].split("/")[:3]
         rows.append({"form": form, "op": op, "footprint": b["footprint_bytes"], "stride": b["stride_bytes"],
                      "cycles": b["latency_cycles"], "ns": b["latency_ns"]})
     return label, ctx, rows
@@ -80,42 +71,18 @@ def plot(datasets, unit, out_dir, x_key, select, title, stem):
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    paths = []
-    for ext in ["png", "svg"]:
-        p = os.path.join(out_dir, f"{stem}.{ext}")
-        fig.savefig(p, dpi=130)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    return save(fig, out_dir, stem, dpi=130)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
-    ap.add_argument("--out", default="plots")
-    args = ap.parse_args(argv)
-    datasets = []
-    for f in args.files:
-        label, ctx, rows = load(f)
-        if rows:
-            datasets.append((label, ctx, rows))
-        else:
-            print(f"{f}: no MemLatency data, skipped")
-    if not datasets:
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    written = []
-    written += plot(datasets, args.unit, args.out, "footprint", lambda r, rows: r["stride"] == 128,
-                    "Load latency vs footprint (stride 128 B)", "memlatency_footprint") or []
+def plot_all(datasets, args):
+    written = plot(datasets, args.unit, args.out, "footprint", lambda r, rows: r["stride"] == 128,
+                   "Load latency vs footprint (stride 128 B)", "memlatency_footprint") or []
     biggest = {id(rows): max(r["footprint"] for r in rows) for _, _, rows in datasets}
-    written += plot(datasets, args.unit, args.out, "stride",
-                    lambda r, rows: r["footprint"] == biggest[id(rows)],
+    written += plot(datasets, args.unit, args.out, "stride", lambda r, rows: r["footprint"] == biggest[id(rows)],
                     "Load latency vs stride (largest footprint)", "memlatency_stride") or []
-    for p in written:
-        print(p)
-    return 0
+    return written
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, "MemLatency", load, plot_all,
+                  extra_args=lambda ap: ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")))
