@@ -18,4 +18,12 @@ inline double percentile(std::vector<double> v, double p) {
 
 inline double median(std::vector<double> v) { return percentile(std::move(v), 50.0); }
 
+// Median over a list of measurements of one quantity of each: median_of(runs, [](auto& m) { ... }).
+template <class Runs, class Field>
+double median_of(const Runs& runs, Field field) {
+  std::vector<double> v;
+  for (const auto& m : runs) v.push_back(double(field(m)));
+  return median(std::move(v));
+}
+
 }  // namespace archbench

@@ -40,15 +40,10 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
       runs.push_back(measure_atomics(l, g.sm_count));  // throws SelfCheckError on a wrong final value
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
-    const auto med = [&](const std::function<double(const AtomicMeasurement&)>& f) {
-      std::vector<double> v;
-      for (const auto& m : runs) v.push_back(f(m));
-      return median(v);
-    };
     const AtomicMeasurement& last = runs.back();
-    state.counters["atomics_per_second"] = med([](const auto& m) { return m.atomics_per_second; });
-    state.counters["atomics_per_clk"] = med([](const auto& m) { return m.atomics_per_clk; });
-    state.counters["atomics_per_clk_per_sm"] = med([](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["atomics_per_second"] = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
+    state.counters["atomics_per_clk"] = median_of(runs, [](const auto& m) { return m.atomics_per_clk; });
+    state.counters["atomics_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
     state.counters["threads_per_address"] = double(last.threads_per_address);
     state.counters["addresses"] = double(last.addresses);
     state.counters["spacing_bytes"] = l.spacing_bytes ? l.spacing_bytes : atom_op_info(l.op).bytes;
@@ -65,7 +60,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
       state.counters["l2_split_confidence"] = h.min_separation;
       state.counters["l2_sms_probed"] = h.sms_probed;
     }
-    report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
+    report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
   });
 }
 

@@ -28,18 +28,13 @@ BandwidthRunner& runner() {
 }
 
 void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, const BwShape& shape) {
-  const auto med = [&](const std::function<double(const BwMeasurement&)>& f) {
-    std::vector<double> v;
-    for (const BwMeasurement& m : runs) v.push_back(f(m));
-    return median(v);
-  };
   const BwMeasurement& last = runs.back();
-  state.counters["bytes_per_second"] = med([](const auto& m) { return m.bytes_per_second; });
-  state.counters["bytes_per_clk_per_sm"] = med([](const auto& m) { return m.bytes_per_clk_per_sm; });
-  state.counters["bytes_per_clk_per_sm_min"] = med([](const auto& m) { return m.summary.per_sm_rate_min; });
+  state.counters["bytes_per_second"] = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
+  state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
+  state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
   if (last.peak_bytes_per_second) {
-    state.counters["pct_of_peak"] = med([](const auto& m) { return m.pct_of_peak; });
-    state.counters["peak_bytes_per_second"] = med([](const auto& m) { return *m.peak_bytes_per_second; });
+    state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
+    state.counters["peak_bytes_per_second"] = median_of(runs, [](const auto& m) { return *m.peak_bytes_per_second; });
   }
   state.counters["level"] = mem_level_value(last.level);
   state.counters["bytes_per_launch"] = last.bytes;
@@ -49,7 +44,7 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
   state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
   state.counters["occupancy_pct"] = 100.0 * last.summary.max_warps_per_sm * 32 / Gpu::current().info().max_threads_per_sm;
   state.counters["sms"] = last.summary.sms_used;
-  report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
+  report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
 }
 
 void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size_t footprint, BwShape shape) {

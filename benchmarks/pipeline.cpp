@@ -69,21 +69,16 @@ void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape
       runs.push_back(measure_throughput(op, shape, iterations));
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
-    const auto med = [&](auto field) {
-      std::vector<double> v;
-      for (const ThroughputMeasurement& m : runs) v.push_back(field(m));
-      return median(v);
-    };
     const ThroughputMeasurement& last = runs.back();
-    state.counters["inst_per_clk_per_sm"] = med([](const auto& m) { return m.summary.per_sm_rate_mean; });
-    state.counters["inst_per_clk_per_sm_min"] = med([](const auto& m) { return m.summary.per_sm_rate_min; });
-    state.counters["results_per_clk_per_sm"] = med([](const auto& m) { return m.results_per_clk_per_sm; });
-    state.counters["ops_per_second"] = med([](const auto& m) { return m.ops_per_second; });
-    if (info.flops_per_result > 0) state.counters["flops"] = med([](const auto& m) { return m.flops; });
+    state.counters["inst_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["inst_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+    state.counters["results_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.results_per_clk_per_sm; });
+    state.counters["ops_per_second"] = median_of(runs, [](const auto& m) { return m.ops_per_second; });
+    if (info.flops_per_result > 0) state.counters["flops"] = median_of(runs, [](const auto& m) { return m.flops; });
     if (last.peak_results_per_clk_per_sm) {
       state.counters["peak_results_per_clk_per_sm"] = *last.peak_results_per_clk_per_sm;
-      state.counters["pct_of_peak"] = med([](const auto& m) { return m.pct_of_peak; });
-      if (info.flops_per_result > 0) state.counters["peak_flops"] = med([](const auto& m) { return m.peak_flops; });
+      state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
+      if (info.flops_per_result > 0) state.counters["peak_flops"] = median_of(runs, [](const auto& m) { return m.peak_flops; });
     }
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
@@ -93,7 +88,7 @@ void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape
     state.counters["registers_per_thread"] = last.registers_per_thread;
     state.counters["iterations"] = last.iterations;
     report_op(state, info);
-    report_clocks(state, med([](const auto& m) { return m.summary.sm_clock_mhz; }));
+    report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
   });
 }
 
