@@ -35,7 +35,7 @@ using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3);
 
 template <BwKind K, BwLoad L, BwStore S, int W>
 void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block) {
-  using V = typename dev::bw::VecOf<W>::T;
+  using V = typename dev::VecOf<W>::T;
   constexpr Kind kind = K == BwKind::read ? Kind::read : K == BwKind::write ? Kind::write
                         : K == BwKind::copy ? Kind::copy : Kind::rmw;
   dev::bw::bandwidth_kernel<kind, typename LoadTag<L>::T, typename StoreTag<S>::T, W><<<grid, block>>>(

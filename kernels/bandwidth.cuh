@@ -11,6 +11,7 @@
 #include "analysis/warp_timing.hpp"
 #include "kernels/bandwidth.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/vec_access.cuh"
 #include "kernels/warp_clock.cuh"
 
 namespace archbench::dev::bw {
@@ -68,17 +69,6 @@ ARCHBENCH_BW_STORE(StCs, ".cs");
 ARCHBENCH_BW_STORE(StWt, ".wt");
 ARCHBENCH_BW_STORE(StNa, ".L1::no_allocate");
 
-template <int kBytes> struct VecOf;
-template <> struct VecOf<4> { using T = std::uint32_t; };
-template <> struct VecOf<8> { using T = uint2; };
-template <> struct VecOf<16> { using T = uint4; };
-
-__device__ __forceinline__ std::uint32_t fold(std::uint32_t v) { return v; }
-__device__ __forceinline__ std::uint32_t fold(uint2 v) { return v.x ^ v.y; }
-__device__ __forceinline__ std::uint32_t fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
-__device__ __forceinline__ void make(std::uint32_t& v, std::uint32_t s) { v = s; }
-__device__ __forceinline__ void make(uint2& v, std::uint32_t s) { v = make_uint2(s, ~s); }
-__device__ __forceinline__ void make(uint4& v, std::uint32_t s) { v = make_uint4(s, ~s, s ^ 0x55u, s ^ 0xaau); }
 __device__ __forceinline__ void bump(std::uint32_t& v) { v += 1; }
 __device__ __forceinline__ void bump(uint2& v) { v.x += 1; }
 __device__ __forceinline__ void bump(uint4& v) { v.x += 1; }
@@ -142,22 +132,8 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
 
 // Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll
 // elements per thread, consecutive lanes on consecutive elements (conflict-free at every width).
-// The addresses are computed once, so a pass is kUnroll wide loads and their folds. The loads are
-// PTX-volatile: the same addresses repeat within and across passes, and ptxas would merge plain
-// loads of one address (the SASS test counts them).
-template <int kBytes>
-__device__ __forceinline__ typename VecOf<kBytes>::T lds(std::uint32_t a) {
-  typename VecOf<kBytes>::T v;
-  if constexpr (kBytes == 4) {
-    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
-  } else if constexpr (kBytes == 8) {
-    asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
-  } else {
-    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
-  }
-  return v;
-}
-
+// The addresses are computed once, so a pass is kUnroll wide loads (lds, PTX-volatile) and their
+// folds.
 template <int kBytes>
 __global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, std::uint32_t passes,
                                                          WarpTiming* __restrict__ out) {

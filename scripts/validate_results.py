@@ -38,6 +38,14 @@ FEATURE_COUNTERS = {
     "Pipeline/latency": ["latency_cycles", "latency_ns", "latency_raw_cycles", "loop_overhead_cycles"],
     "Pipeline/throughput": ["inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
                             "warps_per_sm", "blocks_per_sm", "sms", "registers_per_thread"],
+    "SmemBanks/geometry": ["banks", "bank_width_bytes", "confidence", "cycles_per_wavefront", "rms_log_error"],
+    "SmemBanks/latency": ["latency_cycles", "latency_ns", "model_wavefronts", "access_bytes", "self_checked"],
+    "SmemBanks/throughput": ["cycles_per_access", "bytes_per_clk_per_sm", "bytes_per_second", "warps_per_sm",
+                             "model_wavefronts", "conflict_ways", "access_bytes", "self_checked"],
+    "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",
+                    "remote_max_cycles", "cluster_size", "self_checked"],
+    "Dsm/bandwidth": ["bytes_per_clk_per_sm", "bytes_per_clk_per_cluster", "bytes_per_second", "cluster_size",
+                      "clusters", "sms", "self_checked"],
 }
 FINE_COUNTERS = ["latency_p95_cycles", "latency_p95_ns", "timer_overhead_cycles",
                  "latency_net_cycles", "samples"]

@@ -1,0 +1,144 @@
+// SmemBanks: shared-memory bank conflicts, broadcast and multicast.
+//   SmemBanks/geometry                                            banks and bank width, inferred
+//   SmemBanks/latency/width:W/<pattern>                           one warp, a dependent chain per lane
+//   SmemBanks/throughput/width:W/<pattern>/warps_per_sm:N         independent loads, N warps on every SM
+// W: access width in bytes (4, 8, 16). <pattern> (analysis/smem_banks.hpp):
+//   stride:S                       lane l reads element l x S (elements of W bytes)
+//   broadcast                      every lane reads element 0
+//   multicast:G/group_stride:S     G consecutive lanes share an element, groups S elements apart
+//   permutation                    the lanes read elements 0..31 in a random order
+//   random:R                       each lane reads a random element of 0..R-1
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/smem_runner.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+constexpr int kLanes = 32;
+constexpr std::uint64_t kSeed = 1;  // permutation and random patterns: the same lanes every run
+
+// Counters every point shares: what the bank model predicts for the pattern under the inferred
+// geometry, and what the measured cost is in wavefronts of that geometry.
+void report_model(benchmark::State& state, const SmemPattern& p, double cycles_per_access) {
+  const BankGeometryResult& g = bank_geometry();
+  const int model = model_wavefronts(g.inference.geometry, p);
+  state.counters["model_wavefronts"] = model;
+  state.counters["conflict_ways"] = cycles_per_access / g.inference.cycles_per_wavefront;
+  state.counters["slowdown_vs_model"] = cycles_per_access / g.inference.cycles_per_wavefront / model;
+  state.counters["access_bytes"] = p.access_bytes;
+}
+
+void geometry(benchmark::State& state) {
+  guarded(state, [&] {
+    for (auto _ : state) {
+      // The sweep runs once per process (bank_geometry() caches it); every iteration reports
+      // what the sweep took.
+      state.SetIterationTime(bank_geometry().sweep_seconds);
+    }
+    const BankGeometryResult& g = bank_geometry();
+    const BankInference& r = g.inference;
+    state.counters["banks"] = r.geometry.banks;
+    state.counters["bank_width_bytes"] = r.geometry.bank_bytes;
+    state.counters["confidence"] = r.confidence;
+    state.counters["cycles_per_wavefront"] = r.cycles_per_wavefront;
+    state.counters["rms_log_error"] = r.rms_log_error;
+    state.counters["runner_up_banks"] = r.runner_up.banks;
+    state.counters["runner_up_bank_width_bytes"] = r.runner_up.bank_bytes;
+    state.counters["runner_up_rms_log_error"] = r.runner_up_rms_log_error;
+    state.counters["strides_measured"] = double(g.observations.size());
+    // n-way scaling: strides 2^k are 2^k-way conflicts under 32 x 4 B banks; more generally the
+    // model's ways. The ratio measured / (model x cycles per wavefront) over those strides.
+    double worst_low = 1e9, worst_high = 0;
+    for (const BankObservation& o : g.observations) {
+      const double ratio = o.cycles_per_access / (r.cycles_per_wavefront * model_wavefronts(r.geometry, o.pattern));
+      worst_low = std::min(worst_low, ratio);
+      worst_high = std::max(worst_high, ratio);
+    }
+    state.counters["nway_cost_ratio_min"] = worst_low;
+    state.counters["nway_cost_ratio_max"] = worst_high;
+  });
+}
+
+void latency(benchmark::State& state, const SmemPattern& p) {
+  guarded(state, [&] {
+    const std::uint32_t steps = calibrate_bank_latency_steps(p);
+    std::vector<BankLatency> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_bank_latency(p, steps));  // throws SelfCheckError if a lane lost its chain
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
+    }
+    const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
+    state.counters["latency_cycles"] = cycles;
+    state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns_per_access; });
+    state.counters["steps"] = steps;
+    state.counters["smid"] = runs.back().smid;
+    state.counters["self_checked"] = 1;
+    state.counters["model_wavefronts"] = model_wavefronts(bank_geometry().inference.geometry, p);
+    state.counters["access_bytes"] = p.access_bytes;
+    report_clocks(state, median_of(runs, [](const auto& m) { return m.sm_clock_mhz; }));
+  });
+}
+
+void throughput(benchmark::State& state, const SmemPattern& p, int warps_per_sm) {
+  guarded(state, [&] {
+    const std::uint32_t iterations = calibrate_bank_throughput_iterations(p, warps_per_sm);
+    std::vector<BankThroughput> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_bank_throughput(p, warps_per_sm, iterations));
+      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+    }
+    const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
+    state.counters["cycles_per_access"] = cycles;
+    state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
+    state.counters["bytes_per_second"] = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
+    state.counters["warps_per_sm"] = runs.back().summary.max_warps_per_sm;
+    state.counters["sms"] = runs.back().summary.sms_used;
+    state.counters["iterations"] = iterations;
+    state.counters["self_checked"] = 1;
+    report_model(state, p, cycles);
+    report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
+  });
+}
+
+std::vector<SmemPattern> patterns(int width, bool quick) {
+  std::vector<SmemPattern> out;
+  const std::vector<int> strides = quick ? std::vector<int>{1, 2, 4, 8, 32} : [] {
+    std::vector<int> all;
+    for (int s = 1; s <= 64; ++s) all.push_back(s);
+    return all;
+  }();
+  for (int s : strides) out.push_back(stride_pattern(width, s, kLanes));
+  out.push_back(broadcast_pattern(width, kLanes));
+  for (int group : quick ? std::vector<int>{4} : std::vector<int>{2, 4, 8, 16})
+    for (int group_stride : {1, 32}) out.push_back(multicast_pattern(width, group, group_stride, kLanes));
+  out.push_back(permutation_pattern(width, kLanes, kSeed));
+  out.push_back(random_pattern(width, 1024, kLanes, kSeed));
+  return out;
+}
+
+void register_smem_banks(const SuiteConfig& cfg) {
+  std::vector<BenchmarkPoint> points;
+  points.push_back({"SmemBanks/geometry", [](benchmark::State& st) { geometry(st); }});
+  const std::vector<int> warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 32};
+  for (int width : {4, 8, 16})
+    for (const SmemPattern& p : patterns(width, cfg.quick)) {
+      const std::string prefix = "/width:" + std::to_string(width) + "/" + p.name;
+      points.push_back({"SmemBanks/latency" + prefix, [p](benchmark::State& st) { latency(st, p); }});
+      for (int w : warps)
+        points.push_back({"SmemBanks/throughput" + prefix + "/warps_per_sm:" + std::to_string(w),
+                          [p, w](benchmark::State& st) { throughput(st, p, w); }});
+    }
+  register_points("SmemBanks", points, kIterations);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(SmemBanks, archbench::register_smem_banks);
