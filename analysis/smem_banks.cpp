@@ -104,6 +104,29 @@ int model_wavefronts(const BankGeometry& g, const SmemPattern& p) {
   return static_cast<int>(worst);
 }
 
+int wide_model_wavefronts(const BankGeometry& g, const SmemPattern& p) {
+  const int row_bytes = g.banks * g.bank_bytes;
+  const std::size_t lanes = p.lane_offsets.size();
+  const std::size_t lanes_per_row = std::max<std::size_t>(1, std::size_t(row_bytes / p.access_bytes));
+  const std::size_t unit = std::min(lanes, 2 * lanes_per_row);
+  auto group = [&](std::size_t first, std::size_t count) {
+    SmemPattern q = p;
+    q.lane_offsets.assign(p.lane_offsets.begin() + std::ptrdiff_t(first),
+                          p.lane_offsets.begin() + std::ptrdiff_t(std::min(lanes, first + count)));
+    return q;
+  };
+  int total = 0;
+  for (std::size_t u = 0; u < lanes; u += unit) {
+    if (model_wavefronts(g, group(u, unit)) == 1) {
+      total += 1;
+      continue;
+    }
+    for (std::size_t r = u; r < std::min(lanes, u + unit); r += lanes_per_row)
+      total += model_wavefronts(g, group(r, lanes_per_row));
+  }
+  return total;
+}
+
 BankInference infer_bank_geometry(const std::vector<BankObservation>& observations) {
   if (observations.size() < 2) throw std::invalid_argument("bank inference: needs at least two observations");
   for (const BankObservation& o : observations)

@@ -42,6 +42,13 @@ struct BankGeometry {
 // Wavefronts one warp access of the pattern takes under the bank model (at least 1).
 int model_wavefronts(const BankGeometry& g, const SmemPattern& p);
 
+// The bank model refined for wide accesses, as measured on an H100 (README, SmemBanks): the
+// lanes are taken in units of two rows of data (the whole warp at 4 and 8 B, each half-warp at
+// 16 B); a unit that the bank model serves in one wavefront takes one, any other unit is split
+// into groups of one row of data, each costing its bank-model wavefronts. At 4 B it is the bank
+// model; it differs where wide accesses are permuted or broadcast.
+int wide_model_wavefronts(const BankGeometry& g, const SmemPattern& p);
+
 // One measured pattern: its cost in SM cycles per warp access, at a throughput where the cost of
 // the banks is the limit (many warps, independent loads).
 struct BankObservation {

@@ -1,10 +1,11 @@
 // Dsm: distributed shared memory, the shared memory of the other blocks of a thread-block
 // cluster (sm_90+), read through the cluster's shared window (mapa + ld.shared::cluster).
 //   Dsm/latency/cluster:C                      rank 0 chases through each rank's memory, and its own
-//   Dsm/bandwidth/cluster:C/pattern:P          16-byte loads, 32 warps per block, one block per SM
+//   Dsm/bandwidth/cluster:C/pattern:P/load:L   16-byte loads, 32 warps per block, one block per SM
 // C: blocks per cluster (2, 4, 8; 16 where the GPU allows the non-portable size).
 // P: local (own memory through the window), pairs (r reads r^1), ring (r reads r+1),
 //    one_to_all (every rank reads rank 0), all_to_all (each warp reads another rank, all in turn).
+// L: ld (weak, what C++ code gets: LD.E), ld.volatile (LD.E.STRONG.SYS).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -63,13 +64,13 @@ void latency(benchmark::State& state, int size) {
   });
 }
 
-void bandwidth(benchmark::State& state, DsmPattern p, int size) {
+void bandwidth(benchmark::State& state, DsmPattern p, DsmLoad load, int size) {
   if (skip_unsupported(state, size)) return;
   guarded(state, [&] {
-    const std::uint32_t iterations = calibrate_dsm_bandwidth_iterations(p, size);
+    const std::uint32_t iterations = calibrate_dsm_bandwidth_iterations(p, load, size);
     std::vector<DsmBandwidth> runs;
     for (auto _ : state) {
-      runs.push_back(measure_dsm_bandwidth(p, size, iterations));  // throws SelfCheckError on a wrong sum
+      runs.push_back(measure_dsm_bandwidth(p, load, size, iterations));  // throws SelfCheckError on a wrong sum
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
@@ -95,8 +96,10 @@ void register_dsm(const SuiteConfig& cfg) {
     points.push_back({"Dsm/latency/cluster:" + std::to_string(size), [size](benchmark::State& st) { latency(st, size); }});
   for (int size : sizes)
     for (DsmPattern p : kDsmPatterns)
-      points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p),
-                        [p, size](benchmark::State& st) { bandwidth(st, p, size); }});
+      for (DsmLoad load : kDsmLoads)
+        points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p) + "/load:" +
+                              dsm_load_name(load),
+                          [p, load, size](benchmark::State& st) { bandwidth(st, p, load, size); }});
   register_points("Dsm", points, kIterations);
 }
 

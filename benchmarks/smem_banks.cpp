@@ -24,15 +24,23 @@ constexpr int kIterations = 3;
 constexpr int kLanes = 32;
 constexpr std::uint64_t kSeed = 1;  // permutation and random patterns: the same lanes every run
 
-// Counters every point shares: what the bank model predicts for the pattern under the inferred
-// geometry, and what the measured cost is in wavefronts of that geometry.
-void report_model(benchmark::State& state, const SmemPattern& p, double cycles_per_access) {
-  const BankGeometryResult& g = bank_geometry();
-  const int model = model_wavefronts(g.inference.geometry, p);
-  state.counters["model_wavefronts"] = model;
-  state.counters["conflict_ways"] = cycles_per_access / g.inference.cycles_per_wavefront;
-  state.counters["slowdown_vs_model"] = cycles_per_access / g.inference.cycles_per_wavefront / model;
+// What the bank model (the gcd model at 4 B) and its wide-access refinement predict for the
+// pattern under the inferred geometry (analysis/smem_banks.hpp).
+void report_models(benchmark::State& state, const SmemPattern& p) {
+  const BankGeometry& g = bank_geometry().inference.geometry;
+  state.counters["model_wavefronts"] = model_wavefronts(g, p);
+  state.counters["wide_model_wavefronts"] = wide_model_wavefronts(g, p);
   state.counters["access_bytes"] = p.access_bytes;
+}
+
+// The measured cost in wavefronts of the inferred geometry, and against each model.
+void report_conflicts(benchmark::State& state, const SmemPattern& p, double cycles_per_access) {
+  const BankGeometryResult& r = bank_geometry();
+  const double ways = cycles_per_access / r.inference.cycles_per_wavefront;
+  state.counters["conflict_ways"] = ways;
+  state.counters["slowdown_vs_model"] = ways / model_wavefronts(r.inference.geometry, p);
+  state.counters["slowdown_vs_wide_model"] = ways / wide_model_wavefronts(r.inference.geometry, p);
+  report_models(state, p);
 }
 
 void geometry(benchmark::State& state) {
@@ -53,8 +61,8 @@ void geometry(benchmark::State& state) {
     state.counters["runner_up_bank_width_bytes"] = r.runner_up.bank_bytes;
     state.counters["runner_up_rms_log_error"] = r.runner_up_rms_log_error;
     state.counters["strides_measured"] = double(g.observations.size());
-    // n-way scaling: strides 2^k are 2^k-way conflicts under 32 x 4 B banks; more generally the
-    // model's ways. The ratio measured / (model x cycles per wavefront) over those strides.
+    // n-way scaling: measured / (model ways x cycles per wavefront) over every stride; 1 when an
+    // n-way conflict costs exactly n times.
     double worst_low = 1e9, worst_high = 0;
     for (const BankObservation& o : g.observations) {
       const double ratio = o.cycles_per_access / (r.cycles_per_wavefront * model_wavefronts(r.geometry, o.pattern));
@@ -63,6 +71,7 @@ void geometry(benchmark::State& state) {
     }
     state.counters["nway_cost_ratio_min"] = worst_low;
     state.counters["nway_cost_ratio_max"] = worst_high;
+    report_clocks(state, g.sm_clock_mhz);
   });
 }
 
@@ -80,8 +89,7 @@ void latency(benchmark::State& state, const SmemPattern& p) {
     state.counters["steps"] = steps;
     state.counters["smid"] = runs.back().smid;
     state.counters["self_checked"] = 1;
-    state.counters["model_wavefronts"] = model_wavefronts(bank_geometry().inference.geometry, p);
-    state.counters["access_bytes"] = p.access_bytes;
+    report_models(state, p);
     report_clocks(state, median_of(runs, [](const auto& m) { return m.sm_clock_mhz; }));
   });
 }
@@ -102,7 +110,7 @@ void throughput(benchmark::State& state, const SmemPattern& p, int warps_per_sm)
     state.counters["sms"] = runs.back().summary.sms_used;
     state.counters["iterations"] = iterations;
     state.counters["self_checked"] = 1;
-    report_model(state, p, cycles);
+    report_conflicts(state, p, cycles);
     report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
   });
 }

@@ -98,6 +98,8 @@ const char* dsm_pattern_name(DsmPattern p) {
   return "?";
 }
 
+const char* dsm_load_name(DsmLoad l) { return l == DsmLoad::weak ? "ld" : "ld.volatile"; }
+
 namespace {
 
 cudaLaunchConfig_t cluster_config(int size, int blocks, int threads, std::uint32_t smem_bytes,
@@ -128,7 +130,7 @@ int dsm_max_active_clusters(int size, int threads, std::uint32_t smem_bytes) {
   ARCHBENCH_CUDA(cudaGetDevice(&device));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device));
   if (!supported) return 0;
-  const auto k = reinterpret_cast<RawKernel>(dev::smem::dsm_bandwidth_kernel);
+  const auto k = reinterpret_cast<RawKernel>(dev::smem::dsm_bandwidth_kernel<false>);
   prepare_cluster_kernel(k, size, smem_bytes);
   cudaLaunchAttribute attribute{};
   const cudaLaunchConfig_t config = cluster_config(size, size, threads, smem_bytes, attribute);
@@ -168,21 +170,21 @@ DsmChaseResult run_dsm_chase(int size, std::uint32_t chase_bytes, std::uint32_t 
   return r;
 }
 
-std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, int size, int clusters, int warps_per_block,
+std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, DsmLoad load, int size, int clusters, int warps_per_block,
                                           std::uint32_t smem_bytes, std::uint32_t src_bytes, std::uint32_t iterations) {
   if (warps_per_block < 1 || warps_per_block > 32 || clusters < 1)
     throw std::invalid_argument("dsm bandwidth: 1..32 warps per block and at least one cluster");
   if (src_bytes == 0 || src_bytes % 16 != 0 || src_bytes > smem_bytes)
     throw std::invalid_argument("dsm bandwidth: the source must be whole 16-byte words inside the block's memory");
   if (pattern == DsmPattern::pairs && size % 2 != 0) throw std::invalid_argument("dsm bandwidth: pairs needs an even cluster size");
-  const auto k = reinterpret_cast<RawKernel>(dev::smem::dsm_bandwidth_kernel);
-  prepare_cluster_kernel(k, size, smem_bytes);
+  const auto kernel = load == DsmLoad::weak ? dev::smem::dsm_bandwidth_kernel<false> : dev::smem::dsm_bandwidth_kernel<true>;
+  prepare_cluster_kernel(reinterpret_cast<RawKernel>(kernel), size, smem_bytes);
   const int blocks = clusters * size, threads = 32 * warps_per_block;
   DeviceBuffer<WarpTiming> out(std::size_t(blocks) * warps_per_block);
   cudaLaunchAttribute attribute{};
   const cudaLaunchConfig_t config = cluster_config(size, blocks, threads, smem_bytes, attribute);
-  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, dev::smem::dsm_bandwidth_kernel, static_cast<int>(pattern), src_bytes,
-                                    iterations, out.get()));
+  const std::uint32_t salt = 0;  // see dsm_bandwidth_kernel
+  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<int>(pattern), src_bytes, iterations, salt, out.get()));
   cuda_check_launch("dsm_bandwidth_kernel");
   return out.download();
 }

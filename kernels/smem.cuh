@@ -108,12 +108,22 @@ __device__ __forceinline__ std::uint32_t ld_cluster_u32(std::uint32_t a) {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(), asm volatile("ld.volatile.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(a)));
   return v;
 }
+// kVolatile: ld.volatile (LD.E.STRONG.SYS in SASS); otherwise a weak ld (LD.E), what a C++
+// dereference of a cluster.map_shared_rank() pointer compiles to.
+template <bool kVolatile>
 __device__ __forceinline__ uint4 ld_cluster_v4(std::uint32_t a) {
   uint4 v{};
-  ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("ld.volatile.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
-                                       : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                                       : "r"(a)));
+  if constexpr (kVolatile) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                            asm volatile("ld.volatile.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
+                                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                                         : "r"(a)));
+  } else {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                            asm volatile("ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
+                                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                                         : "r"(a)));
+  }
   return v;
 }
 
@@ -156,9 +166,12 @@ __global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std:
 
 // DSM bandwidth: every block fills its first src_bytes with offsets; each reading warp loads
 // 16 B per thread from its source rank, kSmemLoadsPerIteration loads in flight, consecutive
-// threads on consecutive 16-byte words (conflict-free).
-__global__ void __launch_bounds__(1024) dsm_bandwidth_kernel(int pattern, std::uint32_t src_bytes,
-                                                             std::uint32_t iterations, WarpTiming* __restrict__ out) {
+// threads on consecutive 16-byte words (conflict-free). ptxas merges weak loads of one address
+// across unrolled iterations, so each address is xor-ed with (iteration & salt): salt is 0 at run
+// time, which ptxas cannot know.
+template <bool kVolatile>
+__global__ void __launch_bounds__(1024) dsm_bandwidth_kernel(int pattern, std::uint32_t src_bytes, std::uint32_t iterations,
+                                                             std::uint32_t salt, WarpTiming* __restrict__ out) {
   extern __shared__ __align__(16) std::uint32_t words[];
   fill_with_offsets(words, src_bytes);
   const std::uint32_t rank = cluster_rank(), size = cluster_size();
@@ -176,7 +189,7 @@ __global__ void __launch_bounds__(1024) dsm_bandwidth_kernel(int pattern, std::u
     for (std::uint32_t i = 0; i < iterations; ++i) {
       uint4 v[kSmemLoadsPerIteration];
 #pragma unroll
-      for (int u = 0; u < kSmemLoadsPerIteration; ++u) v[u] = ld_cluster_v4(a[u]);
+      for (int u = 0; u < kSmemLoadsPerIteration; ++u) v[u] = ld_cluster_v4<kVolatile>(a[u] ^ (i & salt));
 #pragma unroll
       for (int u = 0; u < kSmemLoadsPerIteration; ++u) acc += sum_words(v[u]);
     }

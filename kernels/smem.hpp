@@ -42,6 +42,12 @@ inline constexpr DsmPattern kDsmPatterns[] = {DsmPattern::local, DsmPattern::pai
                                               DsmPattern::one_to_all, DsmPattern::all_to_all};
 const char* dsm_pattern_name(DsmPattern p);
 
+// How the remote loads are made: a weak ld (what C++ code gets), or ld.volatile (strong, system
+// scope: LD.E.STRONG.SYS).
+enum class DsmLoad { weak, volatile_ };
+inline constexpr DsmLoad kDsmLoads[] = {DsmLoad::weak, DsmLoad::volatile_};
+const char* dsm_load_name(DsmLoad l);  // "ld", "ld.volatile"
+
 #if defined(__CUDACC__)
 #define ARCHBENCH_HOST_DEVICE __host__ __device__
 #else
@@ -80,7 +86,7 @@ DsmChaseResult run_dsm_chase(int size, std::uint32_t chase_bytes, std::uint32_t 
 // memory per block (which sets how many blocks share an SM). Every reading warp makes `iterations`
 // x kSmemLoadsPerIteration 16-byte loads per thread from its source rank's first `src_bytes`.
 // Warps that only serve report start == end. check = lane 0's sum of the words read.
-std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, int size, int clusters, int warps_per_block,
+std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, DsmLoad load, int size, int clusters, int warps_per_block,
                                           std::uint32_t smem_bytes, std::uint32_t src_bytes, std::uint32_t iterations);
 // What run_dsm_bandwidth's check must be for lane 0 of reading warp `warp` (threads per block).
 std::uint32_t expected_dsm_check(int threads, int warp, std::uint32_t src_bytes, std::uint32_t iterations);

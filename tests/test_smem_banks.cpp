@@ -57,6 +57,32 @@ TEST(SmemBankModel, WideAccessesNeedOneWavefrontPer128Bytes) {
   EXPECT_EQ(model_wavefronts({32, 8}, stride_pattern(4, 64, kLanes)), 32);
 }
 
+// What an H100 measured (cycles per warp access at 32 warps per SM, one cycle per wavefront),
+// where the plain bank model is wrong for wide accesses: results/.../smem.json.
+TEST(SmemBankModel, TheWideModelMatchesWhatAnH100Measured) {
+  const BankGeometry g{32, 4};
+  struct Case {
+    SmemPattern p;
+    int plain, measured;
+  };
+  const Case cases[] = {
+      {stride_pattern(8, 1, kLanes), 2, 2},          {broadcast_pattern(8, kLanes), 1, 1},
+      {multicast_pattern(8, 2, 1, kLanes), 1, 1},    {multicast_pattern(8, 16, 32, kLanes), 2, 2},
+      {permutation_pattern(8, kLanes, 1), 2, 4},     {random_pattern(8, 1024, kLanes, 1), 5, 5},
+      {stride_pattern(16, 1, kLanes), 4, 4},         {broadcast_pattern(16, kLanes), 1, 2},
+      {multicast_pattern(16, 2, 1, kLanes), 2, 2},   {multicast_pattern(16, 16, 1, kLanes), 1, 2},
+      {multicast_pattern(16, 16, 32, kLanes), 2, 2}, {permutation_pattern(16, kLanes, 1), 4, 10},
+      {random_pattern(16, 1024, kLanes, 1), 6, 9},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(model_wavefronts(g, c.p), c.plain) << c.p.access_bytes << " B " << c.p.name;
+    EXPECT_EQ(wide_model_wavefronts(g, c.p), c.measured) << c.p.access_bytes << " B " << c.p.name;
+  }
+  for (int s = 1; s <= 64; ++s) {
+    for (int w : {4, 8, 16}) EXPECT_EQ(wide_model_wavefronts(g, stride_pattern(w, s, kLanes)), model_wavefronts(g, stride_pattern(w, s, kLanes)));
+  }
+}
+
 // Synthetic measurements: cost = scale x model wavefronts of `truth`, with multiplicative noise
 // and, optionally, a few outliers.
 std::vector<BankObservation> synthetic(const BankGeometry& truth, double scale, double noise, int outliers,

@@ -25,7 +25,11 @@ run memcheck '^Bandwidth/(read/ld|write/st|copy/ld\+st)/width:16/footprint:10'
 run memcheck '^Bandwidth/smem/ld.shared/width:16/'
 run memcheck '^Atomics/(global|shared)/(atom|red).add.u32/(gpu|cta)/contention:(all|distinct)/'
 run memcheck '^Atomics/latency/(global|shared)/atom.add.u32/'
+run memcheck '^SmemBanks/(latency|throughput)/width:(4|16)/stride:(1|32)/'
+run memcheck '^Dsm/(latency|bandwidth)/cluster:2/'
 run racecheck '^Bandwidth/smem/ld.shared/width:16/'
+run racecheck '^SmemBanks/(latency|throughput)/width:4/stride:1/'
+run racecheck '^Dsm/(latency/cluster:2|bandwidth/cluster:2/pattern:pairs)/'
 run racecheck '^Atomics/shared/atom.add.u32/cta/contention:(all|distinct)/'
 echo "$failures failed"
 [ "$failures" -eq 0 ]

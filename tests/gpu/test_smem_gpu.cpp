@@ -82,13 +82,14 @@ TEST(Dsm, RemoteSharedMemoryIsSlowerThanLocal) {
 
 TEST(Dsm, EveryPatternReadsAndSelfChecks) {
   if (const auto why = dsm_unsupported(2)) GTEST_SKIP() << *why;
-  for (DsmPattern p : kDsmPatterns) {
-    const DsmBandwidth m = measure_dsm_bandwidth(p, 2, calibrate_dsm_bandwidth_iterations(p, 2));
-    std::printf("cluster 2 %-10s %6.1f B/clk/SM, %7.1f GB/s over %d clusters\n", dsm_pattern_name(p), m.bytes_per_clk_per_sm,
-                m.bytes_per_second / 1e9, m.clusters);
-    EXPECT_GT(m.bytes_per_clk_per_sm, 1.0);
-    EXPECT_LE(m.bytes_per_clk_per_sm, 128.5) << "above the shared-memory port of an SM";
-  }
+  for (DsmPattern p : kDsmPatterns)
+    for (DsmLoad load : kDsmLoads) {
+      const DsmBandwidth m = measure_dsm_bandwidth(p, load, 2, calibrate_dsm_bandwidth_iterations(p, load, 2));
+      std::printf("cluster 2 %-10s %-11s %6.1f B/clk/SM, %7.1f GB/s over %d clusters\n", dsm_pattern_name(p),
+                  dsm_load_name(load), m.bytes_per_clk_per_sm, m.bytes_per_second / 1e9, m.clusters);
+      EXPECT_GT(m.bytes_per_clk_per_sm, 1.0);
+      EXPECT_LE(m.bytes_per_clk_per_sm, 128.5) << "above the shared-memory port of an SM";
+    }
 }
 
 }  // namespace
