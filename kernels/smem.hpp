@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
+#include "kernels/host_device.hpp"
 
 namespace archbench {
 
@@ -48,11 +49,6 @@ enum class DsmLoad { weak, volatile_ };
 inline constexpr DsmLoad kDsmLoads[] = {DsmLoad::weak, DsmLoad::volatile_};
 const char* dsm_load_name(DsmLoad l);  // "ld", "ld.volatile"
 
-#if defined(__CUDACC__)
-#define ARCHBENCH_HOST_DEVICE __host__ __device__
-#else
-#define ARCHBENCH_HOST_DEVICE
-#endif
 // The rank a warp of `rank` reads, or -1 when it only serves (rank 0 in one_to_all). The kernel
 // and the host (which sorts the readers from the servers) share this one definition.
 ARCHBENCH_HOST_DEVICE inline int dsm_source_rank(DsmPattern p, int rank, int warp, int cluster_size) {

@@ -42,6 +42,8 @@ FEATURE_COUNTERS = {
     "SmemBanks/latency": ["latency_cycles", "latency_ns", "model_wavefronts", "access_bytes", "self_checked"],
     "SmemBanks/throughput": ["cycles_per_access", "bytes_per_clk_per_sm", "bytes_per_second", "warps_per_sm",
                              "model_wavefronts", "conflict_ways", "access_bytes", "self_checked"],
+    "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
+    "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",
                     "remote_max_cycles", "cluster_size", "self_checked"],
     "Dsm/bandwidth": ["bytes_per_clk_per_sm", "bytes_per_clk_per_cluster", "bytes_per_second", "cluster_size",

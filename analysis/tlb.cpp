@@ -1,0 +1,108 @@
+#include "analysis/tlb.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "analysis/stats.hpp"
+
+namespace archbench {
+namespace {
+
+double tolerance(double level, double rel_tol, double abs_tol) { return std::max(abs_tol, rel_tol * std::abs(level)); }
+
+std::vector<double> ys(const std::vector<CurvePoint>& c, std::size_t first, std::size_t last) {
+  std::vector<double> v;
+  for (std::size_t i = first; i <= last; ++i) v.push_back(c[i].y);
+  return v;
+}
+
+Plateau make_plateau(const std::vector<CurvePoint>& c, std::size_t first, std::size_t last) {
+  const std::vector<double> v = ys(c, first, last);
+  const double level = median(v);
+  std::vector<double> dev;
+  for (double y : v) dev.push_back(std::abs(y - level));
+  return {first, last, level, median(dev)};
+}
+
+}  // namespace
+
+std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double rel_tol, double abs_tol,
+                                   std::size_t min_points) {
+  for (std::size_t i = 1; i < curve.size(); ++i)
+    if (!(curve[i].x > curve[i - 1].x)) throw std::invalid_argument("plateaus: footprints must be strictly ascending");
+  // Runs within the tolerance of their running median.
+  std::vector<Plateau> runs;
+  std::size_t start = 0;
+  for (std::size_t j = 1; j <= curve.size(); ++j) {
+    const bool ends = j == curve.size() ||
+                      std::abs(curve[j].y - median(ys(curve, start, j - 1))) >
+                          tolerance(median(ys(curve, start, j - 1)), rel_tol, abs_tol);
+    if (!ends) continue;
+    if (j - start >= min_points) runs.push_back(make_plateau(curve, start, j - 1));
+    start = j;
+  }
+  // Neighbouring runs at the same level are one plateau that a noisy point interrupted.
+  std::vector<Plateau> merged;
+  for (const Plateau& r : runs) {
+    if (!merged.empty() && std::abs(r.level - merged.back().level) <= tolerance(merged.back().level, rel_tol, abs_tol))
+      merged.back() = make_plateau(curve, merged.back().first, r.last);
+    else
+      merged.push_back(r);
+  }
+  return merged;
+}
+
+std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve) {
+  constexpr double kRelTol = 0.04, kAbsTol = 4.0;
+  const std::vector<Plateau> plateaus = find_plateaus(curve, kRelTol, kAbsTol);
+  std::vector<CacheLevelStep> steps;
+  if (plateaus.empty()) return steps;
+  Plateau base = plateaus.front();
+  for (std::size_t k = 1; k < plateaus.size(); ++k) {
+    const Plateau& up = plateaus[k];
+    if (up.level <= base.level + tolerance(base.level, kRelTol, kAbsTol)) continue;
+    CacheLevelStep s;
+    s.reach = curve[base.last].x;
+    s.next_footprint = curve[base.last + 1].x;
+    s.hit_cycles = base.level;
+    s.miss_penalty_cycles = up.level - base.level;
+    // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least half a cycle.
+    const double noise = std::max({base.spread, up.spread, 0.5 / 1.4826}) * 1.4826;
+    const double jump = 1.0 - std::exp(-s.miss_penalty_cycles / noise / 10.0);
+    const double points = double(std::min(base.last - base.first, up.last - up.first) + 1);
+    s.confidence = jump * std::min(1.0, points / 4.0);
+    steps.push_back(s);
+    base = up;
+  }
+  return steps;
+}
+
+PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride) {
+  PageSizeInference r;
+  if (reach_per_stride.size() < 2) return r;
+  const double flat = reach_per_stride.front().second;
+  if (!(flat > 0)) return r;
+  // The page: the largest stride whose first reach has not grown to 1.5x the flat reach (it
+  // doubles one stride past the page).
+  std::size_t page_index = reach_per_stride.size();
+  for (std::size_t i = 1; i < reach_per_stride.size(); ++i)
+    if (reach_per_stride[i].second >= 1.5 * flat) {
+      page_index = i - 1;
+      break;
+    }
+  if (page_index == reach_per_stride.size()) return r;  // never grew: the page is at least the largest stride
+  r.page_bytes = reach_per_stride[page_index].first;
+  r.first_level_entries = flat / r.page_bytes;
+  // Fit of reach(s) = entries x max(s, page) over every stride, in log units; a footprint sweep
+  // at 4 points per octave resolves a reach to about 0.17.
+  double err = 0;
+  for (const auto& [stride, reach] : reach_per_stride)
+    err += std::abs(std::log(reach / (r.first_level_entries * std::max(stride, r.page_bytes))));
+  err /= double(reach_per_stride.size());
+  const std::size_t above = reach_per_stride.size() - 1 - page_index;
+  r.confidence = std::clamp(1.0 - err / 0.35, 0.0, 1.0) * (above >= 2 ? 1.0 : above == 1 ? 0.7 : 0.0);
+  return r;
+}
+
+}  // namespace archbench

@@ -1,0 +1,58 @@
+// TLB geometry from latency-vs-footprint curves (pure C++, unit-tested on synthetic curves).
+//
+// Method (Mei & Chu, treating a TLB as a cache whose line is a page): a chase that touches one
+// element every `stride` bytes over a footprint F costs a hit latency while the pages it touches
+// fit in a TLB level, and a miss penalty more once they do not. On a curve at a fixed stride, each
+// TLB level is a step up between two plateaus: the level's reach is the largest footprint still
+// on the lower plateau, its miss penalty the difference of the plateaus.
+//
+// Page size: at strides up to the page size every page of the footprint is touched, so the first
+// level's reach is entries x page, whatever the stride; above it each element has a page of its
+// own and the reach grows as entries x stride. The page size is the largest stride at which the
+// first reach has not yet grown.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace archbench {
+
+struct CurvePoint {
+  double x = 0;  // footprint, bytes (ascending)
+  double y = 0;  // latency, cycles
+};
+
+struct Plateau {
+  std::size_t first = 0, last = 0;  // indices into the curve, inclusive
+  double level = 0;                 // median latency of its points
+  double spread = 0;                // median absolute deviation of its points
+};
+
+// Runs of at least `min_points` consecutive points within a tolerance of their running median
+// (max(abs_tol, rel_tol x median)); neighbouring runs at the same level are merged.
+std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double rel_tol = 0.04,
+                                   double abs_tol = 4.0, std::size_t min_points = 3);
+
+struct CacheLevelStep {
+  double reach = 0;           // largest footprint on the lower plateau (bytes)
+  double next_footprint = 0;  // first footprint past it: the reach lies in [reach, next_footprint)
+  double hit_cycles = 0;      // the lower plateau's latency
+  double miss_penalty_cycles = 0;  // upper plateau - lower plateau
+  double confidence = 0;      // in [0, 1]: the jump against the plateaus' noise, and their length
+};
+
+// Every step up between consecutive plateaus, in order of footprint. A plateau lower than the one
+// before it (noise, or a data-cache effect) ends no level.
+std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve);
+
+struct PageSizeInference {
+  double page_bytes = 0;       // 0 when the strides measured do not show it
+  double first_level_entries = 0;
+  double confidence = 0;       // in [0, 1]: how well reach(s) = entries x max(s, page) fits
+};
+
+// reach_per_stride: (stride, first-level reach at that stride), strides ascending powers of two.
+PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride);
+
+}  // namespace archbench

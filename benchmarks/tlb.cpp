@@ -1,0 +1,140 @@
+// Tlb: address translation, measured as the latency of a chase with one element per stride.
+//   Tlb/latency/stride:S/footprint:F      one thread, ld.cg pointer chase over F / S elements
+//   Tlb/geometry                          page size, levels, reach, entries, miss penalties
+// S: 64 KiB ... 32 MiB. F: 2 strides ... 90 % of the free memory (at most 64 Ki elements, whose
+// lines stay in L2). Tlb/geometry runs last and infers from the curves the points measured
+// (measuring any the filter left out; analysis/tlb.hpp says how).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/tlb.hpp"
+#include "fixtures/cuda_check.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/tlb_runner.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+constexpr int kMaxLevels = 4;
+
+void latency(benchmark::State& state, TlbPoint p) {
+  guarded(state, [&] {
+    TlbRunner& runner = TlbRunner::instance();
+    std::vector<TlbLatency> runs;
+    for (auto _ : state) {
+      runs.push_back(runner.measure(p.stride, p.footprint));  // throws SelfCheckError on a wrong end
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
+    }
+    const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
+    const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
+    runner.record(p.stride, p.footprint, cycles, mhz);
+    state.counters["latency_cycles"] = cycles;
+    state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns; });
+    state.counters["footprint_bytes"] = double(p.footprint);
+    state.counters["stride_bytes"] = double(p.stride);
+    state.counters["elements"] = double(runs.back().elements);
+    state.counters["warm_steps"] = runs.back().warm_steps;
+    state.counters["steps"] = kTlbTimedSteps;
+    state.counters["smid"] = runs.back().smid;
+    state.counters["self_checked"] = 1;
+    report_clocks(state, mhz);
+  });
+}
+
+// The curve at one stride, from what the benchmarks recorded (measuring what is missing).
+std::vector<CurvePoint> curve(const std::vector<TlbPoint>& sweep, std::size_t stride, std::vector<double>& mhz) {
+  TlbRunner& runner = TlbRunner::instance();
+  std::vector<CurvePoint> c;
+  for (const TlbPoint& p : sweep) {
+    if (p.stride != stride) continue;
+    auto it = runner.recorded().find({p.stride, p.footprint});
+    if (it == runner.recorded().end()) {
+      const TlbLatency m = runner.measure(p.stride, p.footprint);
+      runner.record(p.stride, p.footprint, m.cycles, m.sm_clock_mhz);
+      it = runner.recorded().find({p.stride, p.footprint});
+    }
+    c.push_back({double(p.footprint), it->second.first});
+    mhz.push_back(it->second.second);
+  }
+  return c;
+}
+
+void geometry(benchmark::State& state, const std::vector<TlbPoint>& sweep) {
+  guarded(state, [&] {
+    std::map<std::size_t, std::vector<CurvePoint>> curves;
+    std::vector<double> mhz;
+    for (auto _ : state) {
+      // Instant when every point was measured before; otherwise the time of measuring the rest.
+      const auto start = std::chrono::steady_clock::now();
+      for (const TlbPoint& p : sweep)
+        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(sweep, p.stride, mhz);
+      state.SetIterationTime(std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    }
+    TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
+    const double clock = median(mhz);
+
+    // Page size: the first level's reach per stride.
+    std::vector<std::pair<double, double>> first_reach;
+    for (const auto& [stride, c] : curves) {
+      const auto levels = find_levels(c);
+      if (!levels.empty()) first_reach.emplace_back(double(stride), levels.front().reach);
+    }
+    const PageSizeInference page = infer_page_size(first_reach);
+    state.counters["page_size_bytes"] = page.page_bytes;
+    state.counters["page_size_confidence"] = page.confidence;
+    state.counters["strides_with_a_first_level"] = double(first_reach.size());
+    if (page.page_bytes <= 0) {
+      state.counters["levels"] = 0;
+      report_clocks(state, clock);
+      return;
+    }
+    // Levels on the curve at the page stride (or the smallest stride above it).
+    auto at_page = curves.lower_bound(static_cast<std::size_t>(page.page_bytes));
+    if (at_page == curves.end()) at_page = std::prev(curves.end());
+    const auto levels = find_levels(at_page->second);
+    const double page_bytes = std::max(page.page_bytes, double(at_page->first));
+    state.counters["levels_stride_bytes"] = double(at_page->first);
+    state.counters["levels"] = double(levels.size());
+    if (!levels.empty()) state.counters["hit_latency_cycles"] = levels.front().hit_cycles;
+    // Entries seen at the largest stride: as many as at the page stride when no set conflicts
+    // shorten the reach (a fully associative level, as far as the strides go).
+    const auto& widest = *std::prev(curves.end());
+    const auto wide_levels = find_levels(widest.second);
+    for (std::size_t i = 0; i < levels.size() && i < std::size_t(kMaxLevels); ++i) {
+      const std::string l = "level" + std::to_string(i + 1) + "_";
+      state.counters[l + "reach_bytes"] = levels[i].reach;
+      state.counters[l + "reach_upper_bytes"] = levels[i].next_footprint;
+      state.counters[l + "entries"] = levels[i].reach / page_bytes;
+      state.counters[l + "miss_penalty_cycles"] = levels[i].miss_penalty_cycles;
+      state.counters[l + "miss_penalty_ns"] = clock > 0 ? levels[i].miss_penalty_cycles * 1e3 / clock : 0;
+      state.counters[l + "confidence"] = levels[i].confidence;
+      if (i < wide_levels.size()) state.counters[l + "entries_at_widest_stride"] = wide_levels[i].reach / double(widest.first);
+    }
+    report_clocks(state, clock);
+  });
+}
+
+void register_tlb(const SuiteConfig& cfg) {
+  std::size_t free = 0, total = 0;
+  ARCHBENCH_CUDA(cudaMemGetInfo(&free, &total));
+  const std::vector<TlbPoint> sweep = tlb_sweep(free, cfg.quick, cfg.dense);
+  std::vector<BenchmarkPoint> points;
+  for (const TlbPoint& p : sweep)
+    points.push_back({"Tlb/latency/stride:" + std::to_string(p.stride) + "/footprint:" + std::to_string(p.footprint),
+                      [p](benchmark::State& st) { latency(st, p); }});
+  points.push_back({"Tlb/geometry", [sweep](benchmark::State& st) { geometry(st, sweep); }});
+  register_points("Tlb", points, kIterations);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(Tlb, archbench::register_tlb);

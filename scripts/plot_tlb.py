@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Plots Tlb from one or more archbench JSON files (several files: GPUs side by side).
+
+Usage: plot_tlb.py [--out DIR] [--unit cycles|ns] FILE...
+
+Writes DIR/tlb_footprint.{png,svg}: latency of an ld.cg pointer chase with one element per
+stride against the footprint (log scale), one line per stride, with the levels Tlb/geometry
+inferred (reach as vertical lines) when the file has them. Files without Tlb data are skipped
+with a note.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import matplotlib.pyplot as plt  # noqa: E402
+from plotlib import feature_benchmarks, main, save  # noqa: E402
+
+
+def load(path):
+    label, ctx, rows = feature_benchmarks(path, "Tlb")
+    curves, geometry = {}, None
+    for b in rows:
+        if b["name"].startswith("Tlb/geometry"):
+            geometry = b
+        elif b["name"].startswith("Tlb/latency/"):
+            curves.setdefault(int(b["stride_bytes"]), []).append(
+                (b["footprint_bytes"], b["latency_cycles"], b["latency_ns"]))
+    return label, ctx, (curves, geometry) if curves else None
+
+
+def human(n):
+    for unit, size in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]:
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n:g} B"
+
+
+def plot(datasets, args):
+    col = 1 if args.unit == "cycles" else 2
+    fig, axes = plt.subplots(1, len(datasets), figsize=(9 * len(datasets), 5.5), squeeze=False)
+    for ax, (label, _, (curves, geometry)) in zip(axes[0], datasets):
+        cmap = plt.get_cmap("viridis")
+        for i, stride in enumerate(sorted(curves)):
+            pts = sorted(curves[stride])
+            ax.plot([p[0] for p in pts], [p[col] for p in pts], marker="o", markersize=2, linewidth=1,
+                    color=cmap(i / max(1, len(curves) - 1)), label=f"stride {human(stride)}")
+        if geometry:
+            for level in range(1, 5):
+                reach = geometry.get(f"level{level}_reach_bytes")
+                if reach:
+                    ax.axvline(reach, color="grey", linestyle="--", linewidth=0.8)
+                    ax.text(reach, ax.get_ylim()[1], f" L{level} TLB reach {human(reach)}", rotation=90,
+                            va="top", fontsize=7)
+            page = geometry.get("page_size_bytes")
+            if page:
+                ax.set_title(f"{label}: pages of {human(page)}", fontsize=10)
+        if not ax.get_title():
+            ax.set_title(label, fontsize=10)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("footprint (bytes)")
+        ax.set_ylabel(f"latency per load ({args.unit})")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+    fig.suptitle("TLB: pointer-chase latency, one element per stride (ld.cg)")
+    fig.tight_layout()
+    return save(fig, args.out, "tlb_footprint")
+
+
+def extra(ap):
+    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
+
+
+if __name__ == "__main__":
+    sys.exit(main(__doc__, "Tlb", load, plot, extra_args=extra))

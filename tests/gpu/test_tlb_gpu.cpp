@@ -1,0 +1,54 @@
+// TLB on a real GPU: every chase ends where the host says, a curve at a 2 MiB stride up to 90 %
+// of the free memory shows at least two levels, and a footprint above the memory is refused with
+// a reason (the runner stays usable).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/tlb.hpp"
+#include "fixtures/gpu.hpp"
+#include "fixtures/tlb_runner.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr std::size_t kStride = 2u << 20;
+
+TEST(Tlb, ACurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
+  TlbRunner& runner = TlbRunner::instance();
+  std::size_t free = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+  std::vector<CurvePoint> curve;
+  for (const TlbPoint& p : tlb_sweep(free, false, false)) {
+    if (p.stride != kStride) continue;
+    const TlbLatency m = runner.measure(p.stride, p.footprint);
+    curve.push_back({double(p.footprint), m.cycles});
+  }
+  runner.release();
+  ASSERT_GE(curve.size(), 20u);
+  EXPECT_GE(curve.back().x, 0.85 * double(free)) << "the sweep stops short of 90 % of the free memory";
+  const auto levels = find_levels(curve);
+  for (const auto& l : levels)
+    std::printf("level: reach %.0f MiB (< %.0f MiB), hit %.1f cycles, miss penalty %.1f cycles, confidence %.2f\n",
+                l.reach / 1048576.0, l.next_footprint / 1048576.0, l.hit_cycles, l.miss_penalty_cycles, l.confidence);
+  EXPECT_GE(levels.size(), 2u);
+  for (const auto& l : levels) EXPECT_GT(l.miss_penalty_cycles, 10.0);
+}
+
+TEST(Tlb, AFootprintAboveTheMemoryIsRefusedWithAReason) {
+  TlbRunner& runner = TlbRunner::instance();
+  const std::size_t too_big = (Gpu::current().info().total_mem_bytes + (1ull << 30)) / kStride * kStride;
+  try {
+    runner.measure(kStride, too_big);
+    ADD_FAILURE() << "a footprint above the device memory was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(runner.measure(kStride, 64 * kStride));
+  runner.release();
+}
+
+}  // namespace
+}  // namespace archbench
