@@ -1,14 +1,17 @@
 // Tlb: address translation, measured as the latency of a chase with one element per stride.
-//   Tlb/latency/stride:S/footprint:F      one thread, ld.cg pointer chase over F / S elements
-//   Tlb/geometry                          page size, levels, reach, entries, miss penalties
-// S: 64 KiB ... 32 MiB. F: 2 strides ... 90 % of the free memory (at most 64 Ki elements, whose
-// lines stay in L2). Tlb/geometry runs last and infers from the curves the points measured
-// (measuring any the filter left out; analysis/tlb.hpp says how).
+//   Tlb/latency/mapping:M/stride:S/footprint:F    one thread, ld.cg pointer chase over F / S elements
+//   Tlb/geometry/mapping:M                        page size, levels, reach, entries, miss penalties
+// M: scattered (every 2 MiB mapping granule backed by a random physical slice) or contiguous (one
+// cudaMalloc); fixtures/scattered_buffer.hpp says why both. S: 64 KiB ... 4 GiB. F: 2 strides ...
+// 90 % of the free memory (at most 64 Ki elements, whose lines stay in L2). Tlb/geometry runs
+// after the points and infers from the curves they measured (measuring any the filter left
+// out; analysis/tlb.hpp says how).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,17 +28,17 @@ namespace {
 constexpr int kIterations = 3;
 constexpr int kMaxLevels = 4;
 
-void latency(benchmark::State& state, TlbPoint p) {
+void latency(benchmark::State& state, TlbMapping mapping, TlbPoint p) {
   guarded(state, [&] {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     for (auto _ : state) {
-      runs.push_back(runner.measure(p.stride, p.footprint));  // throws SelfCheckError on a wrong end
+      runs.push_back(runner.measure(mapping, p.stride, p.footprint));  // throws SelfCheckError on a wrong end
       state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
     const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
-    runner.record(p.stride, p.footprint, cycles, mhz);
+    runner.record({mapping, p.stride, p.footprint}, {cycles, mhz});
     state.counters["latency_cycles"] = cycles;
     state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns; });
     state.counters["footprint_bytes"] = double(p.footprint);
@@ -50,24 +53,26 @@ void latency(benchmark::State& state, TlbPoint p) {
 }
 
 // The curve at one stride, from what the benchmarks recorded (measuring what is missing).
-std::vector<CurvePoint> curve(const std::vector<TlbPoint>& sweep, std::size_t stride, std::vector<double>& mhz) {
+std::vector<CurvePoint> curve(TlbMapping mapping, const std::vector<TlbPoint>& sweep, std::size_t stride,
+                              std::vector<double>& mhz) {
   TlbRunner& runner = TlbRunner::instance();
   std::vector<CurvePoint> c;
   for (const TlbPoint& p : sweep) {
     if (p.stride != stride) continue;
-    auto it = runner.recorded().find({p.stride, p.footprint});
+    const TlbRunner::Key key{mapping, p.stride, p.footprint};
+    auto it = runner.recorded().find(key);
     if (it == runner.recorded().end()) {
-      const TlbLatency m = runner.measure(p.stride, p.footprint);
-      runner.record(p.stride, p.footprint, m.cycles, m.sm_clock_mhz);
-      it = runner.recorded().find({p.stride, p.footprint});
+      const TlbLatency m = runner.measure(mapping, p.stride, p.footprint);
+      runner.record(key, {m.cycles, m.sm_clock_mhz});
+      it = runner.recorded().find(key);
     }
-    c.push_back({double(p.footprint), it->second.first});
-    mhz.push_back(it->second.second);
+    c.push_back({double(p.footprint), it->second.cycles});
+    mhz.push_back(it->second.sm_clock_mhz);
   }
   return c;
 }
 
-void geometry(benchmark::State& state, const std::vector<TlbPoint>& sweep) {
+void geometry(benchmark::State& state, TlbMapping mapping, const std::vector<TlbPoint>& sweep, bool last) {
   guarded(state, [&] {
     std::map<std::size_t, std::vector<CurvePoint>> curves;
     std::vector<double> mhz;
@@ -75,10 +80,10 @@ void geometry(benchmark::State& state, const std::vector<TlbPoint>& sweep) {
       // Instant when every point was measured before; otherwise the time of measuring the rest.
       const auto start = std::chrono::steady_clock::now();
       for (const TlbPoint& p : sweep)
-        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(sweep, p.stride, mhz);
+        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(mapping, sweep, p.stride, mhz);
       state.SetIterationTime(std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     }
-    TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
+    if (last) TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
     const double clock = median(mhz);
 
     // Page size: the first level's reach per stride.
@@ -127,10 +132,16 @@ void register_tlb(const SuiteConfig& cfg) {
   ARCHBENCH_CUDA(cudaMemGetInfo(&free, &total));
   const std::vector<TlbPoint> sweep = tlb_sweep(free, cfg.quick, cfg.dense);
   std::vector<BenchmarkPoint> points;
-  for (const TlbPoint& p : sweep)
-    points.push_back({"Tlb/latency/stride:" + std::to_string(p.stride) + "/footprint:" + std::to_string(p.footprint),
-                      [p](benchmark::State& st) { latency(st, p); }});
-  points.push_back({"Tlb/geometry", [sweep](benchmark::State& st) { geometry(st, sweep); }});
+  for (TlbMapping m : kTlbMappings)
+    for (const TlbPoint& p : sweep)
+      points.push_back({"Tlb/latency/mapping:" + std::string(tlb_mapping_name(m)) + "/stride:" + std::to_string(p.stride) +
+                            "/footprint:" + std::to_string(p.footprint),
+                        [m, p](benchmark::State& st) { latency(st, m, p); }});
+  for (TlbMapping m : kTlbMappings) {
+    const bool last = m == kTlbMappings[std::size(kTlbMappings) - 1];
+    points.push_back({"Tlb/geometry/mapping:" + std::string(tlb_mapping_name(m)),
+                      [m, sweep, last](benchmark::State& st) { geometry(st, m, sweep, last); }});
+  }
   register_points("Tlb", points, kIterations);
 }
 

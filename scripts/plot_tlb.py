@@ -4,9 +4,9 @@
 Usage: plot_tlb.py [--out DIR] [--unit cycles|ns] FILE...
 
 Writes DIR/tlb_footprint.{png,svg}: latency of an ld.cg pointer chase with one element per
-stride against the footprint (log scale), one line per stride, with the levels Tlb/geometry
-inferred (reach as vertical lines) when the file has them. Files without Tlb data are skipped
-with a note.
+stride against the footprint (log scale), one line per stride, one panel per mapping of the
+memory (scattered, contiguous), with the levels Tlb/geometry inferred (reach as vertical lines)
+when the file has them. Files without Tlb data are skipped with a note.
 """
 import os
 import sys
@@ -18,14 +18,17 @@ from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 def load(path):
     label, ctx, rows = feature_benchmarks(path, "Tlb")
-    curves, geometry = {}, None
+    panels = {}  # mapping -> (curves by stride, geometry)
     for b in rows:
+        fields = dict(p.split(":", 1) for p in b["name"].split("/") if ":" in p)
+        curves, _ = panels.setdefault(fields.get("mapping", "contiguous"), ({}, None))
         if b["name"].startswith("Tlb/geometry"):
-            geometry = b
+            panels[fields.get("mapping", "contiguous")] = (curves, b)
         elif b["name"].startswith("Tlb/latency/"):
             curves.setdefault(int(b["stride_bytes"]), []).append(
                 (b["footprint_bytes"], b["latency_cycles"], b["latency_ns"]))
-    return label, ctx, (curves, geometry) if curves else None
+    panels = {m: v for m, v in panels.items() if v[0]}
+    return label, ctx, panels or None
 
 
 def human(n):
@@ -37,8 +40,10 @@ def human(n):
 
 def plot(datasets, args):
     col = 1 if args.unit == "cycles" else 2
-    fig, axes = plt.subplots(1, len(datasets), figsize=(9 * len(datasets), 5.5), squeeze=False)
-    for ax, (label, _, (curves, geometry)) in zip(axes[0], datasets):
+    panels = [(f"{label}, {mapping} mapping", curves, geometry)
+              for label, _, by_mapping in datasets for mapping, (curves, geometry) in sorted(by_mapping.items(), reverse=True)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(9 * len(panels), 5.5), squeeze=False)
+    for ax, (label, curves, geometry) in zip(axes[0], panels):
         cmap = plt.get_cmap("viridis")
         for i, stride in enumerate(sorted(curves)):
             pts = sorted(curves[stride])
