@@ -1,11 +1,11 @@
 // Tlb: address translation, measured as the latency of a chase with one element per stride.
-//   Tlb/latency/mapping:M/stride:S/footprint:F    one thread, ld.cg pointer chase over F / S elements
-//   Tlb/geometry/mapping:M                        page size, levels, reach, entries, miss penalties
-// M: scattered (every 2 MiB mapping granule backed by a random physical slice) or contiguous (one
-// cudaMalloc); fixtures/scattered_buffer.hpp says why both. S: 64 KiB ... 4 GiB. F: 2 strides ...
-// 90 % of the free memory (at most 64 Ki elements, whose lines stay in L2). Tlb/geometry runs
-// after the points and infers from the curves they measured (measuring any the filter left
-// out; analysis/tlb.hpp says how).
+//   Tlb/latency/<op>/mapping:M/stride:S/footprint:F    one thread, a pointer chase over F / S elements
+//   Tlb/geometry/<op>/mapping:M                        page size, levels, reach, entries, miss penalties
+// <op>: ld.ca (lines in L1: at most half its lines) or ld.cg (lines in L2: up to 64 Ki elements,
+// 90 % of the free memory). M: scattered (every mapping granule backed by a physical allocation
+// of its own, in shuffled order) or contiguous (one cudaMalloc); fixtures/scattered_buffer.hpp
+// says why both. S: 64 KiB ... 4 GiB. Tlb/geometry runs after the points and infers from the
+// curves they measured (measuring any the filter left out; analysis/tlb.hpp says how).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -28,17 +28,21 @@ namespace {
 constexpr int kIterations = 3;
 constexpr int kMaxLevels = 4;
 
-void latency(benchmark::State& state, TlbMapping mapping, TlbPoint p) {
+std::string probe_name(const TlbProbe& probe) {
+  return std::string(cache_op_name(probe.op)) + "/mapping:" + tlb_mapping_name(probe.mapping);
+}
+
+void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
   guarded(state, [&] {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     for (auto _ : state) {
-      runs.push_back(runner.measure(mapping, p.stride, p.footprint));  // throws SelfCheckError on a wrong end
+      runs.push_back(runner.measure(probe, p.stride, p.footprint));  // throws SelfCheckError on a wrong end
       state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
     const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
-    runner.record({mapping, p.stride, p.footprint}, {cycles, mhz});
+    runner.record({probe.mapping, probe.op, p.stride, p.footprint}, {cycles, mhz});
     state.counters["latency_cycles"] = cycles;
     state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns; });
     state.counters["footprint_bytes"] = double(p.footprint);
@@ -53,16 +57,16 @@ void latency(benchmark::State& state, TlbMapping mapping, TlbPoint p) {
 }
 
 // The curve at one stride, from what the benchmarks recorded (measuring what is missing).
-std::vector<CurvePoint> curve(TlbMapping mapping, const std::vector<TlbPoint>& sweep, std::size_t stride,
+std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>& sweep, std::size_t stride,
                               std::vector<double>& mhz) {
   TlbRunner& runner = TlbRunner::instance();
   std::vector<CurvePoint> c;
   for (const TlbPoint& p : sweep) {
     if (p.stride != stride) continue;
-    const TlbRunner::Key key{mapping, p.stride, p.footprint};
+    const TlbRunner::Key key{probe.mapping, probe.op, p.stride, p.footprint};
     auto it = runner.recorded().find(key);
     if (it == runner.recorded().end()) {
-      const TlbLatency m = runner.measure(mapping, p.stride, p.footprint);
+      const TlbLatency m = runner.measure(probe, p.stride, p.footprint);
       runner.record(key, {m.cycles, m.sm_clock_mhz});
       it = runner.recorded().find(key);
     }
@@ -72,7 +76,7 @@ std::vector<CurvePoint> curve(TlbMapping mapping, const std::vector<TlbPoint>& s
   return c;
 }
 
-void geometry(benchmark::State& state, TlbMapping mapping, const std::vector<TlbPoint>& sweep, bool last) {
+void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoint>& sweep, bool last) {
   guarded(state, [&] {
     std::map<std::size_t, std::vector<CurvePoint>> curves;
     std::vector<double> mhz;
@@ -80,7 +84,7 @@ void geometry(benchmark::State& state, TlbMapping mapping, const std::vector<Tlb
       // Instant when every point was measured before; otherwise the time of measuring the rest.
       const auto start = std::chrono::steady_clock::now();
       for (const TlbPoint& p : sweep)
-        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(mapping, sweep, p.stride, mhz);
+        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(probe, sweep, p.stride, mhz);
       state.SetIterationTime(std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     }
     if (last) TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
@@ -130,18 +134,18 @@ void geometry(benchmark::State& state, TlbMapping mapping, const std::vector<Tlb
 void register_tlb(const SuiteConfig& cfg) {
   std::size_t free = 0, total = 0;
   ARCHBENCH_CUDA(cudaMemGetInfo(&free, &total));
-  const std::vector<TlbPoint> sweep = tlb_sweep(free, cfg.quick, cfg.dense);
-  std::vector<BenchmarkPoint> points;
-  for (TlbMapping m : kTlbMappings)
+  std::vector<BenchmarkPoint> points, geometries;
+  for (const TlbProbe& probe : kTlbProbes) {
+    const std::vector<TlbPoint> sweep = tlb_sweep(free, tlb_max_elements(probe.op), cfg.quick, cfg.dense);
     for (const TlbPoint& p : sweep)
-      points.push_back({"Tlb/latency/mapping:" + std::string(tlb_mapping_name(m)) + "/stride:" + std::to_string(p.stride) +
-                            "/footprint:" + std::to_string(p.footprint),
-                        [m, p](benchmark::State& st) { latency(st, m, p); }});
-  for (TlbMapping m : kTlbMappings) {
-    const bool last = m == kTlbMappings[std::size(kTlbMappings) - 1];
-    points.push_back({"Tlb/geometry/mapping:" + std::string(tlb_mapping_name(m)),
-                      [m, sweep, last](benchmark::State& st) { geometry(st, m, sweep, last); }});
+      points.push_back({"Tlb/latency/" + probe_name(probe) + "/stride:" + std::to_string(p.stride) + "/footprint:" +
+                            std::to_string(p.footprint),
+                        [probe, p](benchmark::State& st) { latency(st, probe, p); }});
+    const bool last = &probe == &kTlbProbes[std::size(kTlbProbes) - 1];
+    geometries.push_back({"Tlb/geometry/" + probe_name(probe),
+                          [probe, sweep, last](benchmark::State& st) { geometry(st, probe, sweep, last); }});
   }
+  points.insert(points.end(), geometries.begin(), geometries.end());
   register_points("Tlb", points, kIterations);
 }
 

@@ -21,9 +21,10 @@ TEST(Tlb, AScatteredCurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
   std::size_t free = 0, total = 0;
   ASSERT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
   std::vector<CurvePoint> curve;
-  for (const TlbPoint& p : tlb_sweep(free, false, false)) {
+  const TlbProbe probe{TlbMapping::scattered, CacheOp::cg};
+  for (const TlbPoint& p : tlb_sweep(free, tlb_max_elements(probe.op), false, false)) {
     if (p.stride != kStride) continue;
-    const TlbLatency m = runner.measure(TlbMapping::scattered, p.stride, p.footprint);
+    const TlbLatency m = runner.measure(probe, p.stride, p.footprint);
     curve.push_back({double(p.footprint), m.cycles});
   }
   runner.release();
@@ -41,13 +42,13 @@ TEST(Tlb, AFootprintAboveTheMemoryIsRefusedWithAReason) {
   TlbRunner& runner = TlbRunner::instance();
   const std::size_t too_big = (Gpu::current().info().total_mem_bytes + (1ull << 30)) / kStride * kStride;
   try {
-    runner.measure(TlbMapping::contiguous, kStride, too_big);
+    runner.measure({TlbMapping::contiguous, CacheOp::cg}, kStride, too_big);
     ADD_FAILURE() << "a footprint above the device memory was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(runner.measure(TlbMapping::contiguous, kStride, 64 * kStride));
-  EXPECT_NO_THROW(runner.measure(TlbMapping::scattered, kStride, 64 * kStride));
+  EXPECT_NO_THROW(runner.measure({TlbMapping::contiguous, CacheOp::cg}, kStride, 64 * kStride));
+  EXPECT_NO_THROW(runner.measure({TlbMapping::scattered, CacheOp::ca}, kStride, 64 * kStride));
   runner.release();
 }
 
