@@ -4,8 +4,8 @@
 Usage: plot_tlb.py [--out DIR] [--unit cycles|ns] FILE...
 
 Writes DIR/tlb_footprint.{png,svg}: latency of an ld.cg pointer chase with one element per
-stride against the footprint (log scale), one line per stride, one panel per mapping of the
-memory (scattered, contiguous), with the levels Tlb/geometry inferred (reach as vertical lines)
+stride against the footprint (log scale), one line per stride, one panel per load and mapping
+of the memory (ld.ca or ld.cg; managed, scattered, contiguous), with the levels Tlb/geometry inferred (reach as vertical lines)
 when the file has them. Files without Tlb data are skipped with a note.
 """
 import os
@@ -18,12 +18,14 @@ from plotlib import feature_benchmarks, main, save  # noqa: E402
 
 def load(path):
     label, ctx, rows = feature_benchmarks(path, "Tlb")
-    panels = {}  # mapping -> (curves by stride, geometry)
+    panels = {}  # "<op>, <mapping> mapping" -> (curves by stride, geometry)
     for b in rows:
-        fields = dict(p.split(":", 1) for p in b["name"].split("/") if ":" in p)
-        curves, _ = panels.setdefault(fields.get("mapping", "contiguous"), ({}, None))
+        parts = b["name"].split("/")
+        fields = dict(p.split(":", 1) for p in parts if ":" in p)
+        key = f"{parts[2]}, {fields.get('mapping', 'contiguous')} mapping"
+        curves, _ = panels.setdefault(key, ({}, None))
         if b["name"].startswith("Tlb/geometry"):
-            panels[fields.get("mapping", "contiguous")] = (curves, b)
+            panels[key] = (curves, b)
         elif b["name"].startswith("Tlb/latency/"):
             curves.setdefault(int(b["stride_bytes"]), []).append(
                 (b["footprint_bytes"], b["latency_cycles"], b["latency_ns"]))
@@ -40,10 +42,14 @@ def human(n):
 
 def plot(datasets, args):
     col = 1 if args.unit == "cycles" else 2
-    panels = [(f"{label}, {mapping} mapping", curves, geometry)
-              for label, _, by_mapping in datasets for mapping, (curves, geometry) in sorted(by_mapping.items(), reverse=True)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(9 * len(panels), 5.5), squeeze=False)
-    for ax, (label, curves, geometry) in zip(axes[0], panels):
+    panels = [(f"{label}: {key}", curves, geometry)
+              for label, _, by_key in datasets for key, (curves, geometry) in sorted(by_key.items())]
+    cols = min(3, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(8 * cols, 5 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (label, curves, geometry) in zip(axes.flat, panels):
         cmap = plt.get_cmap("viridis")
         for i, stride in enumerate(sorted(curves)):
             pts = sorted(curves[stride])
@@ -58,9 +64,9 @@ def plot(datasets, args):
                             va="top", fontsize=7)
             page = geometry.get("page_size_bytes")
             if page:
-                ax.set_title(f"{label}: pages of {human(page)}", fontsize=10)
+                ax.set_title(f"{label}, pages of {human(page)}", fontsize=9)
         if not ax.get_title():
-            ax.set_title(label, fontsize=10)
+            ax.set_title(label, fontsize=9)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("footprint (bytes)")
         ax.set_ylabel(f"latency per load ({args.unit})")

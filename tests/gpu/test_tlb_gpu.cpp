@@ -1,6 +1,6 @@
-// TLB on a real GPU: every chase ends where the host says, a curve at a 2 MiB stride up to 90 %
-// of the free memory shows at least two levels, and a footprint above the memory is refused with
-// a reason (the runner stays usable).
+// TLB on a real GPU: every chase ends where the host says, a curve over managed memory at a 2 MiB
+// stride up to 90 % of the free memory shows at least two levels, and a footprint above the
+// memory is refused with a reason (the runner stays usable).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -16,12 +16,12 @@ namespace {
 
 constexpr std::size_t kStride = 2u << 20;
 
-TEST(Tlb, AScatteredCurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
+TEST(Tlb, AManagedCurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
   TlbRunner& runner = TlbRunner::instance();
   std::size_t free = 0, total = 0;
   ASSERT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
   std::vector<CurvePoint> curve;
-  const TlbProbe probe{TlbMapping::scattered, CacheOp::cg};
+  const TlbProbe probe{TlbMapping::managed, CacheOp::cg};
   for (const TlbPoint& p : tlb_sweep(free, tlb_max_elements(probe.op), false, false)) {
     if (p.stride != kStride) continue;
     const TlbLatency m = runner.measure(probe, p.stride, p.footprint);
