@@ -63,10 +63,15 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve) {
     const Plateau& up = plateaus[k];
     if (up.level <= base.level + tolerance(base.level, kRelTol, kAbsTol)) continue;
     CacheLevelStep s;
-    s.reach = curve[base.last].x;
-    s.next_footprint = curve[base.last + 1].x;
     s.hit_cycles = base.level;
     s.miss_penalty_cycles = up.level - base.level;
+    // The reach: the last footprint whose latency is nearer the lower plateau than the upper
+    // one. A point at the exact capacity that a few misses lift off the plateau still counts.
+    std::size_t last_hit = base.last;
+    for (std::size_t i = base.last + 1; i < up.first; ++i)
+      if (curve[i].y < base.level + s.miss_penalty_cycles / 2) last_hit = i;
+    s.reach = curve[last_hit].x;
+    s.next_footprint = curve[last_hit + 1].x;
     // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least half a cycle.
     const double noise = std::max({base.spread, up.spread, 0.5 / 1.4826}) * 1.4826;
     const double jump = 1.0 - std::exp(-s.miss_penalty_cycles / noise / 10.0);

@@ -3,8 +3,8 @@
 // Method (Mei & Chu, treating a TLB as a cache whose line is a page): a chase that touches one
 // element every `stride` bytes over a footprint F costs a hit latency while the pages it touches
 // fit in a TLB level, and a miss penalty more once they do not. On a curve at a fixed stride, each
-// TLB level is a step up between two plateaus: the level's reach is the largest footprint still
-// on the lower plateau, its miss penalty the difference of the plateaus.
+// TLB level is a step up between two plateaus: the level's reach is the largest footprint whose
+// latency is still nearer the lower plateau, its miss penalty the difference of the plateaus.
 //
 // Page size: at strides up to the page size every page of the footprint is touched, so the first
 // level's reach is entries x page, whatever the stride; above it each element has a page of its
@@ -35,7 +35,7 @@ std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double 
                                    double abs_tol = 4.0, std::size_t min_points = 3);
 
 struct CacheLevelStep {
-  double reach = 0;           // largest footprint on the lower plateau (bytes)
+  double reach = 0;           // largest footprint nearer the lower plateau than the upper (bytes)
   double next_footprint = 0;  // first footprint past it: the reach lies in [reach, next_footprint)
   double hit_cycles = 0;      // the lower plateau's latency
   double miss_penalty_cycles = 0;  // upper plateau - lower plateau

@@ -1,7 +1,7 @@
 // Tlb: address translation, measured as the latency of a chase with one element per stride.
 //   Tlb/latency/<op>/mapping:M/stride:S/footprint:F    one thread, a pointer chase over F / S elements
 //   Tlb/geometry/<op>/mapping:M                        page size, levels, reach, entries, miss penalties
-// <op>: ld.ca (lines in L1: at most half its lines) or ld.cg (lines in L2: up to 64 Ki elements,
+// <op>: ld.ca (lines in L1: at most an eighth of its lines) or ld.cg (lines in L2: up to 64 Ki elements,
 // 90 % of the free memory). M: scattered (every mapping granule backed by a physical allocation
 // of its own, in shuffled order) or contiguous (one cudaMalloc); fixtures/scattered_buffer.hpp
 // says why both. S: 64 KiB ... 4 GiB. Tlb/geometry runs after the points and infers from the
