@@ -60,7 +60,7 @@ def plot(datasets, args):
                 reach = geometry.get(f"level{level}_reach_bytes")
                 if reach:
                     ax.axvline(reach, color="grey", linestyle="--", linewidth=0.8)
-                    ax.text(reach, ax.get_ylim()[1], f" L{level} TLB reach {human(reach)}", rotation=90,
+                    ax.text(reach, ax.get_ylim()[1], f" level {level} reach {human(reach)}", rotation=90,
                             va="top", fontsize=7)
             page = geometry.get("page_size_bytes")
             if page:
@@ -72,7 +72,7 @@ def plot(datasets, args):
         ax.set_ylabel(f"latency per load ({args.unit})")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
-    fig.suptitle("TLB: pointer-chase latency, one element per stride (ld.cg)")
+    fig.suptitle("TLB: pointer-chase latency, one element per stride")
     fig.tight_layout()
     return save(fig, args.out, "tlb_footprint")
 
