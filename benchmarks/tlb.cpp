@@ -117,10 +117,14 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
     state.counters["levels_stride_bytes"] = double(at_page->first);
     state.counters["levels"] = double(levels.size());
     if (!levels.empty()) state.counters["hit_latency_cycles"] = levels.front().hit_cycles;
-    // Entries seen at the largest stride: as many as at the page stride when no set conflicts
-    // shorten the reach (a fully associative level, as far as the strides go).
-    const auto& widest = *std::prev(curves.end());
-    const auto wide_levels = find_levels(widest.second);
+    // Entries seen at the widest stride that still shows the level: as many as at the page stride
+    // when no set conflicts shorten the reach (a fully associative level, as far as the strides go).
+    std::vector<std::vector<CacheLevelStep>> levels_per_stride;
+    std::vector<double> stride_of;
+    for (const auto& [stride, c] : curves) {
+      levels_per_stride.push_back(find_levels(c));
+      stride_of.push_back(double(stride));
+    }
     for (std::size_t i = 0; i < levels.size() && i < std::size_t(kMaxLevels); ++i) {
       const std::string l = "level" + std::to_string(i + 1) + "_";
       state.counters[l + "reach_bytes"] = levels[i].reach;
@@ -129,7 +133,12 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
       state.counters[l + "miss_penalty_cycles"] = levels[i].miss_penalty_cycles;
       state.counters[l + "miss_penalty_ns"] = clock > 0 ? levels[i].miss_penalty_cycles * 1e3 / clock : 0;
       state.counters[l + "confidence"] = levels[i].confidence;
-      if (i < wide_levels.size()) state.counters[l + "entries_at_widest_stride"] = wide_levels[i].reach / double(widest.first);
+      for (std::size_t k = levels_per_stride.size(); k-- > 0;)
+        if (levels_per_stride[k].size() > i && stride_of[k] >= page_bytes) {
+          state.counters[l + "entries_at_widest_stride"] = levels_per_stride[k][i].reach / stride_of[k];
+          state.counters[l + "widest_stride_bytes"] = stride_of[k];
+          break;
+        }
     }
     report_clocks(state, clock);
   });

@@ -27,6 +27,7 @@ run memcheck '^Atomics/(global|shared)/(atom|red).add.u32/(gpu|cta)/contention:(
 run memcheck '^Atomics/latency/(global|shared)/atom.add.u32/'
 run memcheck '^SmemBanks/(latency|throughput)/width:(4|16)/stride:(1|32)/'
 run memcheck '^Dsm/(latency|bandwidth)/cluster:2/'
+run memcheck '^Tlb/latency/ld.(ca|cg)/mapping:(contiguous|scattered)/stride:2097152/footprint:(4194304|8388608)/'
 run racecheck '^Bandwidth/smem/ld.shared/width:16/'
 run racecheck '^SmemBanks/(latency|throughput)/width:4/stride:1/'
 run racecheck '^Dsm/(latency/cluster:2|bandwidth/cluster:2/pattern:pairs)/'
