@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Plots and a Markdown report for archbench runs: every feature's plots, the cross-generation
+plot, and a table of what the suite inferred (the geometry table).
+
+Usage: report.py [--out DIR] [--reference DIR] FILE...
+       report.py --latest RESULTS_DIR      (the newest run of every GPU under RESULTS_DIR)
+
+Writes DIR/index.md (default: a `report` folder next to the first file) with the plots (PNG and
+SVG) beside it. Features a file lacks are skipped quietly; a file that is not archbench JSON is
+named in a one-line error (exit 2).
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb"]
+
+
+def fmt_bytes(n):
+    for unit, size in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]:
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n:g} B"
+
+
+def geometry_rows(doc):
+    """(quantity, value, where it comes from) for every inference the run made."""
+    rows = []
+    for b in doc.get("benchmarks", []):
+        name = b.get("name", "").split("/iterations")[0]
+        if b.get("error_occurred"):
+            continue
+        if name == "SmemBanks/geometry":
+            rows.append(("shared-memory banks", f"{int(b['banks'])} x {int(b['bank_width_bytes'])} B, "
+                         f"{b['cycles_per_wavefront']:.2f} cycles per wavefront", f"confidence {b['confidence']:.3f}", name))
+        elif name.startswith("Tlb/geometry/") and b.get("levels", 0) > 0:
+            page = fmt_bytes(b["page_size_bytes"]) if b.get("page_size_bytes") else "not seen"
+            for i in range(1, int(b["levels"]) + 1):
+                rows.append((f"TLB level {i} ({name.split('/', 2)[2]})",
+                             f"{b[f'level{i}_entries']:.0f} entries of {page}, reach {fmt_bytes(b[f'level{i}_reach_bytes'])}, "
+                             f"miss +{b[f'level{i}_miss_penalty_cycles']:.0f} cycles",
+                             f"confidence {b[f'level{i}_confidence']:.2f}", name))
+        elif name.startswith("Tlb/geometry/"):
+            rows.append((f"TLB ({name.split('/', 2)[2]})", "no level seen", "", name))
+        elif name.startswith("Atomics/global/") and "l2_near_atomic_cycles" in b and not any(
+                r[0] == "L2 home partitions" for r in rows):
+            rows.append(("L2 home partitions", f"near {b['l2_near_atomic_cycles']:.0f} / far {b['l2_far_atomic_cycles']:.0f} "
+                         f"cycles per probe step, {100 * b['l2_near_fraction']:.0f} % near",
+                         f"split confidence {b['l2_split_confidence']:.1f}", name))
+    return rows
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        if not isinstance(doc.get("benchmarks"), list) or not isinstance(doc.get("context"), dict):
+            raise ValueError("no 'context' object and 'benchmarks' list")
+        return doc
+    except (OSError, ValueError) as e:
+        print(f"report.py: error: {path}: not archbench JSON ({e})", file=sys.stderr)
+        sys.exit(2)
+
+
+def latest_runs(results_dir):
+    files = []
+    for gpu_dir in sorted(glob.glob(os.path.join(results_dir, "*", ""))):
+        runs = sorted(glob.glob(os.path.join(gpu_dir, "*.json")), key=os.path.getmtime)
+        if runs:
+            files.append(runs[-1])
+    return files
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--latest", metavar="RESULTS_DIR")
+    ap.add_argument("--out")
+    ap.add_argument("--reference", default=os.path.join(HERE, "..", "results", "reference"),
+                    help="folder of published references for the cross-generation plot")
+    args = ap.parse_args(argv)
+    files = list(args.files) + (latest_runs(args.latest) if args.latest else [])
+    if not files:
+        ap.error("no input: give FILE... or --latest RESULTS_DIR")
+    docs = {f: load(f) for f in files}
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(files[0])), "report",
+                                   os.path.splitext(os.path.basename(files[0]))[0])
+    os.makedirs(out, exist_ok=True)
+
+    written = []
+    for name in PLOTS + ["generations"]:
+        extra = sorted(glob.glob(os.path.join(args.reference, "*.json"))) if name == "generations" else []
+        r = subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out, *files, *extra],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"report.py: plot_{name}.py failed:\n{r.stderr}", file=sys.stderr)
+            return 1
+        written += [os.path.basename(p) for p in r.stdout.split() if p.endswith(".png")]
+
+    lines = ["# archbench report", ""]
+    for f, doc in docs.items():
+        ctx = doc["context"]
+        lines.append(f"- `{f}`: {ctx.get('gpu_name', '?')}, commit `{ctx.get('archbench_git_sha', '?')}`, "
+                     f"{len(doc['benchmarks'])} benchmarks, "
+                     f"{sum(1 for b in doc['benchmarks'] if b.get('error_occurred'))} errors")
+    rows = [r for doc in docs.values() for r in geometry_rows(doc)]
+    if rows:
+        lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
+        lines += [f"| {q} | {v} | {c} | `{n}` |" for q, v, c, n in rows]
+    lines += ["", "## Plots", ""]
+    lines += [f"![{p}]({p})" for p in written]
+    with open(os.path.join(out, "index.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(os.path.join(out, "index.md"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""report.py on the fixture JSON: index.md with the geometry table and every plot it names;
+--latest picks the newest run per GPU; bad input is one line and exit 2.
+
+Usage: test_report.py REPORT_SCRIPT DATA_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+script, data = sys.argv[1], sys.argv[2]
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("matplotlib not installed: skipped")
+    sys.exit(77)
+fixtures = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".json"))
+failures = []
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "rep")
+    r = subprocess.run([sys.executable, script, "--out", out, *fixtures], capture_output=True, text=True)
+    index = os.path.join(out, "index.md")
+    if r.returncode != 0 or not os.path.exists(index):
+        failures.append(f"report failed ({r.returncode}): {r.stderr}")
+    else:
+        text = open(index).read()
+        for want in ["32 x 4 B", "TLB level 2", "generations_latency.png", "tlb_footprint.png", "smembanks_stride.png"]:
+            if want not in text:
+                failures.append(f"index.md lacks {want!r}")
+        for line in text.splitlines():
+            if line.startswith("![") and not os.path.getsize(os.path.join(out, line.split("(")[1].rstrip(")"))) > 1000:
+                failures.append(f"empty plot {line}")
+    results = os.path.join(tmp, "results", "some-gpu")
+    os.makedirs(results)
+    shutil.copy(fixtures[0], results)
+    r = subprocess.run([sys.executable, script, "--latest", os.path.join(tmp, "results")], capture_output=True, text=True)
+    if r.returncode != 0 or not r.stdout.strip().endswith("index.md"):
+        failures.append(f"--latest failed ({r.returncode}): {r.stderr}")
+    bad = os.path.join(tmp, "bad.json")
+    open(bad, "w").write('{"context": {}, "benchm')
+    r = subprocess.run([sys.executable, script, "--out", out, bad], capture_output=True, text=True)
+    if r.returncode != 2 or "bad.json" not in r.stderr or "Traceback" in r.stderr:
+        failures.append(f"truncated JSON: exit {r.returncode}, {r.stderr!r}")
+for f in failures:
+    print("FAIL:", f)
+print("ok" if not failures else f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
