@@ -82,7 +82,7 @@ def merge_by_gpu(datasets):
 
 def plot(datasets, args):
     datasets = merge_by_gpu(datasets)
-    fig, ax = plt.subplots(figsize=(11, 5))
+    fig, ax = plt.subplots(figsize=(max(11, 1.1 * len(datasets) + 4), 5.5))
     width = 0.8 / len(datasets)
     for i, (label, _, (q, mhz)) in enumerate(datasets):
         xs, ys = [], []
@@ -90,8 +90,10 @@ def plot(datasets, args):
             if key in q and (args.unit == "cycles" or mhz):
                 xs.append(j + i * width)
                 ys.append(q[key] if args.unit == "cycles" else q[key] * 1e3 / mhz)
-        bars = ax.bar(xs, ys, width, label=label)
-        ax.bar_label(bars, fmt="%.0f", fontsize=6)
+        # Measured runs in black, references in distinct colours.
+        colour = "black" if label.endswith("(archbench)") else plt.get_cmap("tab20")(i % 20)
+        bars = ax.bar(xs, ys, width, label=label, color=colour)
+        ax.bar_label(bars, fmt="%.0f", fontsize=5)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(QUANTITIES))])
     ax.set_xticklabels([name for _, name in QUANTITIES])
     ax.set_ylabel(f"load latency ({args.unit})")
