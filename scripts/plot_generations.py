@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
-from plotlib import main, save  # noqa: E402
+from plotlib import main, save, unit_arg  # noqa: E402
 
 QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2 hit"),
               ("dram_latency_cycles", "DRAM"), ("smem_latency_cycles", "shared memory")]
@@ -104,9 +104,5 @@ def plot(datasets, args):
     return save(fig, args.out, "generations_latency")
 
 
-def extra(ap):
-    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
-
-
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "MemLatency", load, plot, extra_args=extra))
+    sys.exit(main(__doc__, "MemLatency", load, plot, extra_args=unit_arg))

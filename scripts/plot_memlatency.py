@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
 
 OPS = ["ld.ca", "ld.cg", "ld.nc"]
 STYLE = {"chain": "-", "fine": ":"}
@@ -85,4 +85,4 @@ def plot_all(datasets, args):
 
 if __name__ == "__main__":
     sys.exit(main(__doc__, "MemLatency", load, plot_all,
-                  extra_args=lambda ap: ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")))
+                  extra_args=unit_arg))

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
 
 
 def load(path):
@@ -99,4 +99,4 @@ def plot_throughput(datasets, out_dir):
 if __name__ == "__main__":
     sys.exit(main(__doc__, "Pipeline", load,
                   lambda datasets, args: plot_latency(datasets, args.unit, args.out) + plot_throughput(datasets, args.out),
-                  extra_args=lambda ap: ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")))
+                  extra_args=unit_arg))

@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import matplotlib.pyplot as plt  # noqa: E402
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
 
 
 def load(path):
@@ -77,9 +77,5 @@ def plot(datasets, args):
     return save(fig, args.out, "tlb_footprint")
 
 
-def extra(ap):
-    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
-
-
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Tlb", load, plot, extra_args=extra))
+    sys.exit(main(__doc__, "Tlb", load, plot, extra_args=unit_arg))

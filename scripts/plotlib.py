@@ -32,6 +32,11 @@ def save(fig, out_dir, stem, dpi=120):
     return paths
 
 
+def unit_arg(ap):
+    """--unit cycles|ns, for the scripts that plot latencies."""
+    ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
+
+
 def main(doc, feature, load, plot, argv=None, extra_args=None):
     """load(path) -> (label, ctx, data) with data falsy when the file has no `feature`;
     plot(datasets, args) -> written paths. Files without the feature are skipped with a note."""
