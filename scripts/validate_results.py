@@ -22,7 +22,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 FEATURE_COUNTERS = {
     "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",
@@ -42,6 +42,8 @@ FEATURE_COUNTERS = {
     "SmemBanks/latency": ["latency_cycles", "latency_ns", "model_wavefronts", "access_bytes", "self_checked"],
     "SmemBanks/throughput": ["cycles_per_access", "bytes_per_clk_per_sm", "bytes_per_second", "warps_per_sm",
                              "model_wavefronts", "conflict_ways", "access_bytes", "self_checked"],
+    "Scheduling/sustained_clock": ["sm_clock_initial_mhz", "sm_clock_sustained_mhz", "sm_clock_min_mhz",
+                                   "sm_clock_drop_pct", "seconds", "clock_samples", "flops"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",

@@ -1,0 +1,95 @@
+#include "kernels/sustained.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "fixtures/cuda_check.hpp"
+#include "fixtures/device_buffer.hpp"
+#include "fixtures/gpu.hpp"
+#include "fixtures/nvml.hpp"
+#include "kernels/clock.cuh"
+
+namespace archbench {
+namespace {
+
+constexpr int kChains = 8;
+constexpr int kStepsPerChunk = 256;  // FFMA per chain between two looks at the timer
+
+// b and c are run-time operands (the chains cannot be folded); they converge, so the values stay
+// finite. Block 0's first thread records (globaltimer, clock64) every sample_ns.
+__global__ void __launch_bounds__(1024) sustained_ffma_kernel(float b, float c, std::uint64_t duration_ns,
+                                                              std::uint64_t sample_ns, KernelClockSample* samples,
+                                                              std::uint32_t max_samples, std::uint32_t* sample_count,
+                                                              unsigned long long* chunks_done, float* sink) {
+  float x[kChains];
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  const bool sampler = blockIdx.x == 0 && threadIdx.x == 0;
+  const std::uint64_t start = dev::globaltimer_ns();
+  std::uint64_t next_sample = start;
+  std::uint32_t taken = 0;
+  unsigned long long chunks = 0;
+  for (;;) {
+#pragma unroll 16  // 128 FFMA per loop iteration: the loop costs under 3 % of the issue slots
+    for (int s = 0; s < kStepsPerChunk; ++s) {
+#pragma unroll
+      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
+    }
+    ++chunks;
+    const std::uint64_t now = dev::globaltimer_ns();
+    if (sampler && now >= next_sample && taken < max_samples) {
+      samples[taken++] = {now, dev::clock64_ordered()};
+      next_sample += sample_ns;
+    }
+    if (now - start >= duration_ns) break;
+  }
+  float acc = 0;
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) acc += x[j];
+  if (acc == 1234.5f) *sink = acc;  // consumed: the compiler must compute every chain
+  atomicAdd(chunks_done, chunks);
+  if (sampler) *sample_count = taken;
+}
+
+}  // namespace
+
+SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads) {
+  if (!(seconds > 0) || !(sample_ms > 0) || blocks < 1 || threads < 32 || threads > 1024 || threads % 32 != 0)
+    throw std::invalid_argument("sustained: seconds and sample interval > 0, 1+ blocks of 32..1024 threads");
+  const auto max_samples = static_cast<std::uint32_t>(seconds * 1000.0 / sample_ms) + 16;
+  DeviceBuffer<KernelClockSample> samples(max_samples);
+  DeviceBuffer<std::uint32_t> count(1);
+  DeviceBuffer<unsigned long long> chunks(1);
+  DeviceBuffer<float> sink(1);
+  ARCHBENCH_CUDA(cudaMemset(chunks.get(), 0, sizeof(unsigned long long)));
+  ARCHBENCH_CUDA(cudaMemset(count.get(), 0, sizeof(std::uint32_t)));
+  SustainedRun run;
+  const Nvml& nvml = Gpu::current().nvml();
+  const auto t0 = std::chrono::steady_clock::now();
+  sustained_ffma_kernel<<<blocks, threads>>>(0.9999f, 1e-3f, static_cast<std::uint64_t>(seconds * 1e9),
+                                             static_cast<std::uint64_t>(sample_ms * 1e6), samples.get(), max_samples,
+                                             count.get(), chunks.get(), sink.get());
+  ARCHBENCH_CUDA(cudaGetLastError());
+  // NVML beside the kernel, at the same interval, until it finishes.
+  while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
+    if (nvml.available())
+      if (const auto s = nvml.sample()) {
+        run.nvml.push_back(*s);
+        run.host_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sample_ms));
+  }
+  cuda_check_launch("sustained_ffma_kernel");
+  std::uint32_t n = 0;
+  ARCHBENCH_CUDA(cudaMemcpy(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost));
+  run.samples = samples.download();
+  run.samples.resize(n);
+  unsigned long long done = 0;
+  ARCHBENCH_CUDA(cudaMemcpy(&done, chunks.get(), sizeof done, cudaMemcpyDeviceToHost));
+  run.flop = double(done) * kStepsPerChunk * kChains * 2.0;
+  if (n >= 2) run.kernel_seconds = double(run.samples.back().ns - run.samples.front().ns) * 1e-9;
+  return run;
+}
+
+}  // namespace archbench

@@ -1,0 +1,27 @@
+// Host side of the sustained-load kernel (kernels/sustained.cu): FFMA on every SM for a given
+// time, with the SM clock sampled in-kernel, while the host samples NVML.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "fixtures/nvml.hpp"
+
+namespace archbench {
+
+struct KernelClockSample {
+  std::uint64_t ns = 0, cycles = 0;  // %globaltimer and clock64 of the sampling warp's SM
+};
+
+struct SustainedRun {
+  std::vector<KernelClockSample> samples;  // about every sample_ms, from one warp of block 0
+  std::vector<double> host_seconds;        // when each NVML sample was taken, from launch
+  std::vector<NvmlSample> nvml;         // empty without NVML
+  double flop = 0;                         // FFMA x 2, every thread
+  double kernel_seconds = 0;               // first to last in-kernel sample
+};
+
+// `blocks` blocks of `threads` threads run 8 independent FFMA chains per thread until `seconds`
+// have passed on %globaltimer. Throws std::invalid_argument on a bad shape, CudaError on failure.
+SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads);
+
+}  // namespace archbench

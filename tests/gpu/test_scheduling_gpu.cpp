@@ -1,0 +1,31 @@
+// Sustained load on a real GPU: the in-kernel clock trace is sampled through the run, the
+// sustained clock is a real clock (above 30 % and at most 5 % above the maximum the driver
+// reports), and the FFMA work was done.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "analysis/clock_trace.hpp"
+#include "fixtures/gpu.hpp"
+#include "kernels/sustained.hpp"
+
+namespace archbench {
+namespace {
+
+TEST(Scheduling, ThreeSecondsOfFfmaKeepAPlausibleClock) {
+  const GpuInfo& g = Gpu::current().info();
+  const SustainedRun run = run_sustained_ffma(3.0, 100.0, g.sm_count * 2, 1024);
+  ASSERT_GE(run.samples.size(), 20u);
+  std::vector<ClockPoint> points;
+  for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});
+  const ClockTrace t = summarize_clock(points);
+  std::printf("initial %.0f MHz, sustained %.0f MHz, min %.0f MHz, %.1f TFLOP/s, %zu NVML samples\n", t.initial_mhz,
+              t.sustained_mhz, t.min_mhz, run.flop / run.kernel_seconds / 1e12, run.nvml.size());
+  EXPECT_GT(t.sustained_mhz, 0.3 * g.max_sm_clock_mhz);
+  EXPECT_LE(t.max_mhz, 1.05 * g.max_sm_clock_mhz);
+  EXPECT_NEAR(t.seconds, 3.0, 0.3);
+  EXPECT_GT(run.flop, 0);
+}
+
+}  // namespace
+}  // namespace archbench
