@@ -1,15 +1,23 @@
-// Scheduling: how the GPU runs work over time. So far the clock under sustained load:
-//   Scheduling/sustained_clock/ffma/seconds:T     FFMA on every SM for T seconds (quick: 3)
-// The SM clock is sampled in the kernel every 100 ms (clock64 against %globaltimer) and NVML
-// (clock, power, temperature, clock-event reasons) beside it from the host.
+// Scheduling: how the GPU runs work over time.
+//   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
+//   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 3)
+// Timelines: every warp records %globaltimer and clock64 at its start and end, %smid, %warpid and
+// its block; the counters summarise them (analysis/timeline.hpp) and ARCHBENCH_TIMELINE_CSV=PATH
+// writes the raw records (scripts/plot_timeline.py draws one SM). The sustained clock is sampled
+// in the kernel every 100 ms (clock64 against %globaltimer) and NVML (clock, power, temperature,
+// clock-event reasons) beside it from the host.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "analysis/clock_trace.hpp"
+#include "analysis/timeline.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "kernels/sustained.hpp"
@@ -61,10 +69,64 @@ void sustained_clock(benchmark::State& state, double seconds) {
   });
 }
 
+void write_timeline_csv(const std::vector<WarpRecord>& warps) {
+  const char* path = std::getenv("ARCHBENCH_TIMELINE_CSV");
+  if (!path || !*path) return;
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error(std::string("cannot write the timeline to ") + path);
+  f << "block,warp_in_block,smid,warpid,start_ns,end_ns,start_cycles,end_cycles\n";
+  for (const WarpRecord& w : warps)
+    f << w.block << ',' << w.warp_in_block << ',' << w.smid << ',' << w.warpid << ',' << w.start_ns << ',' << w.end_ns
+      << ',' << w.start_cycles << ',' << w.end_cycles << '\n';
+}
+
+void timeline(benchmark::State& state, int waves, int warps_per_block) {
+  guarded(state, [&] {
+    const GpuInfo& g = Gpu::current().info();
+    const int threads = 32 * warps_per_block;
+    const int resident = ffma_timeline_resident_blocks(threads);
+    const int blocks = waves * resident * g.sm_count;
+    constexpr std::uint32_t kChunks = 64;  // about 1 ms per wave on a full H100 SM
+    std::vector<WarpRecord> warps;
+    std::vector<TimelineSummary> runs;
+    for (auto _ : state) {
+      warps = run_ffma_timeline(blocks, threads, kChunks);
+      runs.push_back(summarize_timeline(warps));
+      state.SetIterationTime(runs.back().makespan_ns * 1e-9);
+    }
+    write_timeline_csv(warps);
+    state.counters["makespan_ns"] = median_of(runs, [](const auto& t) { return t.makespan_ns; });
+    state.counters["sm_start_skew_ns"] = median_of(runs, [](const auto& t) { return t.sm_start_skew_ns; });
+    state.counters["block_finish_spread_ns"] = median_of(runs, [](const auto& t) { return t.block_finish_spread_ns; });
+    state.counters["block_finish_spread_max_ns"] = median_of(runs, [](const auto& t) { return t.block_finish_spread_max_ns; });
+    state.counters["last_warp_finish_spread_ns"] = median_of(runs, [](const auto& t) { return t.last_warp_finish_spread_ns; });
+    state.counters["coresident_blocks_per_sm"] = median_of(runs, [](const auto& t) { return double(t.max_coresident_blocks_per_sm); });
+    state.counters["occupancy_blocks_per_sm"] = resident;
+    state.counters["waves_measured"] = median_of(runs, [](const auto& t) { return t.waves; });
+    state.counters["blocks"] = blocks;
+    state.counters["warps_per_block"] = warps_per_block;
+    state.counters["sms"] = runs.back().sms_used;
+    double cycles = 0, ns = 0;
+    for (const WarpRecord& w : warps) {
+      cycles += double(w.end_cycles - w.start_cycles);
+      ns += double(w.end_ns - w.start_ns);
+    }
+    report_clocks(state, ns > 0 ? cycles * 1e3 / ns : 0);
+  });
+}
+
 void register_scheduling(const SuiteConfig& cfg) {
+  std::vector<BenchmarkPoint> points;
+  for (int warps : cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 32})
+    points.push_back({"Scheduling/timeline/ffma/waves:3/warps_per_block:" + std::to_string(warps),
+                      [warps](benchmark::State& st) { timeline(st, 3, warps); }});
+  register_points("Scheduling", points, 3);
+  // One long launch: its own 100 ms intervals are the repetitions.
   const double seconds = cfg.quick ? 3 : 30;
-  const std::string name = "Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds));
-  register_points("Scheduling", {{name, [seconds](benchmark::State& st) { sustained_clock(st, seconds); }}}, 1);
+  register_points("Scheduling",
+                  {{"Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds)),
+                    [seconds](benchmark::State& st) { sustained_clock(st, seconds); }}},
+                  1);
 }
 
 }  // namespace

@@ -52,7 +52,53 @@ __global__ void __launch_bounds__(1024) sustained_ffma_kernel(float b, float c, 
   if (sampler) *sample_count = taken;
 }
 
+// Every warp: lane 0 records when it starts and ends (the end after a store of the chains' sum,
+// so it waits for the last FFMA), its SM, its warp slot and its block.
+__global__ void __launch_bounds__(1024) timeline_ffma_kernel(float b, float c, std::uint32_t chunks,
+                                                             WarpRecord* __restrict__ out, float* __restrict__ sink) {
+  const bool lane0 = threadIdx.x % 32 == 0;
+  const std::uint64_t start_ns = dev::globaltimer_ns(), start_cycles = dev::clock64_ordered();
+  float x[kChains];
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  for (std::uint32_t k = 0; k < chunks; ++k) {
+#pragma unroll 16
+    for (int s = 0; s < kStepsPerChunk; ++s) {
+#pragma unroll
+      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
+    }
+  }
+  float acc = 0;
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) acc += x[j];
+  WarpRecord* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  if (lane0) dev::st_global_u32(&mine->smid, __float_as_uint(acc));  // overwritten below: orders the end clock
+  const std::uint64_t end_cycles = dev::clock64_ordered(), end_ns = dev::globaltimer_ns();
+  if (acc == 1234.5f) *sink = acc;
+  if (lane0) {
+    std::uint32_t warpid;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(warpid));
+    *mine = WarpRecord{start_ns, end_ns, start_cycles, end_cycles, dev::smid(), warpid, blockIdx.x, threadIdx.x / 32};
+  }
+}
+
 }  // namespace
+
+std::vector<WarpRecord> run_ffma_timeline(int blocks, int threads, std::uint32_t chunks) {
+  if (blocks < 1 || threads < 32 || threads > 1024 || threads % 32 != 0 || chunks < 1)
+    throw std::invalid_argument("timeline: 1+ blocks of 32..1024 threads, 1+ chunks");
+  DeviceBuffer<WarpRecord> out(std::size_t(blocks) * (threads / 32));
+  DeviceBuffer<float> sink(1);
+  timeline_ffma_kernel<<<blocks, threads>>>(0.9999f, 1e-3f, chunks, out.get(), sink.get());
+  cuda_check_launch("timeline_ffma_kernel");
+  return out.download();
+}
+
+int ffma_timeline_resident_blocks(int threads) {
+  int n = 0;
+  ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, timeline_ffma_kernel, threads, 0));
+  return n;
+}
 
 SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads) {
   if (!(seconds > 0) || !(sample_ms > 0) || blocks < 1 || threads < 32 || threads > 1024 || threads % 32 != 0)

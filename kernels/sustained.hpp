@@ -1,9 +1,11 @@
-// Host side of the sustained-load kernel (kernels/sustained.cu): FFMA on every SM for a given
-// time, with the SM clock sampled in-kernel, while the host samples NVML.
+// Host side of the Scheduling kernels (kernels/sustained.cu): FFMA on every SM for a given time,
+// with the SM clock sampled in-kernel while the host samples NVML; and a grid of FFMA warps that
+// records each warp's start, end, SM and slot (timelines).
 #pragma once
 #include <cstdint>
 #include <vector>
 
+#include "analysis/timeline.hpp"
 #include "fixtures/nvml.hpp"
 
 namespace archbench {
@@ -23,5 +25,10 @@ struct SustainedRun {
 // `blocks` blocks of `threads` threads run 8 independent FFMA chains per thread until `seconds`
 // have passed on %globaltimer. Throws std::invalid_argument on a bad shape, CudaError on failure.
 SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads);
+
+// `blocks` blocks of `threads` threads, each warp `chunks` x 256 steps of 8 FFMA chains; one
+// record per warp. Blocks of a size the SM fits `resident_blocks` times at once (occupancy API).
+std::vector<WarpRecord> run_ffma_timeline(int blocks, int threads, std::uint32_t chunks);
+int ffma_timeline_resident_blocks(int threads);
 
 }  // namespace archbench

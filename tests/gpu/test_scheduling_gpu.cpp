@@ -27,5 +27,21 @@ TEST(Scheduling, ThreeSecondsOfFfmaKeepAPlausibleClock) {
   EXPECT_GT(run.flop, 0);
 }
 
+TEST(Scheduling, ATimelineOfThreeWavesRecordsEveryWarpAtTheOccupancy) {
+  const GpuInfo& g = Gpu::current().info();
+  const int resident = ffma_timeline_resident_blocks(256);
+  ASSERT_GT(resident, 0);
+  const int blocks = 3 * resident * g.sm_count;
+  const auto warps = run_ffma_timeline(blocks, 256, 16);
+  ASSERT_EQ(warps.size(), std::size_t(blocks) * 8);
+  for (const WarpRecord& w : warps) ASSERT_GT(w.end_ns, w.start_ns) << "block " << w.block << " warp " << w.warp_in_block;
+  const TimelineSummary t = summarize_timeline(warps);
+  std::printf("%d blocks: makespan %.0f us, %d co-resident per SM (occupancy %d), %.2f waves, SM start skew %.0f ns\n",
+              blocks, t.makespan_ns / 1e3, t.max_coresident_blocks_per_sm, resident, t.waves, t.sm_start_skew_ns);
+  EXPECT_EQ(t.sms_used, g.sm_count);
+  EXPECT_LE(t.max_coresident_blocks_per_sm, resident);
+  EXPECT_GE(t.max_coresident_blocks_per_sm, 1);
+}
+
 }  // namespace
 }  // namespace archbench
