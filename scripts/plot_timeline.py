@@ -2,7 +2,7 @@
 """Draws the per-warp timeline of one SM from the CSV that ARCHBENCH_TIMELINE_CSV=PATH makes
 archbench write (Scheduling/timeline).
 
-Usage: plot_timeline.py [--out DIR] [--sm N] CSV
+Usage: plot_timeline.py [--out DIR] [--sm N] CSV   (or CSV.gz)
 
 Writes DIR/timeline_sm<N>.{png,svg}: one bar per warp from its start to its end (ns from the
 SM's first start), one row per warp slot (%warpid), coloured by block. Default SM: the one with
@@ -10,6 +10,7 @@ the most blocks. A missing or malformed CSV is a one-line error (exit 2).
 """
 import argparse
 import csv
+import gzip
 import os
 import sys
 
@@ -27,7 +28,7 @@ def main(argv=None):
     ap.add_argument("--sm", type=int)
     args = ap.parse_args(argv)
     try:
-        with open(args.csv) as f:
+        with (gzip.open(args.csv, "rt") if args.csv.endswith(".gz") else open(args.csv)) as f:
             rows = [{k: int(r[k]) for k in FIELDS} for r in csv.DictReader(f)]
     except (OSError, KeyError, ValueError, TypeError) as e:
         print(f"plot_timeline.py: error: {args.csv}: not a timeline CSV ({e})", file=sys.stderr)
