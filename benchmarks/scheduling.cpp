@@ -1,5 +1,6 @@
 // Scheduling: how the GPU runs work over time.
 //   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
+//   Scheduling/warp_schedulers/ffma/warps_per_block:32   which warps share an issue scheduler
 //   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 3)
 // Timelines: every warp records %globaltimer and clock64 at its start and end, %smid, %warpid and
 // its block; the counters summarise them (analysis/timeline.hpp) and ARCHBENCH_TIMELINE_CSV=PATH
@@ -9,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -17,6 +19,8 @@
 #include <vector>
 
 #include "analysis/clock_trace.hpp"
+#include "analysis/scheduler_map.hpp"
+#include "analysis/stats.hpp"
 #include "analysis/timeline.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -115,12 +119,53 @@ void timeline(benchmark::State& state, int waves, int warps_per_block) {
   });
 }
 
+// Which warps share an issue scheduler: every pair of a 32-warp block run alone together, each
+// able to issue every cycle; a pair that shares a scheduler takes about twice as long.
+void warp_schedulers(benchmark::State& state, int warps) {
+  guarded(state, [&] {
+    constexpr std::uint32_t kChunks = 8;
+    std::vector<PairSlowdown> pairs;
+    std::vector<double> alone(warps);
+    bool warpid_is_index = true;
+    double ffma_per_clk = 0;
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      pairs.clear();
+      for (int w = 0; w < warps; ++w) {
+        const WarpPairTiming t = run_ffma_pair(warps, w, w, kChunks);
+        alone[w] = t.cycles_a;
+        warpid_is_index = warpid_is_index && t.warpid_a == std::uint32_t(w);
+      }
+      for (int a = 0; a < warps; ++a)
+        for (int b = a + 1; b < warps; ++b) {
+          const WarpPairTiming t = run_ffma_pair(warps, a, b, kChunks);
+          pairs.push_back({a, b, std::max(t.cycles_a / alone[a], t.cycles_b / alone[b])});
+        }
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    ffma_per_clk = 32.0 * kChunks * 256 * 8 / median(alone);  // thread FFMA per clock of one warp alone
+    const SchedulerMap m = infer_scheduler_map(pairs, warps);
+    state.counters["schedulers"] = m.groups;
+    state.counters["mapping_modulus"] = m.modulus;
+    state.counters["sharing_slowdown"] = m.sharing_slowdown;
+    state.counters["separate_slowdown"] = m.separate_slowdown;
+    state.counters["confidence"] = m.confidence;
+    state.counters["warpid_is_warp_index"] = warpid_is_index ? 1 : 0;
+    state.counters["single_warp_ffma_per_clk"] = ffma_per_clk;
+    state.counters["pairs"] = double(pairs.size());
+    report_clocks(state, 0);
+  });
+}
+
 void register_scheduling(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   for (int warps : cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 32})
     points.push_back({"Scheduling/timeline/ffma/waves:3/warps_per_block:" + std::to_string(warps),
                       [warps](benchmark::State& st) { timeline(st, 3, warps); }});
   register_points("Scheduling", points, 3);
+  register_points("Scheduling",
+                  {{"Scheduling/warp_schedulers/ffma/warps_per_block:32", [](benchmark::State& st) { warp_schedulers(st, 32); }}},
+                  1);
   // One long launch: its own 100 ms intervals are the repetitions.
   const double seconds = cfg.quick ? 3 : 30;
   register_points("Scheduling",

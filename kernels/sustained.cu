@@ -82,7 +82,52 @@ __global__ void __launch_bounds__(1024) timeline_ffma_kernel(float b, float c, s
   }
 }
 
+// Warp pairs: in one block of `warps` warps only warps a and b run (a == b: one alone), each 8
+// FFMA chains, enough to issue every cycle; lane 0 of each records its cycles and %warpid.
+__global__ void __launch_bounds__(1024) pair_ffma_kernel(float b, float c, int warp_a, int warp_b, std::uint32_t chunks,
+                                                         std::uint64_t* __restrict__ cycles,
+                                                         std::uint32_t* __restrict__ warpids, float* __restrict__ sink) {
+  const int warp = int(threadIdx.x / 32);
+  if (warp != warp_a && warp != warp_b) return;
+  float x[kChains];
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  const std::uint64_t t0 = dev::clock64_ordered();
+  for (std::uint32_t k = 0; k < chunks; ++k) {
+#pragma unroll 16
+    for (int s = 0; s < kStepsPerChunk; ++s) {
+#pragma unroll
+      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
+    }
+  }
+  float acc = 0;
+#pragma unroll
+  for (int j = 0; j < kChains; ++j) acc += x[j];
+  if (threadIdx.x % 32 == 0) dev::st_global_u32(&warpids[warp], __float_as_uint(acc));  // the clock waits for the sum
+  const std::uint64_t t1 = dev::clock64_ordered();
+  if (acc == 1234.5f) *sink = acc;
+  if (threadIdx.x % 32 == 0) {
+    std::uint32_t id;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(id));
+    cycles[warp] = t1 - t0;
+    warpids[warp] = id;
+  }
+}
+
 }  // namespace
+
+WarpPairTiming run_ffma_pair(int warps, int warp_a, int warp_b, std::uint32_t chunks) {
+  if (warps < 2 || warps > 32 || warp_a < 0 || warp_b < 0 || warp_a >= warps || warp_b >= warps || chunks < 1)
+    throw std::invalid_argument("warp pair: 2..32 warps per block, both warps inside it, 1+ chunks");
+  DeviceBuffer<std::uint64_t> cycles(warps);
+  DeviceBuffer<std::uint32_t> warpids(warps);
+  DeviceBuffer<float> sink(1);
+  pair_ffma_kernel<<<1, 32 * warps>>>(0.9999f, 1e-3f, warp_a, warp_b, chunks, cycles.get(), warpids.get(), sink.get());
+  cuda_check_launch("pair_ffma_kernel");
+  const auto c = cycles.download();
+  const auto w = warpids.download();
+  return {double(c[warp_a]), double(c[warp_b]), w[warp_a], w[warp_b]};
+}
 
 std::vector<WarpRecord> run_ffma_timeline(int blocks, int threads, std::uint32_t chunks) {
   if (blocks < 1 || threads < 32 || threads > 1024 || threads % 32 != 0 || chunks < 1)

@@ -31,4 +31,12 @@ SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, in
 std::vector<WarpRecord> run_ffma_timeline(int blocks, int threads, std::uint32_t chunks);
 int ffma_timeline_resident_blocks(int threads);
 
+// One block of `warps` warps on one SM in which only warps a and b run `chunks` x 256 steps of 8
+// FFMA chains (a == b: that warp alone). Cycles of each, and its %warpid.
+struct WarpPairTiming {
+  double cycles_a = 0, cycles_b = 0;
+  std::uint32_t warpid_a = 0, warpid_b = 0;
+};
+WarpPairTiming run_ffma_pair(int warps, int warp_a, int warp_b, std::uint32_t chunks);
+
 }  // namespace archbench

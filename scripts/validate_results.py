@@ -44,6 +44,8 @@ FEATURE_COUNTERS = {
                              "model_wavefronts", "conflict_ways", "access_bytes", "self_checked"],
     "Scheduling/timeline": ["makespan_ns", "sm_start_skew_ns", "block_finish_spread_ns", "coresident_blocks_per_sm",
                             "occupancy_blocks_per_sm", "waves_measured", "blocks", "warps_per_block", "sms"],
+    "Scheduling/warp_schedulers": ["schedulers", "mapping_modulus", "sharing_slowdown", "separate_slowdown",
+                                   "confidence", "pairs"],
     "Scheduling/sustained_clock": ["sm_clock_initial_mhz", "sm_clock_sustained_mhz", "sm_clock_min_mhz",
                                    "sm_clock_drop_pct", "seconds", "clock_samples", "flops"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],

@@ -5,7 +5,10 @@
 
 #include <cstdio>
 
+#include <algorithm>
+
 #include "analysis/clock_trace.hpp"
+#include "analysis/scheduler_map.hpp"
 #include "fixtures/gpu.hpp"
 #include "kernels/sustained.hpp"
 
@@ -25,6 +28,26 @@ TEST(Scheduling, ThreeSecondsOfFfmaKeepAPlausibleClock) {
   EXPECT_LE(t.max_mhz, 1.05 * g.max_sm_clock_mhz);
   EXPECT_NEAR(t.seconds, 3.0, 0.3);
   EXPECT_GT(run.flop, 0);
+}
+
+TEST(Scheduling, PairsOfWarpsRevealFourSchedulersByWarpModFour) {
+  std::vector<PairSlowdown> pairs;
+  std::vector<double> alone(8);
+  for (int w = 0; w < 8; ++w) alone[w] = run_ffma_pair(8, w, w, 8).cycles_a;
+  for (int a = 0; a < 8; ++a)
+    for (int b = a + 1; b < 8; ++b) {
+      const WarpPairTiming t = run_ffma_pair(8, a, b, 8);
+      pairs.push_back({a, b, std::max(t.cycles_a / alone[a], t.cycles_b / alone[b])});
+    }
+  const SchedulerMap m = infer_scheduler_map(pairs, 8);
+  std::printf("%d scheduler groups, modulus %d, sharing %.2fx, separate %.2fx, confidence %.2f\n", m.groups, m.modulus,
+              m.sharing_slowdown, m.separate_slowdown, m.confidence);
+  if (Gpu::current().info().cc() >= 70) {  // four sub-partitions per SM since Volta (reference value)
+    EXPECT_EQ(m.groups, 4);
+    EXPECT_EQ(m.modulus, 4);
+  }
+  EXPECT_GT(m.sharing_slowdown, 1.5);
+  EXPECT_LT(m.separate_slowdown, 1.2);
 }
 
 TEST(Scheduling, ATimelineOfThreeWavesRecordsEveryWarpAtTheOccupancy) {
