@@ -1,11 +1,10 @@
-// Sustained load on a real GPU: the in-kernel clock trace is sampled through the run, the
-// sustained clock is a real clock (above 30 % and at most 5 % above the maximum the driver
-// reports), and the FFMA work was done.
+// Scheduling on a real GPU: the sustained-load clock trace is sampled through the run and is a
+// real clock (above 30 % and at most 5 % above the maximum the driver reports); pairs of warps
+// show the issue schedulers; a 3-wave timeline records every warp within the occupancy.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 #include <algorithm>
+#include <cstdio>
 
 #include "analysis/clock_trace.hpp"
 #include "analysis/scheduler_map.hpp"
