@@ -24,7 +24,7 @@
 #include "analysis/timeline.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
-#include "kernels/sustained.hpp"
+#include "kernels/scheduling.hpp"
 
 namespace archbench {
 namespace {

@@ -9,7 +9,7 @@
 #include "analysis/clock_trace.hpp"
 #include "analysis/scheduler_map.hpp"
 #include "fixtures/gpu.hpp"
-#include "kernels/sustained.hpp"
+#include "kernels/scheduling.hpp"
 
 namespace archbench {
 namespace {

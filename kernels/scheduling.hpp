@@ -1,4 +1,4 @@
-// Host side of the Scheduling kernels (kernels/sustained.cu): FFMA on every SM for a given time,
+// Host side of the Scheduling kernels (kernels/scheduling.cu): FFMA on every SM for a given time,
 // with the SM clock sampled in-kernel while the host samples NVML; and a grid of FFMA warps that
 // records each warp's start, end, SM and slot (timelines).
 #pragma once

@@ -1,4 +1,4 @@
-#include "kernels/sustained.hpp"
+#include "kernels/scheduling.hpp"
 
 #include <chrono>
 #include <stdexcept>
