@@ -16,26 +16,45 @@ namespace {
 constexpr int kChains = 8;
 constexpr int kStepsPerChunk = 256;  // FFMA per chain between two looks at the timer
 
+// kChains independent FFMA chains per thread: enough for one warp to issue every cycle.
+struct FfmaChains {
+  float x[kChains];
+  __device__ __forceinline__ FfmaChains() {
+#pragma unroll
+    for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  }
+  // kStepsPerChunk steps of every chain; 16 steps (128 FFMA) per loop iteration keep the loop
+  // under 3 % of the issue slots.
+  __device__ __forceinline__ void chunk(float b, float c) {
+#pragma unroll 16
+    for (int s = 0; s < kStepsPerChunk; ++s) {
+#pragma unroll
+      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
+    }
+  }
+  // Consumed by every kernel (stored or compared), so no chain can be dropped.
+  __device__ __forceinline__ float sum() const {
+    float acc = 0;
+#pragma unroll
+    for (int j = 0; j < kChains; ++j) acc += x[j];
+    return acc;
+  }
+};
+
 // b and c are run-time operands (the chains cannot be folded); they converge, so the values stay
 // finite. Block 0's first thread records (globaltimer, clock64) every sample_ns.
 __global__ void __launch_bounds__(1024) sustained_ffma_kernel(float b, float c, std::uint64_t duration_ns,
                                                               std::uint64_t sample_ns, KernelClockSample* samples,
                                                               std::uint32_t max_samples, std::uint32_t* sample_count,
                                                               unsigned long long* chunks_done, float* sink) {
-  float x[kChains];
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  FfmaChains chains;
   const bool sampler = blockIdx.x == 0 && threadIdx.x == 0;
   const std::uint64_t start = dev::globaltimer_ns();
   std::uint64_t next_sample = start;
   std::uint32_t taken = 0;
   unsigned long long chunks = 0;
   for (;;) {
-#pragma unroll 16  // 128 FFMA per loop iteration: the loop costs under 3 % of the issue slots
-    for (int s = 0; s < kStepsPerChunk; ++s) {
-#pragma unroll
-      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
-    }
+    chains.chunk(b, c);
     ++chunks;
     const std::uint64_t now = dev::globaltimer_ns();
     if (sampler && now >= next_sample && taken < max_samples) {
@@ -44,9 +63,7 @@ __global__ void __launch_bounds__(1024) sustained_ffma_kernel(float b, float c, 
     }
     if (now - start >= duration_ns) break;
   }
-  float acc = 0;
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) acc += x[j];
+  const float acc = chains.sum();
   if (acc == 1234.5f) *sink = acc;  // consumed: the compiler must compute every chain
   atomicAdd(chunks_done, chunks);
   if (sampler) *sample_count = taken;
@@ -58,19 +75,9 @@ __global__ void __launch_bounds__(1024) timeline_ffma_kernel(float b, float c, s
                                                              WarpRecord* __restrict__ out, float* __restrict__ sink) {
   const bool lane0 = threadIdx.x % 32 == 0;
   const std::uint64_t start_ns = dev::globaltimer_ns(), start_cycles = dev::clock64_ordered();
-  float x[kChains];
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
-  for (std::uint32_t k = 0; k < chunks; ++k) {
-#pragma unroll 16
-    for (int s = 0; s < kStepsPerChunk; ++s) {
-#pragma unroll
-      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
-    }
-  }
-  float acc = 0;
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) acc += x[j];
+  FfmaChains chains;
+  for (std::uint32_t k = 0; k < chunks; ++k) chains.chunk(b, c);
+  const float acc = chains.sum();
   WarpRecord* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   if (lane0) dev::st_global_u32(&mine->smid, __float_as_uint(acc));  // overwritten below: orders the end clock
   const std::uint64_t end_cycles = dev::clock64_ordered(), end_ns = dev::globaltimer_ns();
@@ -89,20 +96,10 @@ __global__ void __launch_bounds__(1024) pair_ffma_kernel(float b, float c, int w
                                                          std::uint32_t* __restrict__ warpids, float* __restrict__ sink) {
   const int warp = int(threadIdx.x / 32);
   if (warp != warp_a && warp != warp_b) return;
-  float x[kChains];
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
+  FfmaChains chains;
   const std::uint64_t t0 = dev::clock64_ordered();
-  for (std::uint32_t k = 0; k < chunks; ++k) {
-#pragma unroll 16
-    for (int s = 0; s < kStepsPerChunk; ++s) {
-#pragma unroll
-      for (int j = 0; j < kChains; ++j) x[j] = fmaf(x[j], b, c);
-    }
-  }
-  float acc = 0;
-#pragma unroll
-  for (int j = 0; j < kChains; ++j) acc += x[j];
+  for (std::uint32_t k = 0; k < chunks; ++k) chains.chunk(b, c);
+  const float acc = chains.sum();
   if (threadIdx.x % 32 == 0) dev::st_global_u32(&warpids[warp], __float_as_uint(acc));  // the clock waits for the sum
   const std::uint64_t t1 = dev::clock64_ordered();
   if (acc == 1234.5f) *sink = acc;
