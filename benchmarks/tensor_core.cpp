@@ -1,0 +1,229 @@
+// TensorCore: tensor-core latency and throughput per dtype and shape, against the dense peak.
+//   TensorCore/mma_sync/latency/<op>/fill:F                                 one warp, one dependent chain
+//   TensorCore/mma_sync/throughput/<op>/ilp:I/warps_per_sm:W/sms:S/fill:F   I chains per warp, W warps on S SMs
+//   TensorCore/wgmma/latency/<type>/n:N/fill:F                              one warpgroup, one wgmma at a time
+//   TensorCore/wgmma/throughput/<type>/<ss|rs>/n:N/warpgroups_per_sm:G/sms:S/fill:F
+//   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
+// <op> is mma.sync's dtype_shape_accumulator (fixtures/tensor_ops.cpp); <type> is wgmma's input type
+// (f16_acc_f16: f16 accumulators). fill: random (default) or zero (runs faster: less toggling).
+// wgmma is built for sm_90a only; elsewhere those benchmarks skip with the reason.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "fixtures/cublas_reference.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/tensor_runner.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;  // timed launches per benchmark (medians reported)
+
+std::string fill_suffix(TensorFill f) { return std::string("/fill:") + tensor_fill_name(f); }
+
+void report_fill(benchmark::State& state, TensorFill f) { state.counters["fill_zero"] = f == TensorFill::zero ? 1 : 0; }
+
+void report_latency(benchmark::State& state, const std::vector<TensorLatency>& runs) {
+  const double clock = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
+  const double cycles = median_of(runs, [](const auto& m) { return m.latency_cycles; });
+  state.counters["latency_cycles"] = cycles;
+  state.counters["latency_ns"] = clock > 0 ? cycles * 1e3 / clock : 0.0;
+  state.counters["iterations"] = runs.back().iterations;
+  report_clocks(state, clock);
+}
+
+void report_throughput(benchmark::State& state, const std::vector<TensorThroughput>& runs, double flop_per_instruction) {
+  const TensorThroughput& last = runs.back();
+  state.counters["flop_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+  state.counters["flop_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+  state.counters["flops"] = median_of(runs, [](const auto& m) { return m.flops; });
+  state.counters["instructions_per_clk_per_sm"] = state.counters["flop_per_clk_per_sm"].value / flop_per_instruction;
+  state.counters["flop_per_instruction"] = flop_per_instruction;
+  if (last.peak_flop_per_clk_per_sm) {
+    state.counters["peak_flop_per_clk_per_sm"] = *last.peak_flop_per_clk_per_sm;
+    state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
+    state.counters["peak_flops"] = median_of(runs, [](const auto& m) { return m.peak_flops; });
+  }
+  state.counters["sms"] = last.summary.sms_used;
+  state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
+  state.counters["blocks"] = last.blocks;
+  state.counters["threads_per_block"] = last.threads_per_block;
+  state.counters["registers_per_thread"] = last.registers_per_thread;
+  state.counters["iterations"] = last.iterations;
+  report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
+}
+
+template <class Measure>
+void time_runs(benchmark::State& state, std::vector<TensorThroughput>& runs, Measure&& measure) {
+  for (auto _ : state) {
+    runs.push_back(measure());
+    state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+  }
+}
+
+void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
+  const MmaOpInfo& info = mma_op_info(op);
+  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    std::vector<TensorLatency> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_mma_latency(op, fill));
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
+    }
+    report_latency(state, runs);
+    state.counters["flop_per_instruction"] = info.flop_per_instruction();
+    report_fill(state, fill);
+  });
+}
+
+void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFill fill) {
+  const MmaOpInfo& info = mma_op_info(op);
+  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    std::vector<TensorThroughput> runs;
+    time_runs(state, runs, [&] { return measure_mma_throughput(op, shape, fill); });
+    report_throughput(state, runs, info.flop_per_instruction());
+    state.counters["ilp"] = shape.ilp;
+    report_fill(state, fill);
+  });
+}
+
+void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill) {
+  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    std::vector<TensorLatency> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_wgmma_latency(type, n, fill));
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
+    }
+    report_latency(state, runs);
+    state.counters["n"] = n;
+    state.counters["flop_per_instruction"] = wgmma_flop(type, n);
+    report_fill(state, fill);
+  });
+}
+
+void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape shape, TensorFill fill) {
+  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    std::vector<TensorThroughput> runs;
+    time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
+    report_throughput(state, runs, wgmma_flop(type, n));
+    state.counters["n"] = n;
+    state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
+    report_fill(state, fill);
+  });
+}
+
+void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, TensorFill fill, int batches) {
+  if (const auto why = cublas_unsupported(dtype)) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    std::vector<GemmMeasurement> runs;
+    for (auto _ : state) {
+      runs.push_back(measure_cublas_gemm(dtype, shape, fill, batches));
+      state.SetIterationTime(runs.back().seconds_per_gemm);
+    }
+    const GpuInfo& gpu = Gpu::current().info();
+    const double flops = median_of(runs, [](const auto& m) { return m.flops; });
+    const double clock = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
+    state.counters["flops"] = flops;
+    state.counters["gemms"] = runs.back().gemms;
+    state.counters["m"] = shape.m;
+    state.counters["n"] = shape.n;
+    state.counters["k"] = shape.k;
+    if (const auto peak = tensor_peak_flop_per_clk_per_sm(tensor_peak_class(dtype), gpu.cc()); peak && clock > 0) {
+      // NVML's clock while the GEMMs ran: cuBLAS kernels carry no clock of their own.
+      state.counters["flop_per_clk_per_sm"] = flops / (gpu.sm_count * clock * 1e6);
+      state.counters["peak_flop_per_clk_per_sm"] = *peak;
+      state.counters["peak_flops"] = *peak * gpu.sm_count * clock * 1e6;
+      state.counters["pct_of_peak"] = 100.0 * flops / (*peak * gpu.sm_count * clock * 1e6);
+    }
+    report_fill(state, fill);
+    state.SetLabel(std::string("D ") + runs.back().output_type);
+    report_clocks(state, clock);
+  });
+}
+
+void register_tensor_core(const SuiteConfig& cfg) {
+  const int all = cfg.gpu.info().sm_count;
+  const TensorFill rnd = TensorFill::random, zero = TensorFill::zero;
+  std::vector<BenchmarkPoint> points;
+  const auto add = [&](std::string name, std::function<void(benchmark::State&)> run) {
+    points.push_back({"TensorCore/" + std::move(name), std::move(run)});
+  };
+
+  // mma.sync: latency, then throughput on one SM (warps 1..32) and on all SMs.
+  const std::vector<int> ilps = cfg.quick ? std::vector<int>{4} : std::vector<int>{1, 2, 4};
+  const std::vector<int> one_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{1, 2, 4, 8, 16, 32};
+  const std::vector<int> all_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 16, 32};
+  for (const MmaOpInfo& info : mma_ops()) {
+    const MmaOp op = info.op;
+    add(std::string("mma_sync/latency/") + info.name + fill_suffix(rnd),
+        [op, rnd](benchmark::State& st) { mma_latency(st, op, rnd); });
+    for (int sms : {1, all})
+      for (int warps : sms == 1 ? one_sm_warps : all_sm_warps)
+        for (int ilp : ilps) {
+          const MmaShape shape{ilp, warps, sms};
+          add(std::string("mma_sync/throughput/") + info.name + "/ilp:" + std::to_string(ilp) +
+                  "/warps_per_sm:" + std::to_string(warps) + "/sms:" + std::to_string(sms) + fill_suffix(rnd),
+              [op, shape, rnd](benchmark::State& st) { mma_throughput(st, op, shape, rnd); });
+        }
+  }
+  // The zero-fill contrast on the main 16-bit shape.
+  {
+    const MmaShape shape{4, 8, all};
+    add("mma_sync/throughput/f16_m16n8k16_f32/ilp:4/warps_per_sm:8/sms:" + std::to_string(all) + fill_suffix(zero),
+        [shape, zero](benchmark::State& st) { mma_throughput(st, MmaOp::f16_m16n8k16_f32, shape, zero); });
+  }
+
+  // wgmma: latency per N, throughput per N x warpgroups on one SM and all SMs (A from shared
+  // memory), and with A from registers on all SMs.
+  const std::vector<int> ns = cfg.quick ? std::vector<int>{64, 256} : std::vector<int>(std::begin(kWgmmaNs), std::end(kWgmmaNs));
+  const std::vector<int> groups = cfg.quick ? std::vector<int>{2} : std::vector<int>{1, 2, 3};
+  for (const WgmmaTypeInfo& info : wgmma_types()) {
+    const WgmmaType type = info.type;
+    for (int n : ns)
+      add(std::string("wgmma/latency/") + info.name + "/n:" + std::to_string(n) + fill_suffix(rnd),
+          [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd); });
+    for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs})
+      for (int sms : {1, all}) {
+        if (mode == WgmmaMode::rs && sms == 1) continue;
+        for (int n : ns)
+          for (int g : groups) {
+            const WgmmaShape shape{mode, g, sms};
+            add(std::string("wgmma/throughput/") + info.name + "/" + wgmma_mode_name(mode) + "/n:" + std::to_string(n) +
+                    "/warpgroups_per_sm:" + std::to_string(g) + "/sms:" + std::to_string(sms) + fill_suffix(rnd),
+                [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); });
+          }
+      }
+  }
+  {
+    const WgmmaShape shape{WgmmaMode::ss, 2, all};
+    add("wgmma/throughput/f16/ss/n:256/warpgroups_per_sm:2/sms:" + std::to_string(all) + fill_suffix(zero),
+        [shape, zero](benchmark::State& st) { wgmma_throughput(st, WgmmaType::f16_f32, 256, shape, zero); });
+  }
+
+  // cuBLASLt: one large GEMM per dtype (quick: a smaller one, f16 only).
+  const GemmShape big = cfg.quick ? GemmShape{4096, 4096, 4096} : GemmShape{8192, 8192, 8192};
+  const int batches = cfg.quick ? 2 : 5;
+  const std::vector<TensorDtype> gemm_types =
+      cfg.quick ? std::vector<TensorDtype>{TensorDtype::f16}
+                : std::vector<TensorDtype>{TensorDtype::f16, TensorDtype::bf16, TensorDtype::tf32, TensorDtype::e4m3,
+                                           TensorDtype::s8, TensorDtype::f64};
+  for (TensorDtype d : gemm_types) {
+    GemmShape shape = big;
+    if (d == TensorDtype::f64 && !cfg.quick) shape = GemmShape{4096, 4096, 4096};  // 60 TFLOP/s: keep it short
+    add(std::string("cublas/") + tensor_dtype_name(d) + "/m:" + std::to_string(shape.m) + "/n:" + std::to_string(shape.n) +
+            "/k:" + std::to_string(shape.k) + fill_suffix(rnd),
+        [d, shape, rnd, batches](benchmark::State& st) { cublas_gemm(st, d, shape, rnd, batches); });
+  }
+  register_points("TensorCore", points, kIterations);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(TensorCore, archbench::register_tensor_core);

@@ -1,0 +1,271 @@
+// wgmma kernels (Hopper, sm_90a only; this file is built for sm_90a alone, see CMakeLists.txt).
+// Every warpgroup of a block runs one accumulator through 1 + iterations x kWgmmaPerIteration
+// wgmma.mma_async of one type and N, from the A and B images the block copied to shared memory
+// (A from registers in the RS mode). The accumulators live in registers declared inside the asm,
+// so the whole timed loop is one block of PTX: nothing the compiler could fold, move or split.
+//   ss:          8 wgmma per commit group, one group left in flight (wait_group 1), as GEMMs run
+//   rs:          the same with A from registers
+//   ss_latency:  every wgmma committed and waited for alone (wait_group 0)
+// At the end each thread sums its accumulator registers (f32, s32, or f16x2 pairs) and writes the
+// raw bits: every warpgroup computed the same product, and the host knows its exact sum for
+// integer data.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "fixtures/cuda_check.hpp"
+#include "fixtures/device_buffer.hpp"
+#include "kernels/tensor.hpp"
+#include "kernels/warp_clock.cuh"
+
+namespace archbench {
+namespace dev::wgmma {
+
+// Register lists d0..d{R-1} and per-register statements, built by the preprocessor: AB_FOR_<R>(M)
+// expands M(1) ... M(R-1); AB_TEN pastes a tens digit onto 0..9.
+#define AB_TEN(M, t) M(t##0) M(t##1) M(t##2) M(t##3) M(t##4) M(t##5) M(t##6) M(t##7) M(t##8) M(t##9)
+#define AB_FOR_2(M) M(1)
+#define AB_FOR_4(M) M(1) M(2) M(3)
+#define AB_FOR_8(M) AB_FOR_4(M) M(4) M(5) M(6) M(7)
+#define AB_FOR_10(M) AB_FOR_8(M) M(8) M(9)
+#define AB_FOR_16(M) AB_FOR_10(M) M(10) M(11) M(12) M(13) M(14) M(15)
+#define AB_FOR_32(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) M(30) M(31)
+#define AB_FOR_64(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) \
+  M(60) M(61) M(62) M(63)
+#define AB_FOR_128(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) \
+  AB_TEN(M, 6) AB_TEN(M, 7) AB_TEN(M, 8) AB_TEN(M, 9) AB_TEN(M, 10) AB_TEN(M, 11)                    \
+  M(120) M(121) M(122) M(123) M(124) M(125) M(126) M(127)
+
+#define AB_REG(i) ", d" #i
+#define AB_ADD_F32(i) "add.f32 s, s, d" #i ";\n"
+#define AB_ADD_S32(i) "add.s32 s, s, d" #i ";\n"
+#define AB_ADD_F16X2(i) "add.rn.f16x2 s, s, d" #i ";\n"
+#define AB_X8(S) S S S S S S S S
+
+// One wgmma with scale-d predicate P. A is "%1" (a descriptor) or "{%3, %4, %5, %6}" (registers).
+#define AB_INSTR(SHAPE_TYPES, R, A, B, P, TAIL) \
+  "wgmma.mma_async.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, " A ", " B ", " P TAIL ";\n"
+
+// The whole timed sequence: the first wgmma overwrites D (pz false), the loop accumulates.
+#define AB_BODY(R, INSTR_PZ, INSTR_PT, ITERS, LOOP, ADD)                              \
+  "{\n.reg .b32 d<" #R ">;\n.reg .b32 it, s;\n.reg .pred pz, pt, pl;\n"               \
+  "mov.b32 it, 0;\nsetp.ne.b32 pz, it, 0;\nsetp.eq.b32 pt, it, 0;\n"                  \
+  "mov.b32 it, " ITERS ";\n"                                                          \
+  "wgmma.fence.sync.aligned;\n" INSTR_PZ "ab_wgmma_loop:\nwgmma.fence.sync.aligned;\n" LOOP(INSTR_PT) \
+  "sub.u32 it, it, 1;\nsetp.ne.u32 pl, it, 0;\n@pl bra ab_wgmma_loop;\n"              \
+  "wgmma.wait_group.sync.aligned 0;\n"                                                \
+  "mov.b32 s, d0;\n" AB_FOR_##R(ADD) "mov.b32 %0, s;\n}\n"
+#define AB_LOOP_THROUGHPUT(I) AB_X8(I) "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\n"
+#define AB_LOOP_LATENCY(I) AB_X8(I "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n")
+
+template <WgmmaType T, int N>
+struct Asm;
+
+// SS operands: %0 sum, %1 A descriptor, %2 B descriptor, %3 iterations.
+// RS operands: %0 sum, %1 B descriptor, %2 iterations, %3..%6 A registers.
+#define AB_WGMMA(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                  \
+  template <>                                                                                               \
+  struct Asm<WgmmaType::T, N> {                                                                             \
+    static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n) { \
+      std::uint32_t s;                                                                                      \
+      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),               \
+                           AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3",             \
+                           AB_LOOP_THROUGHPUT, ADD)                                                         \
+                   : "=r"(s) : "l"(da), "l"(db), "r"(n) : "memory");                                        \
+      return s;                                                                                             \
+    }                                                                                                       \
+    static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db,          \
+                                                               std::uint32_t n) {                           \
+      std::uint32_t s;                                                                                      \
+      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),               \
+                           AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3",             \
+                           AB_LOOP_LATENCY, ADD)                                                            \
+                   : "=r"(s) : "l"(da), "l"(db), "r"(n) : "memory");                                        \
+      return s;                                                                                             \
+    }                                                                                                       \
+    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,       \
+                                                       std::uint32_t n) {                                   \
+      std::uint32_t s;                                                                                      \
+      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pz", RS_TAIL), \
+                           AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pt", RS_TAIL), "%2", \
+                           AB_LOOP_THROUGHPUT, ADD)                                                         \
+                   : "=r"(s) : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]) : "memory");     \
+      return s;                                                                                             \
+    }                                                                                                       \
+  };
+
+// Every N of one type: registers per thread are N/2 (32-bit accumulators) or N/4 (f16x2).
+#define AB_WGMMA_32BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  AB_WGMMA(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)       \
+  AB_WGMMA(T, 16, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA(T, 32, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA(T, 64, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA(T, 128, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)    \
+  AB_WGMMA(T, 256, K, 128, TYPES, SS_TAIL, RS_TAIL, ADD)
+#define AB_WGMMA_16BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  AB_WGMMA(T, 8, K, 2, TYPES, SS_TAIL, RS_TAIL, ADD)       \
+  AB_WGMMA(T, 16, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA(T, 32, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA(T, 64, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA(T, 128, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)    \
+  AB_WGMMA(T, 256, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)
+
+// Tails after scale-d: 16-bit types take scale-a, scale-b and the transposes (none: both K-major);
+// tf32 and fp8 take the scales only; s8 takes nothing.
+AB_WGMMA_32BIT(f16_f32, 16, ".f32.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
+AB_WGMMA_16BIT(f16_f16, 16, ".f16.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F16X2)
+AB_WGMMA_32BIT(bf16_f32, 16, ".f32.bf16.bf16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
+AB_WGMMA_32BIT(tf32_f32, 8, ".f32.tf32.tf32", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_32BIT(e4m3_f32, 32, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_32BIT(e5m2_f32, 32, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_32BIT(s8_s32, 32, ".s32.s8.s8", "", "", AB_ADD_S32)
+
+// A shared-memory matrix descriptor: start address, leading (K) and stride (M/N) byte offsets,
+// each >> 4; no swizzle, base offset 0.
+__device__ __forceinline__ std::uint64_t descriptor(const void* smem) {
+  const auto addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  return std::uint64_t((addr & 0x3FFFF) >> 4) | std::uint64_t(kWgmmaLeadingByteOffset >> 4) << 16 |
+         std::uint64_t(kWgmmaStrideByteOffset >> 4) << 32;
+}
+
+constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
+
+template <WgmmaType T, int N, WgmmaMode M>
+__global__ void __launch_bounds__(kMaxThreads) wgmma_kernel(const uint4* __restrict__ a_image,
+                                                             const uint4* __restrict__ b_image,
+                                                             std::uint32_t iterations, WarpTiming* __restrict__ out,
+                                                             std::uint32_t* __restrict__ sums) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaKBytes) / 16];
+  constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaKBytes / 16;
+  for (int i = threadIdx.x; i < kAWords + kBWords; i += blockDim.x)
+    smem[i] = i < kAWords ? a_image[i] : b_image[i - kAWords];
+  // The generic-proxy stores must be visible to wgmma's async proxy before it reads them.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const std::uint64_t da = descriptor(smem), db = descriptor(smem + kAWords);
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  std::uint32_t a[4];
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    a[r] = *reinterpret_cast<const std::uint32_t*>(
+        bytes + wgmma_operand_offset(wgmma_a_register_row(warp, lane, r), wgmma_a_register_kbyte(lane, r)));
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  __syncthreads();  // the warpgroups of a block start together
+  const WarpClock clock = warp_clock_start();
+  std::uint32_t s;
+  if constexpr (M == WgmmaMode::ss) s = Asm<T, N>::ss(da, db, iterations);
+  else if constexpr (M == WgmmaMode::ss_latency) s = Asm<T, N>::ss_latency(da, db, iterations);
+  else s = Asm<T, N>::rs(a, db, iterations);
+  warp_clock_stop(mine, clock, s);
+  sums[blockIdx.x * blockDim.x + threadIdx.x] = s;
+#else
+  (void)a_image, (void)b_image, (void)iterations, (void)out, (void)sums;
+  __trap();
+#endif
+}
+
+}  // namespace dev::wgmma
+
+namespace {
+
+using KernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, WarpTiming*, std::uint32_t*);
+
+template <WgmmaType T, int N>
+KernelFn kernel_for(WgmmaMode m) {
+  switch (m) {
+    case WgmmaMode::ss: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss>;
+    case WgmmaMode::rs: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::rs>;
+    case WgmmaMode::ss_latency: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss_latency>;
+  }
+  throw std::invalid_argument("wgmma: unknown mode");
+}
+
+template <WgmmaType T>
+KernelFn kernel_for(int n, WgmmaMode m) {
+  switch (n) {
+    case 8: return kernel_for<T, 8>(m);
+    case 16: return kernel_for<T, 16>(m);
+    case 32: return kernel_for<T, 32>(m);
+    case 64: return kernel_for<T, 64>(m);
+    case 128: return kernel_for<T, 128>(m);
+    case 256: return kernel_for<T, 256>(m);
+    default: break;
+  }
+  throw std::invalid_argument("wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
+}
+
+KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
+  switch (t) {
+    case WgmmaType::f16_f32: return kernel_for<WgmmaType::f16_f32>(n, m);
+    case WgmmaType::f16_f16: return kernel_for<WgmmaType::f16_f16>(n, m);
+    case WgmmaType::bf16_f32: return kernel_for<WgmmaType::bf16_f32>(n, m);
+    case WgmmaType::tf32_f32: return kernel_for<WgmmaType::tf32_f32>(n, m);
+    case WgmmaType::e4m3_f32: return kernel_for<WgmmaType::e4m3_f32>(n, m);
+    case WgmmaType::e5m2_f32: return kernel_for<WgmmaType::e5m2_f32>(n, m);
+    case WgmmaType::s8_s32: return kernel_for<WgmmaType::s8_s32>(n, m);
+  }
+  throw std::invalid_argument("wgmma: unknown type");
+}
+
+}  // namespace
+
+const char* wgmma_mode_name(WgmmaMode m) {
+  switch (m) {
+    case WgmmaMode::ss: return "ss";
+    case WgmmaMode::rs: return "rs";
+    case WgmmaMode::ss_latency: return "ss_latency";
+  }
+  return "?";
+}
+
+std::optional<std::string> wgmma_unsupported() {
+  int dev = 0, major = 0, minor = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&dev));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+  if (major != 9 || minor != 0)
+    return "wgmma is Hopper's (sm_90a); this GPU is sm_" + std::to_string(major * 10 + minor);
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel_for(WgmmaType::f16_f32, 8, WgmmaMode::ss))) !=
+      cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::string("this binary holds no sm_90a code for the wgmma kernels");
+  }
+  return std::nullopt;
+}
+
+int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode) {
+  cudaFuncAttributes attr{};
+  ARCHBENCH_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel_for(type, n, mode))));
+  return attr.numRegs;
+}
+
+WgmmaResult run_wgmma(const WgmmaLaunch& l) {
+  if (l.blocks <= 0 || l.warpgroups_per_block < 1 || l.warpgroups_per_block > kWgmmaMaxWarpgroupsPerBlock ||
+      l.iterations == 0)
+    throw std::invalid_argument("wgmma: blocks > 0, 1.." + std::to_string(kWgmmaMaxWarpgroupsPerBlock) +
+                                " warpgroups per block and iterations > 0");
+  const KernelFn kernel = kernel_for(l.type, l.n, l.mode);
+  if (l.a_image.size() != std::size_t(kWgmmaABytes) || l.b_image.size() != std::size_t(l.n) * kWgmmaKBytes)
+    throw std::invalid_argument("wgmma: A must be 64 x 32 bytes and B N x 32 bytes (wgmma_operand_image)");
+  const auto words = [](const std::vector<std::uint8_t>& bytes) {
+    std::vector<uint4> w(bytes.size() / 16);
+    std::memcpy(w.data(), bytes.data(), bytes.size());
+    return w;
+  };
+  DeviceBuffer<uint4> a(words(l.a_image)), b(words(l.b_image));
+  const int threads = 128 * l.warpgroups_per_block;
+  DeviceBuffer<WarpTiming> out(std::size_t(l.blocks) * threads / 32);
+  DeviceBuffer<std::uint32_t> sums(std::size_t(l.blocks) * threads);
+  kernel<<<l.blocks, threads>>>(a.get(), b.get(), l.iterations, out.get(), sums.get());
+  ARCHBENCH_CUDA(cudaGetLastError());
+  ARCHBENCH_CUDA(cudaDeviceSynchronize());
+  return {out.download(), sums.download()};
+}
+
+}  // namespace archbench

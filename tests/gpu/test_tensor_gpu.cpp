@@ -1,0 +1,74 @@
+// TensorCore on a real GPU: every wgmma type x N x mode computes the exact product of integer data
+// (the shared-memory layout and the A register fragments are right); every mma.sync op passes its
+// self-check with a plausible latency; wgmma beats mma.sync and reaches 85 % of the clock-scaled
+// peak; cuBLASLt runs and stays under the peak.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "fixtures/cublas_reference.hpp"
+#include "fixtures/gpu.hpp"
+#include "fixtures/tensor_runner.hpp"
+
+namespace archbench {
+namespace {
+
+TEST(TensorCore, WgmmaIsExactForEveryTypeNAndMode) {
+  if (const auto why = wgmma_unsupported()) GTEST_SKIP() << *why;
+  for (const WgmmaTypeInfo& t : wgmma_types())
+    for (int n : kWgmmaNs)
+      for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs, WgmmaMode::ss_latency})
+        EXPECT_NO_THROW(check_wgmma_exact(t.type, n, mode, 1, 2)) << t.name << " n" << n << " " << wgmma_mode_name(mode);
+  // Several warpgroups share the block's operands.
+  EXPECT_NO_THROW(check_wgmma_exact(WgmmaType::f16_f32, 256, WgmmaMode::ss, kWgmmaMaxWarpgroupsPerBlock, 3));
+}
+
+TEST(TensorCore, EveryMmaSyncOpChecksItselfWithAPlausibleLatency) {
+  const GpuInfo& g = Gpu::current().info();
+  for (const MmaOpInfo& op : mma_ops()) {
+    if (const auto why = mma_op_unsupported(op, g)) {
+      std::printf("%s: skipped (%s)\n", op.name, why->c_str());
+      continue;
+    }
+    const TensorLatency l = measure_mma_latency(op.op, TensorFill::random);
+    const TensorThroughput t = measure_mma_throughput(op.op, MmaShape{4, 8, 1}, TensorFill::random);
+    std::printf("%-20s latency %5.1f cycles, %7.0f FLOP/clk/SM (%.0f %% of peak)\n", op.name, l.latency_cycles,
+                t.summary.per_sm_rate_mean, t.pct_of_peak);
+    EXPECT_GT(l.latency_cycles, 4.0) << op.name;
+    EXPECT_LT(l.latency_cycles, 1000.0) << op.name;
+    if (t.peak_flop_per_clk_per_sm) {
+      EXPECT_LT(t.pct_of_peak, 105.0) << op.name;
+    }
+  }
+}
+
+TEST(TensorCore, WgmmaBeatsMmaSyncAndReachesThePeak) {
+  if (const auto why = wgmma_unsupported()) GTEST_SKIP() << *why;
+  const int all = Gpu::current().info().sm_count;
+  const TensorThroughput w = measure_wgmma_throughput(WgmmaType::f16_f32, 256, WgmmaShape{WgmmaMode::ss, 2, all},
+                                                      TensorFill::random);
+  double best_mma = 0;
+  for (int warps : {8, 16})
+    best_mma = std::max(best_mma, measure_mma_throughput(MmaOp::f16_m16n8k16_f32, MmaShape{4, warps, all},
+                                                         TensorFill::random).flops);
+  std::printf("f16: wgmma %.0f TFLOP/s (%.1f %% of peak at %.0f MHz), mma.sync %.0f TFLOP/s\n", w.flops / 1e12,
+              w.pct_of_peak, w.summary.sm_clock_mhz, best_mma / 1e12);
+  EXPECT_GT(w.flops, 1.2 * best_mma);
+  ASSERT_TRUE(w.peak_flop_per_clk_per_sm);
+  EXPECT_GT(w.pct_of_peak, 85.0);
+  EXPECT_LT(w.pct_of_peak, 102.0);
+}
+
+TEST(TensorCore, CublasReferenceRunsUnderThePeak) {
+  if (const auto why = cublas_unsupported(TensorDtype::f16)) GTEST_SKIP() << *why;
+  const GpuInfo& g = Gpu::current().info();
+  const GemmMeasurement m = measure_cublas_gemm(TensorDtype::f16, GemmShape{4096, 4096, 4096}, TensorFill::random, 2);
+  std::printf("cuBLASLt f16 4096^3: %.0f TFLOP/s at %.0f MHz (NVML)\n", m.flops / 1e12, m.sm_clock_mhz);
+  EXPECT_GT(m.flops, 0);
+  if (const auto peak = tensor_peak_flop_per_clk_per_sm(TensorPeakClass::fp16, g.cc())) {
+    EXPECT_LT(m.flops, 1.02 * *peak * g.sm_count * g.max_sm_clock_mhz * 1e6);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
