@@ -25,6 +25,8 @@ FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "A
             "Pipeline", "TensorCore", "P2P", "Scheduling", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 FEATURE_COUNTERS = {
+    "TensorCore": ["fill_zero"],
+    "TensorCore/cublas": ["flops", "m", "n", "k", "gemms"],
     "MemLatency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "smid",
                    "carveout_pct"],
     "Bandwidth": ["bytes_per_second", "bytes_per_clk_per_sm", "level", "passes", "blocks_per_sm", "warps_per_block",
