@@ -53,15 +53,14 @@ std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double 
   return merged;
 }
 
-std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve) {
-  constexpr double kRelTol = 0.04, kAbsTol = 4.0;
-  const std::vector<Plateau> plateaus = find_plateaus(curve, kRelTol, kAbsTol);
+std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, const LevelTolerance& tol) {
+  const std::vector<Plateau> plateaus = find_plateaus(curve, tol.rel_tol, tol.abs_tol, tol.min_points);
   std::vector<CacheLevelStep> steps;
   if (plateaus.empty()) return steps;
   Plateau base = plateaus.front();
   for (std::size_t k = 1; k < plateaus.size(); ++k) {
     const Plateau& up = plateaus[k];
-    if (up.level <= base.level + tolerance(base.level, kRelTol, kAbsTol)) continue;
+    if (up.level <= base.level + tolerance(base.level, tol.rel_tol, tol.abs_tol)) continue;
     CacheLevelStep s;
     s.hit_cycles = base.level;
     s.miss_penalty_cycles = up.level - base.level;
@@ -72,8 +71,8 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve) {
       if (curve[i].y < base.level + s.miss_penalty_cycles / 2) last_hit = i;
     s.reach = curve[last_hit].x;
     s.next_footprint = curve[last_hit + 1].x;
-    // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least half a cycle.
-    const double noise = std::max({base.spread, up.spread, 0.5 / 1.4826}) * 1.4826;
+    // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least the floor.
+    const double noise = std::max({base.spread * 1.4826, up.spread * 1.4826, tol.noise_floor});
     const double jump = 1.0 - std::exp(-s.miss_penalty_cycles / noise / 10.0);
     const double points = double(std::min(base.last - base.first, up.last - up.first) + 1);
     s.confidence = jump * std::min(1.0, points / 4.0);

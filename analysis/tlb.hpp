@@ -42,9 +42,21 @@ struct CacheLevelStep {
   double confidence = 0;      // in [0, 1]: the jump against the plateaus' noise, and their length
 };
 
+// How find_levels tells a plateau from a step, in the curve's units. The defaults suit latencies
+// in cycles; other curves (cycles per instruction) pass their own.
+struct LevelTolerance {
+  double rel_tol = 0.04, abs_tol = 4.0;  // a point joins a plateau within max(abs, rel x level)
+  std::size_t min_points = 3;            // points of a plateau
+  double noise_floor = 0.5;              // smallest noise (standard deviation) a plateau is given
+};
+
+// Cycles per instruction against code size (Scheduling/icache_geometry): about 1 while the code
+// fits; plateaus within 6 % or 0.03 cycles, two points at least, noise at least 0.02 cycles.
+inline constexpr LevelTolerance kInstructionCacheTolerance{0.06, 0.03, 2, 0.02};
+
 // Every step up between consecutive plateaus, in order of footprint. A plateau lower than the one
 // before it (noise, or a data-cache effect) ends no level.
-std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve);
+std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, const LevelTolerance& tol = {});
 
 struct PageSizeInference {
   double page_bytes = 0;       // 0 when the strides measured do not show it

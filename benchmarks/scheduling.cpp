@@ -2,6 +2,8 @@
 //   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
 //   Scheduling/warp_schedulers/ffma/warps_per_block:32   which warps share an issue scheduler
 //   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 3)
+//   Scheduling/icache/ffma/instructions:S/warps_per_sm:W  a straight-line body of S FFMAs, W warps on one SM
+//   Scheduling/icache_geometry/ffma/warps_per_sm:W        the instruction-cache knees of that sweep
 // Timelines: every warp records %globaltimer and clock64 at its start and end, %smid, %warpid and
 // its block; the counters summarise them (analysis/timeline.hpp) and ARCHBENCH_TIMELINE_CSV=PATH
 // writes the raw records (scripts/plot_timeline.py draws one SM). The sustained clock is sampled
@@ -22,14 +24,17 @@
 #include "analysis/scheduler_map.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/timeline.hpp"
+#include "analysis/tlb.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "kernels/icache.hpp"
 #include "kernels/scheduling.hpp"
 
 namespace archbench {
 namespace {
 
 constexpr double kSampleMs = 100;
+
 
 void sustained_clock(benchmark::State& state, double seconds) {
   guarded(state, [&] {
@@ -157,6 +162,91 @@ void warp_schedulers(benchmark::State& state, int warps) {
   });
 }
 
+// --- Instruction cache ---------------------------------------------------------------------
+
+struct IcachePoint {
+  double cycles_per_instruction = 0;   // per warp: its timed passes / their instructions (median over warps)
+  double instructions_per_clk_per_sm = 0;
+  double sm_clock_mhz = 0;
+  std::uint32_t iterations = 0;
+};
+
+IcachePoint measure_icache(int instructions, int warps) {
+  // About 400k instructions per warp after the untimed first pass (0.2 ms at one per cycle).
+  const auto iterations = std::uint32_t(std::max(4, 1 + 400000 / instructions));
+  const auto timings = run_icache(instructions, warps, iterations);
+  std::vector<double> cpi, mhz;
+  std::uint64_t first = ~std::uint64_t(0), last = 0;
+  for (const WarpTiming& w : timings) {
+    const double cycles = double(w.end_cycles - w.start_cycles);
+    cpi.push_back(cycles / (double(iterations - 1) * instructions));
+    if (w.end_ns > w.start_ns) mhz.push_back(cycles * 1e3 / double(w.end_ns - w.start_ns));
+    first = std::min(first, w.start_cycles);
+    last = std::max(last, w.end_cycles);
+  }
+  IcachePoint p;
+  p.cycles_per_instruction = median(cpi);
+  p.instructions_per_clk_per_sm = double(warps) * (iterations - 1) * instructions / double(last - first);
+  p.sm_clock_mhz = median(mhz);
+  p.iterations = iterations;
+  return p;
+}
+
+void report_icache_point(benchmark::State& state, int instructions, const std::vector<IcachePoint>& runs) {
+  state.counters["cycles_per_instruction"] = median_of(runs, [](const auto& p) { return p.cycles_per_instruction; });
+  state.counters["instructions_per_clk_per_sm"] = median_of(runs, [](const auto& p) { return p.instructions_per_clk_per_sm; });
+  state.counters["body_instructions"] = instructions;
+  state.counters["body_bytes"] = double(instructions) * kSassInstructionBytes;
+  state.counters["iterations"] = runs.back().iterations;
+  report_clocks(state, median_of(runs, [](const auto& p) { return p.sm_clock_mhz; }));
+}
+
+void icache(benchmark::State& state, int instructions, int warps) {
+  guarded(state, [&] {
+    std::vector<IcachePoint> runs;
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      runs.push_back(measure_icache(instructions, warps));
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    state.counters["warps_per_sm"] = warps;
+    report_icache_point(state, instructions, runs);
+  });
+}
+
+// Cycles per instruction against the body's bytes: plateaus while the body fits a cache, a step
+// where it outgrows it (analysis/tlb.hpp's find_levels, with tolerances for a curve near 1).
+void icache_geometry(benchmark::State& state, int warps) {
+  guarded(state, [&] {
+    std::vector<CurvePoint> curve;
+    double mhz = 0;
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      curve.clear();
+      for (int n : kIcacheInstructions) {
+        const IcachePoint p = measure_icache(n, warps);
+        curve.push_back({double(n) * kSassInstructionBytes, p.cycles_per_instruction});
+        mhz = p.sm_clock_mhz;
+      }
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const auto levels = find_levels(curve, kInstructionCacheTolerance);
+    state.counters["levels"] = double(levels.size());
+    state.counters["base_cycles_per_instruction"] = curve.front().y;
+    state.counters["largest_body_cycles_per_instruction"] = curve.back().y;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      const std::string l = "level" + std::to_string(i + 1) + "_";
+      state.counters[l + "capacity_bytes"] = levels[i].reach;
+      state.counters[l + "next_body_bytes"] = levels[i].next_footprint;
+      state.counters[l + "hit_cycles_per_instruction"] = levels[i].hit_cycles;
+      state.counters[l + "miss_cycles_per_instruction"] = levels[i].hit_cycles + levels[i].miss_penalty_cycles;
+      state.counters[l + "confidence"] = levels[i].confidence;
+    }
+    state.counters["warps_per_sm"] = warps;
+    report_clocks(state, mhz);
+  });
+}
+
 void register_scheduling(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   for (int warps : cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 32})
@@ -172,6 +262,21 @@ void register_scheduling(const SuiteConfig& cfg) {
                   {{"Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds)),
                     [seconds](benchmark::State& st) { sustained_clock(st, seconds); }}},
                   1);
+  // Instruction cache: one warp (one scheduler's L0), one per scheduler, and a full SM.
+  std::vector<BenchmarkPoint> icache_points;
+  for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4, 32}) {
+    for (int n : kIcacheInstructions)
+      if (!cfg.quick || n == kIcacheInstructions[0] || n == 16384)
+        icache_points.push_back({"Scheduling/icache/ffma/instructions:" + std::to_string(n) + "/warps_per_sm:" +
+                                     std::to_string(warps),
+                                 [n, warps](benchmark::State& st) { icache(st, n, warps); }});
+  }
+  register_points("Scheduling", icache_points, 3);
+  std::vector<BenchmarkPoint> geometry;
+  for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4})
+    geometry.push_back({"Scheduling/icache_geometry/ffma/warps_per_sm:" + std::to_string(warps),
+                        [warps](benchmark::State& st) { icache_geometry(st, warps); }});
+  register_points("Scheduling", geometry, 1);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "fixtures/pipeline_ops.hpp"
 #include "kernels/bandwidth.hpp"
+#include "kernels/icache.hpp"
 #include "kernels/pchase.hpp"
 #include "kernels/pipeline.hpp"
 #include "kernels/smem.hpp"
@@ -473,6 +474,24 @@ TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
   }
   EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 3))
       << "one kernel per type x N x mode, in sm_90a code";
+}
+
+TEST(Sass, IcacheBodiesAreStraightLineFfmaOfTheirSize) {
+  std::map<int, int> ffma_of_size;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("icache_kernel") == std::string::npos) continue;
+    const auto at = f.name.find("icache_kernelILi");
+    ASSERT_NE(at, std::string::npos) << f.name;
+    const int size = std::atoi(f.name.c_str() + at + 16);
+    int ffma = 0, branches = 0;
+    for (const auto& op : f.opcodes) {
+      ffma += op == "FFMA";
+      branches += op == "BRA";
+    }
+    ffma_of_size[size] = ffma;
+    EXPECT_LE(branches, 4) << f.name << ": a loop inside the body";
+  }
+  for (int size : archbench::kIcacheInstructions) EXPECT_EQ(ffma_of_size[size], size) << "body of " << size;
 }
 
 // --- Atomics kernels: atomic_throughput_kernel<Op, Space, Scope, Form, kCas>
