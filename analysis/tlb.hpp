@@ -50,10 +50,6 @@ struct LevelTolerance {
   double noise_floor = 0.5;              // smallest noise (standard deviation) a plateau is given
 };
 
-// Cycles per instruction against code size (Scheduling/icache_geometry): about 1 while the code
-// fits; plateaus within 6 % or 0.03 cycles, two points at least, noise at least 0.02 cycles.
-inline constexpr LevelTolerance kInstructionCacheTolerance{0.06, 0.03, 2, 0.02};
-
 // Every step up between consecutive plateaus, in order of footprint. A plateau lower than the one
 // before it (noise, or a data-cache effect) ends no level.
 std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, const LevelTolerance& tol = {});

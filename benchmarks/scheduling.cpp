@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <cstdint>
 #include <string>
@@ -24,7 +25,7 @@
 #include "analysis/scheduler_map.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/timeline.hpp"
-#include "analysis/tlb.hpp"
+#include "analysis/icache.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "kernels/icache.hpp"
@@ -36,6 +37,48 @@ namespace {
 constexpr double kSampleMs = 100;
 
 
+// A side file named by an environment variable (raw records the JSON only summarises), or none.
+std::optional<std::ofstream> side_file(const char* env) {
+  const char* path = std::getenv(env);
+  if (!path || !*path) return std::nullopt;
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error(std::string("cannot write ") + env + "=" + path);
+  return f;
+}
+
+void write_timeline_csv(const std::vector<WarpRecord>& warps) {
+  auto f = side_file("ARCHBENCH_TIMELINE_CSV");
+  if (!f) return;
+  *f << "block,warp_in_block,smid,warpid,start_ns,end_ns,start_cycles,end_cycles\n";
+  for (const WarpRecord& w : warps)
+    *f << w.block << ',' << w.warp_in_block << ',' << w.smid << ',' << w.warpid << ',' << w.start_ns << ',' << w.end_ns
+       << ',' << w.start_cycles << ',' << w.end_cycles << '\n';
+}
+
+// The sustained run over time: the in-kernel clock between consecutive samples, and NVML's.
+void write_clock_trace_csv(const SustainedRun& run) {
+  auto f = side_file("ARCHBENCH_CLOCK_TRACE_CSV");
+  if (!f) return;
+  *f << "source,seconds,sm_clock_mhz,power_w,temperature_c\n";
+  for (std::size_t i = 1; i < run.samples.size(); ++i) {
+    const auto& a = run.samples[i - 1];
+    const auto& b = run.samples[i];
+    if (b.ns <= a.ns) continue;
+    *f << "kernel," << double(b.ns - run.samples.front().ns) * 1e-9 << ','
+       << double(b.cycles - a.cycles) * 1e3 / double(b.ns - a.ns) << ",,\n";
+  }
+  for (std::size_t i = 0; i < run.nvml.size() && i < run.host_seconds.size(); ++i)
+    *f << "nvml," << run.host_seconds[i] << ',' << run.nvml[i].sm_clock_mhz << ',' << run.nvml[i].power_w << ','
+       << run.nvml[i].temperature_c << '\n';
+}
+
+void write_pairs_csv(const std::vector<PairSlowdown>& pairs) {
+  auto f = side_file("ARCHBENCH_SCHEDULER_PAIRS_CSV");
+  if (!f) return;
+  *f << "warp_a,warp_b,slowdown\n";
+  for (const PairSlowdown& p : pairs) *f << p.a << ',' << p.b << ',' << p.slowdown << '\n';
+}
+
 void sustained_clock(benchmark::State& state, double seconds) {
   guarded(state, [&] {
     const GpuInfo& g = Gpu::current().info();
@@ -44,6 +87,7 @@ void sustained_clock(benchmark::State& state, double seconds) {
       run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * 2, 1024);  // 64 warps per SM
       state.SetIterationTime(run.kernel_seconds);
     }
+    write_clock_trace_csv(run);
     std::vector<ClockPoint> points;
     for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});
     const ClockTrace t = summarize_clock(points);
@@ -76,17 +120,6 @@ void sustained_clock(benchmark::State& state, double seconds) {
     }
     report_clocks(state, t.sustained_mhz);
   });
-}
-
-void write_timeline_csv(const std::vector<WarpRecord>& warps) {
-  const char* path = std::getenv("ARCHBENCH_TIMELINE_CSV");
-  if (!path || !*path) return;
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error(std::string("cannot write the timeline to ") + path);
-  f << "block,warp_in_block,smid,warpid,start_ns,end_ns,start_cycles,end_cycles\n";
-  for (const WarpRecord& w : warps)
-    f << w.block << ',' << w.warp_in_block << ',' << w.smid << ',' << w.warpid << ',' << w.start_ns << ',' << w.end_ns
-      << ',' << w.start_cycles << ',' << w.end_cycles << '\n';
 }
 
 void timeline(benchmark::State& state, int waves, int warps_per_block) {
@@ -149,6 +182,7 @@ void warp_schedulers(benchmark::State& state, int warps) {
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     ffma_per_clk = 32.0 * kChunks * 256 * 8 / median(alone);  // thread FFMA per clock of one warp alone
+    write_pairs_csv(pairs);
     const SchedulerMap m = infer_scheduler_map(pairs, warps);
     state.counters["schedulers"] = m.groups;
     state.counters["mapping_modulus"] = m.modulus;
@@ -214,33 +248,34 @@ void icache(benchmark::State& state, int instructions, int warps) {
   });
 }
 
-// Cycles per instruction against the body's bytes: plateaus while the body fits a cache, a step
-// where it outgrows it (analysis/tlb.hpp's find_levels, with tolerances for a curve near 1).
+// Net cycles per instruction against the body's bytes: plateaus while the body fits a cache, a
+// step where it outgrows it (analysis/icache.hpp).
 void icache_geometry(benchmark::State& state, int warps) {
   guarded(state, [&] {
-    std::vector<CurvePoint> curve;
+    std::vector<IcacheSample> samples;
     double mhz = 0;
     for (auto _ : state) {
       const auto start = std::chrono::steady_clock::now();
-      curve.clear();
+      samples.clear();
       for (int n : kIcacheInstructions) {
         const IcachePoint p = measure_icache(n, warps);
-        curve.push_back({double(n) * kSassInstructionBytes, p.cycles_per_instruction});
+        samples.push_back({double(n), p.cycles_per_instruction});
         mhz = p.sm_clock_mhz;
       }
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    const auto levels = find_levels(curve, kInstructionCacheTolerance);
-    state.counters["levels"] = double(levels.size());
-    state.counters["base_cycles_per_instruction"] = curve.front().y;
-    state.counters["largest_body_cycles_per_instruction"] = curve.back().y;
-    for (std::size_t i = 0; i < levels.size(); ++i) {
+    const IcacheLevels r = infer_icache_levels(samples, kSassInstructionBytes);
+    state.counters["levels"] = double(r.levels.size());
+    state.counters["loop_overhead_cycles"] = r.loop_overhead_cycles;
+    state.counters["base_cycles_per_instruction"] = r.net.front().y;
+    state.counters["largest_body_cycles_per_instruction"] = r.net.back().y;
+    for (std::size_t i = 0; i < r.levels.size(); ++i) {
       const std::string l = "level" + std::to_string(i + 1) + "_";
-      state.counters[l + "capacity_bytes"] = levels[i].reach;
-      state.counters[l + "next_body_bytes"] = levels[i].next_footprint;
-      state.counters[l + "hit_cycles_per_instruction"] = levels[i].hit_cycles;
-      state.counters[l + "miss_cycles_per_instruction"] = levels[i].hit_cycles + levels[i].miss_penalty_cycles;
-      state.counters[l + "confidence"] = levels[i].confidence;
+      state.counters[l + "capacity_bytes"] = r.levels[i].reach;
+      state.counters[l + "next_body_bytes"] = r.levels[i].next_footprint;
+      state.counters[l + "hit_cycles_per_instruction"] = r.levels[i].hit_cycles;
+      state.counters[l + "miss_cycles_per_instruction"] = r.levels[i].hit_cycles + r.levels[i].miss_penalty_cycles;
+      state.counters[l + "confidence"] = r.levels[i].confidence;
     }
     state.counters["warps_per_sm"] = warps;
     report_clocks(state, mhz);

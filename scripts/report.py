@@ -19,7 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore"]
+PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling"]
 
 
 def fmt_bytes(n):

@@ -113,27 +113,5 @@ TEST(TlbInference, PageSizeUnknownWhenTheReachNeverGrows) {
   EXPECT_EQ(p.confidence, 0);
 }
 
-// The same level finder on an instruction-cache curve: cycles per instruction 1.0 while the code
-// fits 32 KiB, 1.5 up to 128 KiB, 6 beyond, two sizes per octave, with 1 % noise.
-TEST(TlbInference, InstructionCacheKneesWithTheirTolerance) {
-  std::mt19937 rng(7);
-  std::normal_distribution<double> noise(0.0, 0.01);
-  std::vector<CurvePoint> c;
-  for (double octave = 2048; octave <= 512 * 1024; octave *= 2)
-    for (double bytes : {octave, 1.5 * octave}) {
-      const double cpi = bytes <= 32 * 1024 ? 1.0 : bytes <= 128 * 1024 ? 1.5 : 6.0;
-      c.push_back({bytes, cpi * (1 + noise(rng))});
-    }
-  const auto levels = find_levels(c, kInstructionCacheTolerance);
-  ASSERT_EQ(levels.size(), 2u);
-  EXPECT_NEAR(levels[0].reach, 32 * 1024, 1024);
-  EXPECT_NEAR(levels[0].hit_cycles, 1.0, 0.03);
-  EXPECT_NEAR(levels[1].reach, 128 * 1024, 4096);
-  EXPECT_NEAR(levels[1].hit_cycles + levels[1].miss_penalty_cycles, 6.0, 0.2);
-  for (const auto& l : levels) EXPECT_GT(l.confidence, 0.8);
-  // The cycle-sized defaults miss the first knee.
-  EXPECT_LT(find_levels(c).size(), 2u);
-}
-
 }  // namespace
 }  // namespace archbench

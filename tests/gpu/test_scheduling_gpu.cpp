@@ -9,6 +9,8 @@
 #include "analysis/clock_trace.hpp"
 #include "analysis/scheduler_map.hpp"
 #include "fixtures/gpu.hpp"
+#include "analysis/icache.hpp"
+#include "kernels/icache.hpp"
 #include "kernels/scheduling.hpp"
 
 namespace archbench {
@@ -63,6 +65,26 @@ TEST(Scheduling, ATimelineOfThreeWavesRecordsEveryWarpAtTheOccupancy) {
   EXPECT_EQ(t.sms_used, g.sm_count);
   EXPECT_LE(t.max_coresident_blocks_per_sm, resident);
   EXPECT_GE(t.max_coresident_blocks_per_sm, 1);
+}
+
+// One warp over bodies from 2 KiB to 512 KiB: about one instruction per cycle while the body fits
+// the first instruction cache, and at least one knee beyond which every pass costs more.
+TEST(Scheduling, StraightLineCodeShowsAnInstructionCacheKnee) {
+  std::vector<IcacheSample> samples;
+  for (int n : kIcacheInstructions) {
+    const auto iterations = std::uint32_t(std::max(4, 1 + 400000 / n));
+    const auto w = run_icache(n, 1, iterations);
+    ASSERT_EQ(w.size(), 1u);
+    samples.push_back({double(n), double(w[0].end_cycles - w[0].start_cycles) / (double(iterations - 1) * n)});
+  }
+  const IcacheLevels r = infer_icache_levels(samples, kSassInstructionBytes);
+  std::printf("loop overhead %.1f cycles, %zu levels", r.loop_overhead_cycles, r.levels.size());
+  for (const auto& l : r.levels) std::printf(", %.0f KiB (%.2f -> %.2f cycles/instruction, confidence %.2f)",
+                                             l.reach / 1024, l.hit_cycles, l.hit_cycles + l.miss_penalty_cycles, l.confidence);
+  std::printf("\n");
+  EXPECT_NEAR(r.net.front().y, 1.0, 0.1);  // one warp issues about one FFMA per cycle from the L0
+  ASSERT_GE(r.levels.size(), 1u);
+  EXPECT_GT(r.net.back().y, 1.5 * r.net.front().y);
 }
 
 }  // namespace
