@@ -2,6 +2,7 @@
 //   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
 //   Scheduling/warp_schedulers/ffma/warps_per_block:32   which warps share an issue scheduler
 //   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 3)
+//   Scheduling/sustained_clock/wgmma_f16/seconds:T       wgmma f16 on every SM for T seconds (sm_90a)
 //   Scheduling/icache/ffma/instructions:S/warps_per_sm:W  a straight-line body of S FFMAs, W warps on one SM
 //   Scheduling/icache_geometry/ffma/warps_per_sm:W        the instruction-cache knees of that sweep
 // Timelines: every warp records %globaltimer and clock64 at its start and end, %smid, %warpid and
@@ -29,6 +30,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "kernels/icache.hpp"
+#include "fixtures/tensor_runner.hpp"
 #include "kernels/scheduling.hpp"
 
 namespace archbench {
@@ -55,10 +57,23 @@ void write_timeline_csv(const std::vector<WarpRecord>& warps) {
        << ',' << w.start_cycles << ',' << w.end_cycles << '\n';
 }
 
+// PATH with ".<suffix>" before its extension ("trace.csv" -> "trace.wgmma_f16.csv").
+std::string with_suffix(const std::string& path, const std::string& suffix) {
+  const auto dot = path.find_last_of('.');
+  const auto slash = path.find_last_of('/');
+  if (suffix.empty()) return path;
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + "." + suffix;
+  return path.substr(0, dot) + "." + suffix + path.substr(dot);
+}
+
 // The sustained run over time: the in-kernel clock between consecutive samples, and NVML's.
-void write_clock_trace_csv(const SustainedRun& run) {
-  auto f = side_file("ARCHBENCH_CLOCK_TRACE_CSV");
-  if (!f) return;
+// ARCHBENCH_CLOCK_TRACE_CSV=PATH: the FFMA run writes PATH, another kernel PATH.<kernel>.csv.
+void write_clock_trace_csv(const SustainedRun& run, const std::string& kernel) {
+  const char* env = std::getenv("ARCHBENCH_CLOCK_TRACE_CSV");
+  if (!env || !*env) return;
+  const std::string path = with_suffix(env, kernel == "ffma" ? "" : kernel);
+  std::optional<std::ofstream> f(std::in_place, path);
+  if (!*f) throw std::runtime_error("cannot write ARCHBENCH_CLOCK_TRACE_CSV=" + path);
   *f << "source,seconds,sm_clock_mhz,power_w,temperature_c\n";
   for (std::size_t i = 1; i < run.samples.size(); ++i) {
     const auto& a = run.samples[i - 1];
@@ -79,6 +94,41 @@ void write_pairs_csv(const std::vector<PairSlowdown>& pairs) {
   for (const PairSlowdown& p : pairs) *f << p.a << ',' << p.b << ',' << p.slowdown << '\n';
 }
 
+void report_sustained(benchmark::State& state, const SustainedRun& run, const std::string& kernel) {
+  write_clock_trace_csv(run, kernel);
+  std::vector<ClockPoint> points;
+  for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});
+  const ClockTrace t = summarize_clock(points);
+  state.counters["sm_clock_initial_mhz"] = t.initial_mhz;
+  state.counters["sm_clock_sustained_mhz"] = t.sustained_mhz;
+  state.counters["sm_clock_min_mhz"] = t.min_mhz;
+  state.counters["sm_clock_max_mhz"] = t.max_mhz;
+  state.counters["sm_clock_drop_pct"] = t.drop_pct;
+  state.counters["seconds"] = t.seconds;
+  state.counters["clock_samples"] = double(run.samples.size());
+  state.counters["flops"] = run.kernel_seconds > 0 ? run.flop / run.kernel_seconds : 0;
+  if (!run.nvml.empty()) {
+    double power_sum = 0, power_max = 0, temp_max = 0, clock_min = 1e300;
+    std::uint64_t reasons = 0;
+    for (const auto& n : run.nvml) {
+      power_sum += n.power_w;
+      power_max = std::max(power_max, n.power_w);
+      temp_max = std::max(temp_max, n.temperature_c);
+      clock_min = std::min(clock_min, n.sm_clock_mhz);
+      reasons |= n.clock_event_reasons;
+    }
+    state.counters["nvml_samples"] = double(run.nvml.size());
+    state.counters["power_mean_w"] = power_sum / double(run.nvml.size());
+    state.counters["power_max_w"] = power_max;
+    state.counters["temp_start_c"] = run.nvml.front().temperature_c;
+    state.counters["temp_end_c"] = run.nvml.back().temperature_c;
+    state.counters["temp_max_c"] = temp_max;
+    state.counters["nvml_sm_clock_min_mhz"] = clock_min;
+    state.counters["clock_event_reasons_any"] = double(reasons);
+  }
+  report_clocks(state, t.sustained_mhz);
+}
+
 void sustained_clock(benchmark::State& state, double seconds) {
   guarded(state, [&] {
     const GpuInfo& g = Gpu::current().info();
@@ -87,38 +137,48 @@ void sustained_clock(benchmark::State& state, double seconds) {
       run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * 2, 1024);  // 64 warps per SM
       state.SetIterationTime(run.kernel_seconds);
     }
-    write_clock_trace_csv(run);
-    std::vector<ClockPoint> points;
-    for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});
-    const ClockTrace t = summarize_clock(points);
-    state.counters["sm_clock_initial_mhz"] = t.initial_mhz;
-    state.counters["sm_clock_sustained_mhz"] = t.sustained_mhz;
-    state.counters["sm_clock_min_mhz"] = t.min_mhz;
-    state.counters["sm_clock_max_mhz"] = t.max_mhz;
-    state.counters["sm_clock_drop_pct"] = t.drop_pct;
-    state.counters["seconds"] = t.seconds;
-    state.counters["clock_samples"] = double(run.samples.size());
-    state.counters["flops"] = run.kernel_seconds > 0 ? run.flop / run.kernel_seconds : 0;
-    if (!run.nvml.empty()) {
-      double power_sum = 0, power_max = 0, temp_max = 0, clock_min = 1e300;
-      std::uint64_t reasons = 0;
-      for (const auto& n : run.nvml) {
-        power_sum += n.power_w;
-        power_max = std::max(power_max, n.power_w);
-        temp_max = std::max(temp_max, n.temperature_c);
-        clock_min = std::min(clock_min, n.sm_clock_mhz);
-        reasons |= n.clock_event_reasons;
+    report_sustained(state, run, "ffma");
+  });
+}
+
+// wgmma f16 (m64n256k16, A and B in shared memory, random data, 2 warpgroups on every SM) in
+// back-to-back launches of about kSampleMs each: every launch's clock64 / %globaltimer window is
+// one sample of the SM clock, NVML is sampled after each.
+void sustained_clock_wgmma(benchmark::State& state, double seconds) {
+  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  guarded(state, [&] {
+    const GpuInfo& g = Gpu::current().info();
+    const WgmmaShape shape{WgmmaMode::ss, 2, g.sm_count};
+    constexpr int kN = 256;
+    const double flop_per_warp_per_iteration = wgmma_flop(WgmmaType::f16_f32, kN) * kWgmmaPerIteration / 4.0;
+    constexpr std::uint32_t kTrial = 64;
+    const auto trial = run_wgmma(wgmma_throughput_launch(WgmmaType::f16_f32, kN, shape, kTrial, TensorFill::random));
+    const double trial_ns = summarize_throughput(trial.warps, 1).gpu_window_ns;
+    const auto iterations = std::uint32_t(std::clamp(kTrial * kSampleMs * 1e6 / std::max(trial_ns, 1.0), 1.0, 1e8));
+    const WgmmaLaunch launch = wgmma_throughput_launch(WgmmaType::f16_f32, kN, shape, iterations, TensorFill::random);
+    SustainedRun run;
+    for (auto _ : state) {
+      run = SustainedRun{};
+      const auto start = std::chrono::steady_clock::now();
+      double ns = 0, cycles = 0;
+      run.samples.push_back({0, 0});
+      while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+        const WgmmaResult r = run_wgmma(launch);
+        const ThroughputSummary t = summarize_throughput(r.warps, flop_per_warp_per_iteration * iterations);
+        ns += t.gpu_window_ns;
+        cycles += t.gpu_window_ns * t.sm_clock_mhz * 1e-3;
+        run.samples.push_back({std::uint64_t(ns), std::uint64_t(cycles)});
+        run.flop += t.total_work;
+        if (const auto s = Gpu::current().nvml().sample()) {
+          run.nvml.push_back(*s);
+          run.host_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
       }
-      state.counters["nvml_samples"] = double(run.nvml.size());
-      state.counters["power_mean_w"] = power_sum / double(run.nvml.size());
-      state.counters["power_max_w"] = power_max;
-      state.counters["temp_start_c"] = run.nvml.front().temperature_c;
-      state.counters["temp_end_c"] = run.nvml.back().temperature_c;
-      state.counters["temp_max_c"] = temp_max;
-      state.counters["nvml_sm_clock_min_mhz"] = clock_min;
-      state.counters["clock_event_reasons_any"] = double(reasons);
+      run.kernel_seconds = ns * 1e-9;
+      state.SetIterationTime(run.kernel_seconds);
     }
-    report_clocks(state, t.sustained_mhz);
+    state.counters["iterations_per_launch"] = iterations;
+    report_sustained(state, run, "wgmma_f16");
   });
 }
 
@@ -258,9 +318,10 @@ void icache_geometry(benchmark::State& state, int warps) {
       const auto start = std::chrono::steady_clock::now();
       samples.clear();
       for (int n : kIcacheInstructions) {
-        const IcachePoint p = measure_icache(n, warps);
-        samples.push_back({double(n), p.cycles_per_instruction});
-        mhz = p.sm_clock_mhz;
+        std::vector<IcachePoint> runs;  // median of 3, as the icache benchmarks report
+        for (int i = 0; i < 3; ++i) runs.push_back(measure_icache(n, warps));
+        samples.push_back({double(n), median_of(runs, [](const auto& p) { return p.cycles_per_instruction; })});
+        mhz = runs.back().sm_clock_mhz;
       }
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -295,7 +356,9 @@ void register_scheduling(const SuiteConfig& cfg) {
   const double seconds = cfg.quick ? 3 : 30;
   register_points("Scheduling",
                   {{"Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds)),
-                    [seconds](benchmark::State& st) { sustained_clock(st, seconds); }}},
+                    [seconds](benchmark::State& st) { sustained_clock(st, seconds); }},
+                   {"Scheduling/sustained_clock/wgmma_f16/seconds:" + std::to_string(int(seconds)),
+                    [seconds](benchmark::State& st) { sustained_clock_wgmma(st, seconds); }}},
                   1);
   // Instruction cache: one warp (one scheduler's L0), one per scheduler, and a full SM.
   std::vector<BenchmarkPoint> icache_points;
