@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots Scheduling from archbench JSON files and the side files of its raw records.
 
-Usage: plot_scheduling.py [--out DIR] [--clock-trace CSV] [--pairs CSV] FILE...
+Usage: plot_scheduling.py [--out DIR] [--clock-trace CSV]... [--pairs CSV] FILE...
 
 Writes DIR/scheduling_icache.{png,svg} from the JSON: cycles per instruction of a straight-line
 FFMA body against its size (one warp, one warp per scheduler), the SM's instructions per clock
@@ -80,27 +80,28 @@ def read_csv(path, fields):
         sys.exit(2)
 
 
-def plot_clock_trace(path, out_dir):
-    rows = read_csv(path, ["source", "seconds", "sm_clock_mhz", "power_w", "temperature_c"])
-    kernel = [(float(r["seconds"]), float(r["sm_clock_mhz"])) for r in rows if r["source"] == "kernel"]
-    nvml = [(float(r["seconds"]), float(r["sm_clock_mhz"]), float(r["power_w"]), float(r["temperature_c"]))
-            for r in rows if r["source"] == "nvml"]
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    ax.plot([k[0] for k in kernel], [k[1] for k in kernel], label="SM clock, in-kernel (clock64 / %globaltimer)")
-    ax.plot([n[0] for n in nvml], [n[1] for n in nvml], ".", label="SM clock, NVML")
-    ax.set_xlabel("seconds")
-    ax.set_ylabel("MHz")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    axp = ax.twinx()
-    axp.plot([n[0] for n in nvml], [n[2] for n in nvml], color="tab:red", alpha=0.6, label="power, W")
-    axp.plot([n[0] for n in nvml], [n[3] for n in nvml], color="tab:green", alpha=0.6, label="temperature, °C")
-    axp.set_ylabel("W, °C")
-    axp.set_ylim(bottom=0)
-    lines = ax.get_legend_handles_labels()
-    lines2 = axp.get_legend_handles_labels()
-    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=7, loc="lower right")
-    fig.suptitle("Sustained FFMA load on every SM: clock, power, temperature")
+def plot_clock_traces(paths, out_dir):
+    fig, axes = plt.subplots(1, len(paths), figsize=(7.5 * len(paths), 4.5), squeeze=False)
+    for ax, path in zip(axes[0], paths):
+        rows = read_csv(path, ["source", "seconds", "sm_clock_mhz", "power_w", "temperature_c"])
+        kernel = [(float(r["seconds"]), float(r["sm_clock_mhz"])) for r in rows if r["source"] == "kernel"]
+        nvml = [(float(r["seconds"]), float(r["sm_clock_mhz"]), float(r["power_w"]), float(r["temperature_c"]))
+                for r in rows if r["source"] == "nvml"]
+        ax.plot([k[0] for k in kernel], [k[1] for k in kernel], label="SM clock, in-kernel (clock64 / %globaltimer)")
+        ax.plot([n[0] for n in nvml], [n[1] for n in nvml], ".", markersize=3, label="SM clock, NVML")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("MHz")
+        ax.set_ylim(0, 2200)
+        ax.grid(True, alpha=0.3)
+        axp = ax.twinx()
+        axp.plot([n[0] for n in nvml], [n[2] for n in nvml], color="tab:red", alpha=0.6, label="power, W")
+        axp.plot([n[0] for n in nvml], [n[3] for n in nvml], color="tab:green", alpha=0.6, label="temperature, °C")
+        axp.set_ylabel("W, °C")
+        axp.set_ylim(0, 800)
+        lines, lines2 = ax.get_legend_handles_labels(), axp.get_legend_handles_labels()
+        ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=7, loc="lower right")
+        ax.set_title(os.path.splitext(os.path.basename(path))[0], fontsize=9)
+    fig.suptitle("Sustained load on every SM: clock, power, temperature")
     fig.tight_layout()
     return save(fig, out_dir, "scheduling_clock")
 
@@ -123,14 +124,15 @@ def plot_pairs(path, out_dir):
 
 
 def extra_args(ap):
-    ap.add_argument("--clock-trace", metavar="CSV")
+    ap.add_argument("--clock-trace", metavar="CSV", action="append", default=[],
+                    help="repeat for several runs (FFMA, wgmma): one panel each")
     ap.add_argument("--pairs", metavar="CSV")
 
 
 def plot(datasets, args):
     out = plot_icache(datasets, args.out)
     if args.clock_trace:
-        out += plot_clock_trace(args.clock_trace, args.out)
+        out += plot_clock_traces(args.clock_trace, args.out)
     if args.pairs:
         out += plot_pairs(args.pairs, args.out)
     return out
