@@ -1,0 +1,189 @@
+#include "analysis/cache_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "analysis/stats.hpp"
+
+namespace archbench {
+
+LatencyAt median_of_runs(LatencyAt f, int runs) {
+  return [f = std::move(f), runs](std::size_t x) {
+    std::vector<double> v;
+    for (int i = 0; i < runs; ++i) v.push_back(f(x));
+    return median(v);
+  };
+}
+
+double miss_fraction(double cycles, double hit, double miss) {
+  if (!(miss > hit)) return 0;
+  return std::clamp((cycles - hit) / (miss - hit), 0.0, 1.0);
+}
+
+CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
+                             double noise_cycles) {
+  if (step == 0 || start == 0 || start % step || limit < start)
+    throw std::invalid_argument("find_capacity: start and limit must be positive multiples of step, start <= limit");
+  CapacityResult r;
+  const auto measure = [&](std::size_t f) {
+    const double v = latency(f);
+    r.points.emplace_back(f, v);
+    return v;
+  };
+  r.hit_cycles = measure(start);
+  // A miss shows once the average rises by 4 noise widths (at least a quarter cycle): the first
+  // misses of a set-associative cache are a few lines in thousands.
+  const double onset = std::max(4 * noise_cycles, 0.25);
+  const auto misses = [&](double v) { return v > r.hit_cycles + onset; };
+  // Coarse: double until some access misses.
+  std::size_t lo = start, hi = 0;
+  for (std::size_t f = start * 2;; f *= 2) {
+    const std::size_t g = std::min(f, limit);
+    if (misses(measure(g))) {
+      hi = g;
+      break;
+    }
+    lo = g;
+    if (g == limit) return r;  // never left the hit level
+  }
+  // The miss level: twice the first footprint with misses, or the limit.
+  r.miss_cycles = measure(std::min(hi * 2, limit));
+  // Fine: bisection to one step between the last footprint without misses and the first with.
+  while (hi - lo > step) {
+    std::size_t m = lo + (hi - lo) / 2;
+    m -= m % step;
+    if (m <= lo) m = lo + step;
+    if (misses(measure(m))) hi = m;
+    else lo = m;
+  }
+  r.capacity = lo;
+  double at_hi = 0;
+  for (const auto& [f, v] : r.points)
+    if (f == hi) at_hi = v;
+  r.next_miss_fraction = miss_fraction(at_hi, r.hit_cycles, r.miss_cycles);
+  r.sharp = r.next_miss_fraction > 0.9;
+  // Confidence: the jump to the miss level in noise widths, times the share of measurements that
+  // agree with one edge between lo and hi.
+  std::size_t disagreeing = 0;
+  for (const auto& [f, v] : r.points)
+    if ((f <= lo && misses(v)) || (f >= hi && !misses(v))) ++disagreeing;
+  const double jump = 1.0 - std::exp(-(r.miss_cycles - r.hit_cycles) / (20.0 * std::max(noise_cycles, 0.05)));
+  r.confidence = std::max(0.0, jump * (1.0 - 4.0 * double(disagreeing) / double(r.points.size())));
+  return r;
+}
+
+namespace {
+
+// Average latency of a chase of stride s under fill granularities g1 <= g2 (g1 = 0: one level).
+double staircase(double s, int g1, int g2, double near, double middle, double far) {
+  const double f2 = std::min(1.0, s / g2);                 // accesses that start a new outer fill
+  const double f1 = g1 > 0 ? std::min(1.0, s / g1) : f2;   // ... a new inner fill
+  return near * (1 - f1) + middle * (f1 - f2) + far * f2;
+}
+
+}  // namespace
+
+FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& curve, double near, double far,
+                               bool two_levels) {
+  if (curve.size() < 3) throw std::invalid_argument("fit_fetch_granularity: at least 3 strides");
+  struct Candidate {
+    int g1, g2;
+    double middle, rms;
+  };
+  std::vector<Candidate> all;
+  for (int g2 = 4; g2 <= 1024; g2 *= 2)
+    for (int g1 = two_levels ? 4 : 0; g1 <= (two_levels ? g2 : 0); g1 = g1 ? g1 * 2 : 1) {
+      // The middle level's latency enters linearly: least squares, or the near level (one level).
+      double middle = near;
+      if (two_levels) {
+        double num = 0, den = 0;
+        for (const auto& [s, y] : curve) {
+          const double f2 = std::min(1.0, s / g2), f1 = std::min(1.0, s / g1);
+          const double w = f1 - f2, rest = y - near * (1 - f1) - far * f2;
+          num += w * rest, den += w * w;
+        }
+        middle = den > 0 ? std::clamp(num / den, near, far) : (near + far) / 2;
+      }
+      double err = 0;
+      for (const auto& [s, y] : curve) err += std::pow(y - staircase(s, g1, g2, near, middle, far), 2);
+      all.push_back({g1, g2, middle, std::sqrt(err / double(curve.size()))});
+      if (!two_levels) break;
+    }
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.rms < b.rms; });
+  FetchFit f;
+  f.inner_bytes = all[0].g1;
+  f.outer_bytes = all[0].g2;
+  f.middle_cycles = all[0].middle;
+  f.rms_error = all[0].rms;
+  const double span = std::max(far - near, 1.0);
+  const double runner_up = all.size() > 1 ? all[1].rms : span;
+  // Good when the best fit is within a few % of the span and clearly better than the next.
+  f.confidence = std::clamp(1.0 - f.rms_error / (0.05 * span), 0.0, 1.0) *
+                 std::clamp((runner_up - f.rms_error) / std::max(runner_up, 1e-9) * 2.0, 0.0, 1.0);
+  return f;
+}
+
+LineFit infer_line_bytes(std::size_t base, const std::vector<std::pair<std::size_t, std::size_t>>& apparent) {
+  LineFit r;
+  if (base == 0) return r;
+  for (const auto& [stride, cap] : apparent)
+    if (double(cap) > 1.1 * double(base)) r.estimates.push_back(double(stride) * double(base) / double(cap));
+  if (r.estimates.empty()) return r;
+  const double est = median(r.estimates);
+  const int line = 1 << int(std::lround(std::log2(est)));
+  r.line_bytes = line;
+  // Every estimate within 10 % of the power of two: confidence 1; worse agreement lowers it.
+  double worst = 0;
+  for (double e : r.estimates) worst = std::max(worst, std::abs(e / line - 1.0));
+  r.confidence = std::clamp(1.0 - worst / 0.25, 0.0, 1.0) * std::min(1.0, double(r.estimates.size()) / 2.0);
+  return r;
+}
+
+SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>& max_hits, std::size_t capacity,
+                         int line_bytes) {
+  SetsWays r;
+  if (max_hits.size() < 3 || capacity == 0 || line_bytes <= 0) {
+    r.note = "too few spacings";
+    return r;
+  }
+  // The floor: the element count of the largest spacings, if at least two agree and it is below
+  // the capacity in lines divided by the largest spacing's sets.
+  std::vector<std::pair<std::size_t, std::size_t>> h = max_hits;
+  std::sort(h.begin(), h.end());
+  const std::size_t floor_n = h.back().second;
+  std::size_t first_on_floor = h.size() - 1;
+  while (first_on_floor > 0 && h[first_on_floor - 1].second == floor_n) --first_on_floor;
+  const std::size_t on_floor = h.size() - first_on_floor;
+  const double expected_at_largest = double(capacity) / double(h.back().first);
+  if (on_floor < 2 || double(floor_n) < 0.9 * expected_at_largest || floor_n == 0) {
+    r.note = "no floor in the element count against spacing (hashed set index, or spacings too small)";
+    return r;
+  }
+  // Below the floor's first spacing the count must follow capacity / D (modulo indexing).
+  double worst = 0;
+  for (std::size_t i = 0; i < first_on_floor; ++i) {
+    const double expect = std::max(double(floor_n), double(capacity) / double(h[i].first));
+    worst = std::max(worst, std::abs(double(h[i].second) / expect - 1.0));
+  }
+  if (first_on_floor < 2) {
+    r.note = "the element count does not fall as capacity / spacing before a floor (hashed set index?)";
+    return r;
+  }
+  const std::size_t set_span = h[first_on_floor].first;  // sets x line
+  r.ways = int(floor_n);
+  r.sets = int(set_span / std::size_t(line_bytes));
+  const double product = double(r.ways) * double(set_span);
+  const double consistent = std::abs(product / double(capacity) - 1.0);
+  if (consistent > 0.1 || worst > 0.25) {
+    r.note = "no modulo-indexed set structure fits: ways x sets x line is " + std::to_string(int(product)) +
+             " B against a capacity of " + std::to_string(capacity) + " B";
+    r.ways = r.sets = 0;
+    return r;
+  }
+  r.confidence = std::clamp(1.0 - worst / 0.2, 0.0, 1.0) * std::min(1.0, double(on_floor) / 3.0);
+  return r;
+}
+
+}  // namespace archbench

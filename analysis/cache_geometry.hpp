@@ -1,0 +1,88 @@
+// Cache geometry from latency measurements (pure C++, no CUDA; unit-tested against a cache
+// simulator). The GPU side (fixtures/geometry_runner) supplies a function "average latency of a
+// chase with these parameters"; everything here decides what to measure next and what it means.
+//
+//  - Capacity: coarse doubling of the footprint until some accesses miss (the average rises by 4
+//    noise widths above the hit level), then bisection down to one step (a line) between the last
+//    footprint without misses and the first with. Confidence: the jump to the miss level against
+//    the noise, and how many measurements disagree with one edge. A set-associative cache misses
+//    first in a few sets, so the edge is the onset, not the midpoint.
+//  - Fetch granularities (Mei & Chu's first stage): at a footprint far beyond every cache, a chase
+//    of stride s makes a new fill every g bytes, so the average latency is a staircase in s; the
+//    best fit over power-of-two g1 <= g2 (the L1's fill from L2, the L2's fill from DRAM) wins.
+//  - Line (tag granularity): with one element every s bytes, a cache of L lines holds L x s bytes
+//    of footprint once s >= line. Strides that are not powers of two spread the lines evenly over
+//    the sets, so line = s x capacity / apparent capacity(s) for every such s above the line.
+//  - Sets and ways (Mei & Chu's last stage): n elements D bytes apart all hit while
+//    n <= max(ways, capacity / D) under modulo set indexing; the floor is the ways, and the
+//    spacing where it starts is sets x line. A hashed index shows no floor: then nothing is said.
+//  - Replacement: a cyclic chase one line beyond the capacity misses on every access under LRU
+//    (each line is evicted just before it is needed again); other policies keep part of it.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace archbench {
+
+using LatencyAt = std::function<double(std::size_t)>;  // footprint (or element count) -> cycles
+
+struct CapacityResult {
+  std::size_t capacity = 0;      // largest footprint measured at the hit level (a multiple of step)
+  double hit_cycles = 0, miss_cycles = 0;
+  double confidence = 0;         // [0, 1]
+  double next_miss_fraction = 0; // misses at the first footprint past the capacity
+  bool sharp = false;            // ... above 90 %: every line misses (fully associative LRU)
+  std::vector<std::pair<std::size_t, double>> points;  // every footprint measured, in order
+};
+
+// Searches [start, limit]: start must be at the hit level. `step` is the resolution (a line);
+// `start` and `limit` are multiples of it. noise_cycles: the standard deviation of the hit
+// level's average (repeated measurements). Returns capacity 0 with confidence 0 when the latency
+// never leaves the hit level up to `limit`.
+CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
+                             double noise_cycles);
+
+struct FetchFit {
+  int inner_bytes = 0;    // g1: fill granularity of the level nearest the SM (0 when one level)
+  int outer_bytes = 0;    // g2: fill granularity of the next level
+  double middle_cycles = 0;  // fitted latency of an access served by the middle level
+  double rms_error = 0;      // cycles
+  double confidence = 0;     // [0, 1]: the best fit's error against the runner-up's
+};
+
+// curve: (stride, average latency) at a footprint beyond every cache; near: latency of a hit in
+// the level nearest the SM; far: latency of an access served from the farthest level (the curve
+// at a stride beyond every granularity). two_levels: whether an inner level fills separately
+// (ld.ca: L1 then L2) or not (ld.cg: L2 only).
+FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& curve, double near, double far,
+                               bool two_levels);
+
+struct LineFit {
+  int line_bytes = 0;       // 0 when no stride showed the growth
+  double confidence = 0;
+  std::vector<double> estimates;  // s x capacity / apparent capacity, per stride that grew
+};
+// base_capacity: the capacity at a stride below the line; apparent: (stride, capacity) pairs.
+LineFit infer_line_bytes(std::size_t base_capacity, const std::vector<std::pair<std::size_t, std::size_t>>& apparent);
+
+struct SetsWays {
+  int ways = 0, sets = 0;   // 0 when the curve shows no floor (hashed index, or too few spacings)
+  double confidence = 0;
+  std::string note;         // why nothing was inferred, if so
+};
+// max_hits: (spacing D, largest element count that still all hit); capacity and line in bytes.
+SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>& max_hits, std::size_t capacity,
+                         int line_bytes);
+
+// The median of `runs` calls of f: a single spike (an interrupt, a clock step) cannot move a
+// bisection.
+LatencyAt median_of_runs(LatencyAt f, int runs);
+
+// Fraction of accesses that miss, from an average latency between the two levels.
+double miss_fraction(double cycles, double hit_cycles, double miss_cycles);
+
+}  // namespace archbench
