@@ -1,0 +1,394 @@
+// Geometry: the caches' geometry, inferred from the suite's own sweeps (analysis/cache_geometry.hpp),
+// every value with a confidence; the raw sweeps are benchmarks too, for plotting.
+//   Geometry/l1/sweep/carveout:C/footprint:F   raw: ld.ca chase, one element per 128 B
+//   Geometry/l1/capacity/carveout:C            L1 capacity at the carveout hint C %, hit latency, miss level, replacement
+//   Geometry/l1/line                           L1 line: apparent capacity at strides 32, 160, 192, 224 B
+//   Geometry/l1/sets_ways                      L1 ways and sets: elements that all hit at power-of-two spacings
+//   Geometry/fill/<op>/stride:S                raw: a cold chase of stride S beyond every cache
+//   Geometry/fill/<op>                         fill granularities: L1 from L2 (ld.ca), L2 from DRAM (ld.cg)
+//   Geometry/l2/sweep/footprint:F              raw: ld.cg chase, one element per 128 B
+//   Geometry/l2/capacity                       L2 levels (near partition, whole L2), near/far/DRAM latency, against the API
+//   Geometry/l2/line                           L2 line: apparent capacity at stride 192 against 64 B
+//   Geometry/l2/sm_map                         every SM's near and far L2 latency
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/cache_geometry.hpp"
+#include "analysis/stats.hpp"
+#include "fixtures/geometry_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr std::size_t kLine = 128;         // the sweeps' stride and the searches' step (a line on every
+                                           // NVIDIA GPU since Fermi; Geometry/l1/line checks it)
+constexpr int kCarveouts[] = {0, 50, 100};  // % of the unified storage preferred for shared memory
+
+GeometryRunner& runner() { return GeometryRunner::get(); }
+
+// --- L1 -----------------------------------------------------------------------------------------
+
+struct L1Capacity {
+  CapacityResult r;
+  double noise = 0;
+};
+
+// Measured once per carveout and run (the line and sets/ways benchmarks reuse carveout 0).
+const L1Capacity& l1_capacity(int carveout) {
+  static std::map<int, L1Capacity> cache;
+  if (auto it = cache.find(carveout); it != cache.end()) return it->second;
+  const std::size_t start = 8 * 1024;
+  const std::size_t limit = 4 * Gpu::current().info().smem_per_sm_bytes;
+  const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
+  L1Capacity c;
+  c.noise = GeometryRunner::mean_sd(f, start, 5).second;
+  c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise);
+  return cache[carveout] = c;
+}
+
+void report_capacity(benchmark::State& state, const CapacityResult& r, double noise) {
+  state.counters["capacity_bytes"] = double(r.capacity);
+  state.counters["hit_cycles"] = r.hit_cycles;
+  state.counters["miss_cycles"] = r.miss_cycles;
+  state.counters["miss_penalty_cycles"] = r.miss_cycles - r.hit_cycles;
+  state.counters["noise_cycles"] = noise;
+  state.counters["next_line_miss_fraction"] = r.next_miss_fraction;
+  state.counters["confidence"] = r.confidence;
+  state.counters["measurements"] = double(r.points.size());
+}
+
+void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
+  guarded(state, [&] {
+    const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
+    double v = 0;
+    for (auto _ : state) {
+      v = f(footprint);
+      state.SetIterationTime(v * GeometryRunner::kTimedSteps / (Gpu::current().info().max_sm_clock_mhz * 1e6));
+    }
+    state.counters["latency_cycles"] = v;
+    state.counters["footprint_bytes"] = double(footprint);
+    state.counters["carveout_pct"] = carveout;
+    report_clocks(state, 0);
+  });
+}
+
+void l1_capacity_bench(benchmark::State& state, int carveout) {
+  guarded(state, [&] {
+    for (auto _ : state) state.SetIterationTime(1e-3);
+    const L1Capacity& c = l1_capacity(carveout);
+    report_capacity(state, c.r, c.noise);
+    state.counters["carveout_pct"] = carveout;
+    // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
+    // hint cost against the largest L1 (carveout 0).
+    if (carveout != 0) state.counters["smem_taken_bytes"] = double(l1_capacity(0).r.capacity) - double(c.r.capacity);
+    // Replacement: a cyclic chase one line past the capacity. LRU evicts each line just before it
+    // is needed (every access of the over-full set misses); other policies keep part of it.
+    state.counters["lru_like"] = c.r.next_miss_fraction > 0 ? 1 : 0;
+    report_clocks(state, 0);
+  });
+}
+
+void l1_line(benchmark::State& state) {
+  guarded(state, [&] {
+    const std::size_t limit = 16 * Gpu::current().info().smem_per_sm_bytes;
+    const auto capacity_at = [&](std::size_t stride) {
+      const LatencyAt f = runner().stride_latency(CacheOp::ca, stride, 0, 2.0);
+      const double noise = GeometryRunner::mean_sd(f, 64 * stride, 3).second;
+      const std::size_t lim = limit - limit % stride;
+      return find_capacity(median_of_runs(f, 3), 64 * stride, lim, stride, noise).capacity;
+    };
+    std::size_t base = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> apparent;
+    for (auto _ : state) {
+      base = capacity_at(32);
+      apparent.clear();
+      for (std::size_t s : {160, 192, 224}) apparent.emplace_back(s, capacity_at(s));
+      state.SetIterationTime(1e-3);
+    }
+    const LineFit l = infer_line_bytes(base, apparent);
+    state.counters["line_bytes"] = l.line_bytes;
+    state.counters["confidence"] = l.confidence;
+    state.counters["capacity_at_stride_32_bytes"] = double(base);
+    for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
+    report_clocks(state, 0);
+  });
+}
+
+void l1_sets_ways(benchmark::State& state) {
+  guarded(state, [&] {
+    const L1Capacity& c = l1_capacity(0);
+    if (c.r.capacity == 0) throw std::runtime_error("no L1 capacity was found to divide into sets");
+    const std::size_t lines = c.r.capacity / kLine;
+    std::vector<std::pair<std::size_t, std::size_t>> max_hits;
+    for (auto _ : state) {
+      max_hits.clear();
+      for (std::size_t d = kLine; d <= 4096 * kLine; d *= 2) {
+        const std::size_t limit = std::min(2 * lines, runner().buffer_bytes() / d - 1);
+        const CapacityResult r = find_capacity(median_of_runs(runner().spaced_latency(d, 0), 3), 1, limit, 1, c.noise);
+        max_hits.emplace_back(d, r.capacity ? r.capacity : limit);
+      }
+      state.SetIterationTime(1e-3);
+    }
+    const SetsWays sw = infer_sets_ways(max_hits, c.r.capacity, int(kLine));
+    state.counters["ways"] = sw.ways;
+    state.counters["sets"] = sw.sets;
+    state.counters["confidence"] = sw.confidence;
+    for (const auto& [d, n] : max_hits) state.counters["max_hits_at_spacing_" + std::to_string(d)] = double(n);
+    if (!sw.note.empty()) state.SetLabel(sw.note);
+    report_clocks(state, 0);
+  });
+}
+
+// --- Fill granularity ---------------------------------------------------------------------------
+
+constexpr std::size_t kFillStrides[] = {8, 16, 32, 64, 128, 256};
+
+double cold_chase(CacheOp op, std::size_t stride) {
+  // 4096 + kTimedSteps elements, never touched since the flush: every access is a first touch.
+  const std::size_t n = 4096 + GeometryRunner::kTimedSteps + 8;
+  return runner().average(op, stride_offsets(n * stride, stride), 0, 4096, true);
+}
+
+void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
+  guarded(state, [&] {
+    double v = 0;
+    for (auto _ : state) {
+      v = cold_chase(op, stride);
+      state.SetIterationTime(1e-3);
+    }
+    state.counters["latency_cycles"] = v;
+    state.counters["stride_bytes"] = double(stride);
+    report_clocks(state, 0);
+  });
+}
+
+void fill_fit(benchmark::State& state, CacheOp op) {
+  guarded(state, [&] {
+    const bool l1 = op == CacheOp::ca;
+    std::vector<std::pair<double, double>> curve;
+    double near = 0, far = 0;
+    for (auto _ : state) {
+      curve.clear();
+      for (std::size_t s : kFillStrides) curve.emplace_back(double(s), cold_chase(op, s));
+      // near: a hit in the level nearest the SM (L1 for ld.ca, L2 for ld.cg), warm and small.
+      near = runner().stride_latency(op, kLine, 0, 2.0)(64 * 1024);
+      far = curve.back().second;
+      state.SetIterationTime(1e-3);
+    }
+    const FetchFit f = fit_fetch_granularity(curve, near, far, l1);
+    if (l1) {
+      state.counters["l1_fill_bytes"] = f.inner_bytes;   // an L1 miss brings this much from L2 (its sector)
+      state.counters["l2_hit_in_curve_cycles"] = f.middle_cycles;
+    }
+    state.counters["l2_fill_bytes"] = f.outer_bytes;     // an L2 miss brings this much from DRAM
+    state.counters["near_cycles"] = near;
+    state.counters["dram_cycles"] = far;
+    state.counters["rms_error_cycles"] = f.rms_error;
+    state.counters["confidence"] = f.confidence;
+    report_clocks(state, 0);
+  });
+}
+
+// --- L2 -----------------------------------------------------------------------------------------
+
+std::uint32_t l2_warm_steps(std::size_t elements) {
+  return std::uint32_t(std::clamp<std::size_t>(elements, 4096, std::size_t(1) << 21));
+}
+
+LatencyAt l2_latency(std::size_t stride) {
+  return [stride](std::size_t footprint) {
+    const auto offsets = stride_offsets(footprint, stride);
+    return runner().average(CacheOp::cg, offsets, 0, l2_warm_steps(offsets.size()));
+  };
+}
+
+struct L2Levels {
+  std::vector<CapacityResult> levels;  // first: the level nearest the SM
+  std::vector<double> noise;
+};
+
+// Up to three levels: each search starts a quarter above the previous capacity (on the next
+// plateau), until the search reaches the limit without a step.
+const L2Levels& l2_levels() {
+  static std::optional<L2Levels> cache;
+  if (cache) return *cache;
+  L2Levels out;
+  const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
+  std::size_t start = std::size_t(1) << 20;
+  const LatencyAt f = median_of_runs(l2_latency(kLine), 3);
+  for (int level = 0; level < 3 && start < limit / 2; ++level) {
+    const double noise = GeometryRunner::mean_sd(l2_latency(kLine), start, 3).second;
+    const CapacityResult r = find_capacity(f, start, limit - limit % kLine, kLine, noise);
+    if (r.capacity == 0) break;
+    out.levels.push_back(r);
+    out.noise.push_back(noise);
+    start = (r.capacity + r.capacity / 4) / kLine * kLine;
+  }
+  cache = out;
+  return *cache;
+}
+
+void l2_sweep(benchmark::State& state, std::size_t footprint) {
+  guarded(state, [&] {
+    double v = 0;
+    for (auto _ : state) {
+      v = l2_latency(kLine)(footprint);
+      state.SetIterationTime(1e-3);
+    }
+    state.counters["latency_cycles"] = v;
+    state.counters["footprint_bytes"] = double(footprint);
+    report_clocks(state, 0);
+  });
+}
+
+void l2_capacity(benchmark::State& state) {
+  guarded(state, [&] {
+    for (auto _ : state) state.SetIterationTime(1e-3);
+    const L2Levels& l = l2_levels();
+    if (l.levels.empty()) throw std::runtime_error("no L2 level found below 4x the L2 size");
+    // The last level before DRAM is the whole L2; a level before it is the part near the SM.
+    const CapacityResult& whole = l.levels.back();
+    const CapacityResult& near = l.levels.front();
+    const double api = double(Gpu::current().info().l2_bytes);
+    state.counters["capacity_bytes"] = double(whole.capacity);
+    state.counters["capacity_vs_api"] = double(whole.capacity) / api;
+    state.counters["api_l2_bytes"] = api;
+    state.counters["capacity_confidence"] = whole.confidence;
+    state.counters["levels"] = double(l.levels.size());
+    state.counters["near_partition_bytes"] = double(near.capacity);
+    state.counters["near_partition_fraction"] = double(near.capacity) / double(whole.capacity);
+    state.counters["near_partition_confidence"] = l.levels.size() > 1 ? near.confidence : 0;
+    state.counters["near_hit_cycles"] = near.hit_cycles;
+    state.counters["far_hit_cycles"] = whole.hit_cycles;
+    state.counters["dram_cycles"] = whole.miss_cycles;
+    state.counters["measurements"] = double(near.points.size() + (l.levels.size() > 1 ? whole.points.size() : 0));
+    report_clocks(state, 0);
+  });
+}
+
+void l2_line(benchmark::State& state) {
+  guarded(state, [&] {
+    const L2Levels& l = l2_levels();
+    if (l.levels.empty()) throw std::runtime_error("no L2 level found");
+    const CapacityResult& whole = l.levels.back();
+    const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
+    std::size_t base = 0, at192 = 0;
+    for (auto _ : state) {
+      // Each search starts at half the whole L2's capacity, on its hit plateau.
+      const auto search = [&](std::size_t stride) {
+        const std::size_t start = (whole.capacity / 2) / stride * stride;
+        return find_capacity(median_of_runs(l2_latency(stride), 3), start, limit - limit % stride, stride,
+                             l.noise.back())
+            .capacity;
+      };
+      base = search(64);
+      at192 = search(192);
+      state.SetIterationTime(1e-3);
+    }
+    const LineFit f = infer_line_bytes(base, {{192, at192}});
+    state.counters["line_bytes"] = f.line_bytes;
+    state.counters["confidence"] = f.confidence;
+    state.counters["capacity_at_stride_64_bytes"] = double(base);
+    state.counters["capacity_at_stride_192_bytes"] = double(at192);
+    report_clocks(state, 0);
+  });
+}
+
+void l2_sm_map(benchmark::State& state) {
+  guarded(state, [&] {
+    const L2Levels& l = l2_levels();
+    if (l.levels.size() < 2) throw std::runtime_error("one L2 level only: no near and far latency to map");
+    const int sms = Gpu::current().info().sm_count;
+    // Near: a footprint well inside the near level, every SM at once (read-only, no interference
+    // worth a cycle). Far: the middle of the far plateau (geometric mean of the two capacities),
+    // one SM at a time (each SM's warm-up sets the L2 state it sees).
+    const auto near_offsets = stride_offsets(std::size_t(1) << 20, kLine);
+    const std::size_t far_bytes =
+        std::size_t(std::sqrt(double(l.levels[0].capacity) * double(l.levels[1].capacity))) / kLine * kLine;
+    const auto far_offsets = stride_offsets(far_bytes, kLine);
+    std::vector<double> near, far(std::size_t(sms), 0.0);
+    for (auto _ : state) {
+      near = runner().average_per_sm(CacheOp::cg, near_offsets, 2 * std::uint32_t(near_offsets.size()), -1);
+      for (int s = 0; s < sms; ++s)
+        far[std::size_t(s)] = runner().average_per_sm(CacheOp::cg, far_offsets, l2_warm_steps(far_offsets.size()), s)[std::size_t(s)];
+      state.SetIterationTime(1e-3);
+    }
+    const auto summary = [&](const std::vector<double>& v, const std::string& name) {
+      std::vector<double> ran;
+      for (double x : v)
+        if (x > 0) ran.push_back(x);
+      if (ran.empty()) return;
+      state.counters[name + "_median_cycles"] = median(ran);
+      state.counters[name + "_min_cycles"] = *std::min_element(ran.begin(), ran.end());
+      state.counters[name + "_max_cycles"] = *std::max_element(ran.begin(), ran.end());
+      state.counters[name + "_sms"] = double(ran.size());
+    };
+    summary(near, "near");
+    summary(far, "far");
+    char key[48];
+    for (int s = 0; s < sms; ++s) {
+      std::snprintf(key, sizeof key, "sm%03d_near_cycles", s);
+      state.counters[key] = near[std::size_t(s)];
+      std::snprintf(key, sizeof key, "sm%03d_far_cycles", s);
+      state.counters[key] = far[std::size_t(s)];
+    }
+    state.counters["far_footprint_bytes"] = double(far_bytes);
+    report_clocks(state, 0);
+  });
+}
+
+// --- Registration --------------------------------------------------------------------------------
+
+std::vector<std::size_t> geometric(std::size_t from, std::size_t to, int per_octave) {
+  std::vector<std::size_t> out;
+  for (double x = double(from); x <= double(to) * 1.0001; x *= std::pow(2.0, 1.0 / per_octave)) {
+    const std::size_t f = std::size_t(x) / kLine * kLine;
+    if (out.empty() || f != out.back()) out.push_back(f);
+  }
+  return out;
+}
+
+void register_geometry(const SuiteConfig& cfg) {
+  const GpuInfo& g = cfg.gpu.info();
+  std::vector<BenchmarkPoint> p;
+  const int per_octave = cfg.quick ? 1 : 4;
+  for (int c : kCarveouts) {
+    if (cfg.quick && c == 50) continue;
+    for (std::size_t f : geometric(8 * 1024, 4 * g.smem_per_sm_bytes, per_octave))
+      p.push_back({"Geometry/l1/sweep/carveout:" + std::to_string(c) + "/footprint:" + std::to_string(f),
+                   [c, f](benchmark::State& st) { l1_sweep(st, c, f); }});
+    p.push_back({"Geometry/l1/capacity/carveout:" + std::to_string(c), [c](benchmark::State& st) { l1_capacity_bench(st, c); }});
+  }
+  if (!cfg.quick) {
+    p.push_back({"Geometry/l1/line", l1_line});
+    p.push_back({"Geometry/l1/sets_ways", l1_sets_ways});
+  }
+  for (CacheOp op : {CacheOp::ca, CacheOp::cg}) {
+    const std::string name = cache_op_name(op);
+    for (std::size_t s : kFillStrides)
+      p.push_back({"Geometry/fill/" + name + "/stride:" + std::to_string(s), [op, s](benchmark::State& st) { fill_point(st, op, s); }});
+    p.push_back({"Geometry/fill/" + name, [op](benchmark::State& st) { fill_fit(st, op); }});
+  }
+  for (std::size_t f : geometric(std::size_t(1) << 20, 4 * g.l2_bytes, cfg.quick ? 1 : 4))
+    p.push_back({"Geometry/l2/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { l2_sweep(st, f); }});
+  p.push_back({"Geometry/l2/capacity", l2_capacity});
+  if (!cfg.quick) {
+    p.push_back({"Geometry/l2/line", l2_line});
+    p.push_back({"Geometry/l2/sm_map", l2_sm_map});
+  }
+  register_points("Geometry", p, 1);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(Geometry, archbench::register_geometry);
