@@ -22,8 +22,38 @@ double miss_fraction(double cycles, double hit, double miss) {
   return std::clamp((cycles - hit) / (miss - hit), 0.0, 1.0);
 }
 
+double hashed_miss_fraction(double n, double c, int ways) {
+  if (c <= 0) return 1;
+  const double lambda = double(ways) * n / c;
+  // P(Poisson(lambda) >= ways) = 1 - sum_{k < ways} e^-lambda lambda^k / k!, in log space.
+  double below = 0, log_term = -lambda;
+  for (int k = 0; k < ways; ++k) {
+    below += std::exp(log_term);
+    log_term += std::log(lambda) - std::log(double(k + 1));
+  }
+  return std::clamp(1.0 - below, 0.0, 1.0);
+}
+
+TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, double line) {
+  TransitionFit best;
+  if (pts.size() < 3 || line <= 0) return best;
+  double lo = 1e300, hi = 0;
+  for (const auto& [f, m] : pts) lo = std::min(lo, f), hi = std::max(hi, f);
+  best.rms_error = 1e300;
+  for (int w = 1; w <= 1024; w *= 2)
+    for (double c = 0.7 * lo; c <= 1.3 * hi; c *= 1.002) {
+      double err = 0;
+      for (const auto& [f, m] : pts) err += std::pow(hashed_miss_fraction(f / line, c / line, w) - m, 2);
+      err = std::sqrt(err / double(pts.size()));
+      if (err < best.rms_error) best = {c, w, err, 0};
+    }
+  best.capacity = std::round(best.capacity / line) * line;
+  best.confidence = std::clamp(1.0 - best.rms_error / 0.08, 0.0, 1.0);
+  return best;
+}
+
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles) {
+                             double noise_cycles, int transition_points) {
   if (step == 0 || start == 0 || start % step || limit < start)
     throw std::invalid_argument("find_capacity: start and limit must be positive multiples of step, start <= limit");
   CapacityResult r;
@@ -58,7 +88,7 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     if (misses(measure(m))) hi = m;
     else lo = m;
   }
-  r.capacity = lo;
+  r.capacity = r.onset = lo;
   double at_hi = 0;
   for (const auto& [f, v] : r.points)
     if (f == hi) at_hi = v;
@@ -71,6 +101,24 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     if ((f <= lo && misses(v)) || (f >= hi && !misses(v))) ++disagreeing;
   const double jump = 1.0 - std::exp(-(r.miss_cycles - r.hit_cycles) / (20.0 * std::max(noise_cycles, 0.05)));
   r.confidence = std::max(0.0, jump * (1.0 - 4.0 * double(disagreeing) / double(r.points.size())));
+  if (transition_points <= 0) return r;
+  // The transition: footprints from the onset to twice it, then the fit.
+  std::vector<std::pair<double, double>> t;
+  const std::size_t top = std::min(2 * lo, limit);
+  for (int i = 0; i <= transition_points; ++i) {
+    std::size_t f = lo + (top - lo) * std::size_t(i) / std::size_t(transition_points);
+    f -= f % step;
+    if (!t.empty() && double(f) <= t.back().first) continue;
+    t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));
+  }
+  const TransitionFit fit = fit_transition(t, double(step));
+  if (fit.capacity > 0) {
+    // A step (modulo index, sequential lines): the onset is exact; otherwise the fit's capacity.
+    r.capacity = fit.ways >= 256 ? lo : std::size_t(fit.capacity);
+    r.ways_fit = fit.ways;
+    r.fit_rms = fit.rms_error;
+    r.confidence *= fit.confidence;
+  }
   return r;
 }
 

@@ -30,8 +30,26 @@ namespace archbench {
 
 using LatencyAt = std::function<double(std::size_t)>;  // footprint (or element count) -> cycles
 
+// The transition from all hits to all misses of a set-associative LRU cache whose set index is a
+// hash (an H100's L1 and L2): a set holding more lines than its W ways misses on all of them, and
+// with n lines hashed over C / W sets a set receives Poisson(W n / C) lines, so the share of
+// accesses that miss is P(Poisson(W n / C) >= W). Misses start well below C (at 0.75 C for
+// W = 32) and half of them at about C. A modulo index with sequential lines is the W -> inf limit
+// (a step at C). The fit over the measured transition gives C and W.
+struct TransitionFit {
+  double capacity = 0;    // bytes
+  int ways = 0;           // the best W (1024: a step, as from a modulo index)
+  double rms_error = 0;   // of the miss fraction
+  double confidence = 0;  // [0, 1]
+};
+TransitionFit fit_transition(const std::vector<std::pair<double, double>>& footprint_miss_fraction, double line_bytes);
+double hashed_miss_fraction(double footprint_lines, double capacity_lines, int ways);
+
 struct CapacityResult {
-  std::size_t capacity = 0;      // largest footprint measured at the hit level (a multiple of step)
+  std::size_t capacity = 0;      // from the transition fit (a multiple of step); the onset without one
+  std::size_t onset = 0;         // largest footprint with no miss seen (a multiple of step)
+  int ways_fit = 0;              // W of the transition fit (0 without one)
+  double fit_rms = 0;
   double hit_cycles = 0, miss_cycles = 0;
   double confidence = 0;         // [0, 1]
   double next_miss_fraction = 0; // misses at the first footprint past the capacity
@@ -42,9 +60,12 @@ struct CapacityResult {
 // Searches [start, limit]: start must be at the hit level. `step` is the resolution (a line);
 // `start` and `limit` are multiples of it. noise_cycles: the standard deviation of the hit
 // level's average (repeated measurements). Returns capacity 0 with confidence 0 when the latency
-// never leaves the hit level up to `limit`.
+// never leaves the hit level up to `limit`. transition_points > 0: after the onset, that many
+// footprints from the onset to 2x the onset (or the limit) are measured and fitted
+// (fit_transition), and the fit's capacity is reported unless the fit is a step (W >= 256: a
+// modulo index, whose onset is exact); 0: the onset is the capacity.
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles);
+                             double noise_cycles, int transition_points = 0);
 
 struct FetchFit {
   int inner_bytes = 0;    // g1: fill granularity of the level nearest the SM (0 when one level)

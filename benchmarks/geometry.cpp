@@ -32,6 +32,7 @@ namespace {
 constexpr std::size_t kLine = 128;         // the sweeps' stride and the searches' step (a line on every
                                            // NVIDIA GPU since Fermi; Geometry/l1/line checks it)
 constexpr int kCarveouts[] = {0, 50, 100};  // % of the unified storage preferred for shared memory
+constexpr int kTransitionPoints = 12;       // footprints measured from the onset of misses to twice it
 
 GeometryRunner& runner() { return GeometryRunner::get(); }
 
@@ -51,12 +52,15 @@ const L1Capacity& l1_capacity(int carveout) {
   const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
   L1Capacity c;
   c.noise = GeometryRunner::mean_sd(f, start, 5).second;
-  c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise);
+  c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise, kTransitionPoints);
   return cache[carveout] = c;
 }
 
 void report_capacity(benchmark::State& state, const CapacityResult& r, double noise) {
   state.counters["capacity_bytes"] = double(r.capacity);
+  state.counters["onset_bytes"] = double(r.onset);
+  state.counters["ways_fit"] = r.ways_fit;
+  state.counters["fit_rms_miss_fraction"] = r.fit_rms;
   state.counters["hit_cycles"] = r.hit_cycles;
   state.counters["miss_cycles"] = r.miss_cycles;
   state.counters["miss_penalty_cycles"] = r.miss_cycles - r.hit_cycles;
@@ -104,7 +108,7 @@ void l1_line(benchmark::State& state) {
       const LatencyAt f = runner().stride_latency(CacheOp::ca, stride, 0, 2.0);
       const double noise = GeometryRunner::mean_sd(f, 64 * stride, 3).second;
       const std::size_t lim = limit - limit % stride;
-      return find_capacity(median_of_runs(f, 3), 64 * stride, lim, stride, noise).capacity;
+      return find_capacity(median_of_runs(f, 3), 64 * stride, lim, stride, noise, kTransitionPoints).capacity;
     };
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
@@ -227,7 +231,7 @@ const L2Levels& l2_levels() {
   const LatencyAt f = median_of_runs(l2_latency(kLine), 3);
   for (int level = 0; level < 3 && start < limit / 2; ++level) {
     const double noise = GeometryRunner::mean_sd(l2_latency(kLine), start, 3).second;
-    const CapacityResult r = find_capacity(f, start, limit - limit % kLine, kLine, noise);
+    const CapacityResult r = find_capacity(f, start, limit - limit % kLine, kLine, noise, kTransitionPoints);
     if (r.capacity == 0) break;
     out.levels.push_back(r);
     out.noise.push_back(noise);
@@ -260,11 +264,15 @@ void l2_capacity(benchmark::State& state) {
     const CapacityResult& near = l.levels.front();
     const double api = double(Gpu::current().info().l2_bytes);
     state.counters["capacity_bytes"] = double(whole.capacity);
+    state.counters["capacity_onset_bytes"] = double(whole.onset);
+    state.counters["capacity_ways_fit"] = whole.ways_fit;
     state.counters["capacity_vs_api"] = double(whole.capacity) / api;
     state.counters["api_l2_bytes"] = api;
     state.counters["capacity_confidence"] = whole.confidence;
     state.counters["levels"] = double(l.levels.size());
     state.counters["near_partition_bytes"] = double(near.capacity);
+    state.counters["near_partition_onset_bytes"] = double(near.onset);
+    state.counters["near_partition_ways_fit"] = near.ways_fit;
     state.counters["near_partition_fraction"] = double(near.capacity) / double(whole.capacity);
     state.counters["near_partition_confidence"] = l.levels.size() > 1 ? near.confidence : 0;
     state.counters["near_hit_cycles"] = near.hit_cycles;
@@ -287,7 +295,7 @@ void l2_line(benchmark::State& state) {
       const auto search = [&](std::size_t stride) {
         const std::size_t start = (whole.capacity / 2) / stride * stride;
         return find_capacity(median_of_runs(l2_latency(stride), 3), start, limit - limit % stride, stride,
-                             l.noise.back())
+                             l.noise.back(), kTransitionPoints)
             .capacity;
       };
       base = search(64);

@@ -31,7 +31,7 @@ struct SimCache {
         const std::size_t tag = a / std::size_t(line);
         const std::uint32_t bit = 1u << ((a % std::size_t(line)) / std::size_t(sector));
         std::size_t set = tag % std::size_t(sets);
-        if (hashed) set = (tag ^ (tag >> 6) ^ (tag >> 11) * 7) % std::size_t(sets);
+        if (hashed) set = std::size_t((tag * 0x9E3779B97F4A7C15ull) >> 40) % std::size_t(sets);
         auto& s = cache[set];
         auto it = s.begin();
         for (; it != s.end() && it->first != tag; ++it) {}
@@ -184,6 +184,33 @@ TEST(CacheGeometry, AHashedIndexIsNotMistakenForSetsAndWays) {
   const SetsWays sw = infer_sets_ways(curve, c.capacity(), 128);
   EXPECT_EQ(sw.ways, 0);
   EXPECT_FALSE(sw.note.empty());
+}
+
+TEST(CacheGeometry, TransitionFitRecoversCapacityAndWaysOfAHashedCache) {
+  for (int ways : {4, 16, 64}) {
+    const double line = 128, c = 224.0 * 1024;
+    std::vector<std::pair<double, double>> pts;
+    for (double f = 0.6 * c; f <= 1.6 * c; f += 0.05 * c) pts.emplace_back(f, hashed_miss_fraction(f / line, c / line, ways));
+    const TransitionFit fit = fit_transition(pts, line);
+    EXPECT_NEAR(fit.capacity, c, 0.005 * c) << ways;
+    EXPECT_EQ(fit.ways, ways);
+    EXPECT_GT(fit.confidence, 0.9);
+  }
+}
+
+TEST(CacheGeometry, CapacityFromTheTransitionOfAModuloAndAHashedCache) {
+  // Modulo index, sequential lines: the transition is a step at the capacity.
+  const SimCache modulo{64, 16, 128, 32};
+  auto r = find_capacity([&](std::size_t f) { return modulo.stride_chase(f, 128); }, 4096, 1 << 20, 128, 0.05, 12);
+  EXPECT_EQ(r.onset, modulo.capacity());
+  EXPECT_EQ(r.capacity, modulo.capacity());  // the fit sees a step: the onset is the capacity
+  EXPECT_GE(r.ways_fit, 256);
+  // Hashed index: misses start well below the capacity; the fit puts it back within a few %.
+  SimCache hashed{64, 16, 128, 32};
+  hashed.hashed = true;
+  r = find_capacity([&](std::size_t f) { return hashed.stride_chase(f, 128); }, 4096, 1 << 20, 128, 0.05, 12);
+  EXPECT_LT(r.onset, hashed.capacity());
+  EXPECT_NEAR(double(r.capacity), double(hashed.capacity()), 0.1 * double(hashed.capacity()));
 }
 
 TEST(CacheGeometry, BadInputIsRefused) {
