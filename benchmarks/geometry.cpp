@@ -29,31 +29,18 @@
 namespace archbench {
 namespace {
 
-constexpr std::size_t kLine = 128;         // the sweeps' stride and the searches' step (a line on every
-                                           // NVIDIA GPU since Fermi; Geometry/l1/line checks it)
+constexpr std::size_t kLine = kGeometryLine;
 constexpr int kCarveouts[] = {0, 50, 100};  // % of the unified storage preferred for shared memory
-constexpr int kTransitionPoints = 12;       // footprints measured from the onset of misses to twice it
 
 GeometryRunner& runner() { return GeometryRunner::get(); }
 
 // --- L1 -----------------------------------------------------------------------------------------
 
-struct L1Capacity {
-  CapacityResult r;
-  double noise = 0;
-};
-
-// Measured once per carveout and run (the line and sets/ways benchmarks reuse carveout 0).
-const L1Capacity& l1_capacity(int carveout) {
-  static std::map<int, L1Capacity> cache;
+// Measured once per carveout and run (the sets/ways benchmark reuses carveout 0).
+const MeasuredCapacity& l1_capacity(int carveout) {
+  static std::map<int, MeasuredCapacity> cache;
   if (auto it = cache.find(carveout); it != cache.end()) return it->second;
-  const std::size_t start = 8 * 1024;
-  const std::size_t limit = 4 * Gpu::current().info().smem_per_sm_bytes;
-  const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
-  L1Capacity c;
-  c.noise = GeometryRunner::mean_sd(f, start, 5).second;
-  c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise, kTransitionPoints);
-  return cache[carveout] = c;
+  return cache[carveout] = measure_l1_capacity(carveout);
 }
 
 void report_capacity(benchmark::State& state, const CapacityResult& r, double noise) {
@@ -62,6 +49,10 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
   state.counters["ways_fit"] = r.ways_fit;
   state.counters["fit_rms_miss_fraction"] = r.fit_rms;
   state.counters["hit_cycles"] = r.hit_cycles;
+  if (runner().last_clock_mhz() > 0) {
+    state.counters["hit_ns"] = r.hit_cycles * 1e3 / runner().last_clock_mhz();
+    state.counters["miss_ns"] = r.miss_cycles * 1e3 / runner().last_clock_mhz();
+  }
   state.counters["miss_cycles"] = r.miss_cycles;
   state.counters["miss_penalty_cycles"] = r.miss_cycles - r.hit_cycles;
   state.counters["noise_cycles"] = noise;
@@ -79,16 +70,17 @@ void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
       state.SetIterationTime(v * GeometryRunner::kTimedSteps / (Gpu::current().info().max_sm_clock_mhz * 1e6));
     }
     state.counters["latency_cycles"] = v;
+    state.counters["latency_ns"] = v * 1e3 / std::max(runner().last_clock_mhz(), 1.0);
     state.counters["footprint_bytes"] = double(footprint);
     state.counters["carveout_pct"] = carveout;
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
 void l1_capacity_bench(benchmark::State& state, int carveout) {
   guarded(state, [&] {
     for (auto _ : state) state.SetIterationTime(1e-3);
-    const L1Capacity& c = l1_capacity(carveout);
+    const MeasuredCapacity& c = l1_capacity(carveout);
     report_capacity(state, c.r, c.noise);
     state.counters["carveout_pct"] = carveout;
     // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
@@ -97,39 +89,30 @@ void l1_capacity_bench(benchmark::State& state, int carveout) {
     // Replacement: a cyclic chase one line past the capacity. LRU evicts each line just before it
     // is needed (every access of the over-full set misses); other policies keep part of it.
     state.counters["lru_like"] = c.r.next_miss_fraction > 0 ? 1 : 0;
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
 void l1_line(benchmark::State& state) {
   guarded(state, [&] {
-    const std::size_t limit = 16 * Gpu::current().info().smem_per_sm_bytes;
-    const auto capacity_at = [&](std::size_t stride) {
-      const LatencyAt f = runner().stride_latency(CacheOp::ca, stride, 0, 2.0);
-      const double noise = GeometryRunner::mean_sd(f, 64 * stride, 3).second;
-      const std::size_t lim = limit - limit % stride;
-      return find_capacity(median_of_runs(f, 3), 64 * stride, lim, stride, noise, kTransitionPoints).capacity;
-    };
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
+    LineFit l;
     for (auto _ : state) {
-      base = capacity_at(32);
-      apparent.clear();
-      for (std::size_t s : {160, 192, 224}) apparent.emplace_back(s, capacity_at(s));
+      l = measure_l1_line(&base, &apparent);
       state.SetIterationTime(1e-3);
     }
-    const LineFit l = infer_line_bytes(base, apparent);
     state.counters["line_bytes"] = l.line_bytes;
     state.counters["confidence"] = l.confidence;
     state.counters["capacity_at_stride_32_bytes"] = double(base);
     for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
 void l1_sets_ways(benchmark::State& state) {
   guarded(state, [&] {
-    const L1Capacity& c = l1_capacity(0);
+    const MeasuredCapacity& c = l1_capacity(0);
     if (c.r.capacity == 0) throw std::runtime_error("no L1 capacity was found to divide into sets");
     const std::size_t lines = c.r.capacity / kLine;
     std::vector<std::pair<std::size_t, std::size_t>> max_hits;
@@ -148,19 +131,11 @@ void l1_sets_ways(benchmark::State& state) {
     state.counters["confidence"] = sw.confidence;
     for (const auto& [d, n] : max_hits) state.counters["max_hits_at_spacing_" + std::to_string(d)] = double(n);
     if (!sw.note.empty()) state.SetLabel(sw.note);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
 // --- Fill granularity ---------------------------------------------------------------------------
-
-constexpr std::size_t kFillStrides[] = {8, 16, 32, 64, 128, 256};
-
-double cold_chase(CacheOp op, std::size_t stride) {
-  // 4096 + kTimedSteps elements, never touched since the flush: every access is a first touch.
-  const std::size_t n = 4096 + GeometryRunner::kTimedSteps + 8;
-  return runner().average(op, stride_offsets(n * stride, stride), 0, 4096, true);
-}
 
 void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
   guarded(state, [&] {
@@ -171,7 +146,7 @@ void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
     }
     state.counters["latency_cycles"] = v;
     state.counters["stride_bytes"] = double(stride);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
@@ -180,15 +155,11 @@ void fill_fit(benchmark::State& state, CacheOp op) {
     const bool l1 = op == CacheOp::ca;
     std::vector<std::pair<double, double>> curve;
     double near = 0, far = 0;
+    FetchFit f;
     for (auto _ : state) {
-      curve.clear();
-      for (std::size_t s : kFillStrides) curve.emplace_back(double(s), cold_chase(op, s));
-      // near: a hit in the level nearest the SM (L1 for ld.ca, L2 for ld.cg), warm and small.
-      near = runner().stride_latency(op, kLine, 0, 2.0)(64 * 1024);
-      far = curve.back().second;
+      f = measure_fill(op, &curve, &near, &far);
       state.SetIterationTime(1e-3);
     }
-    const FetchFit f = fit_fetch_granularity(curve, near, far, l1);
     if (l1) {
       state.counters["l1_fill_bytes"] = f.inner_bytes;   // an L1 miss brings this much from L2 (its sector)
       state.counters["l2_hit_in_curve_cycles"] = f.middle_cycles;
@@ -198,46 +169,15 @@ void fill_fit(benchmark::State& state, CacheOp op) {
     state.counters["dram_cycles"] = far;
     state.counters["rms_error_cycles"] = f.rms_error;
     state.counters["confidence"] = f.confidence;
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
 // --- L2 -----------------------------------------------------------------------------------------
 
-std::uint32_t l2_warm_steps(std::size_t elements) {
-  return std::uint32_t(std::clamp<std::size_t>(elements, 4096, std::size_t(1) << 21));
-}
-
-LatencyAt l2_latency(std::size_t stride) {
-  return [stride](std::size_t footprint) {
-    const auto offsets = stride_offsets(footprint, stride);
-    return runner().average(CacheOp::cg, offsets, 0, l2_warm_steps(offsets.size()));
-  };
-}
-
-struct L2Levels {
-  std::vector<CapacityResult> levels;  // first: the level nearest the SM
-  std::vector<double> noise;
-};
-
-// Up to three levels: each search starts a quarter above the previous capacity (on the next
-// plateau), until the search reaches the limit without a step.
 const L2Levels& l2_levels() {
   static std::optional<L2Levels> cache;
-  if (cache) return *cache;
-  L2Levels out;
-  const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
-  std::size_t start = std::size_t(1) << 20;
-  const LatencyAt f = median_of_runs(l2_latency(kLine), 3);
-  for (int level = 0; level < 3 && start < limit / 2; ++level) {
-    const double noise = GeometryRunner::mean_sd(l2_latency(kLine), start, 3).second;
-    const CapacityResult r = find_capacity(f, start, limit - limit % kLine, kLine, noise, kTransitionPoints);
-    if (r.capacity == 0) break;
-    out.levels.push_back(r);
-    out.noise.push_back(noise);
-    start = (r.capacity + r.capacity / 4) / kLine * kLine;
-  }
-  cache = out;
+  if (!cache) cache = measure_l2_levels();
   return *cache;
 }
 
@@ -249,8 +189,9 @@ void l2_sweep(benchmark::State& state, std::size_t footprint) {
       state.SetIterationTime(1e-3);
     }
     state.counters["latency_cycles"] = v;
+    state.counters["latency_ns"] = v * 1e3 / std::max(runner().last_clock_mhz(), 1.0);
     state.counters["footprint_bytes"] = double(footprint);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
@@ -279,7 +220,7 @@ void l2_capacity(benchmark::State& state) {
     state.counters["far_hit_cycles"] = whole.hit_cycles;
     state.counters["dram_cycles"] = whole.miss_cycles;
     state.counters["measurements"] = double(near.points.size() + (l.levels.size() > 1 ? whole.points.size() : 0));
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
@@ -307,7 +248,7 @@ void l2_line(benchmark::State& state) {
     state.counters["confidence"] = f.confidence;
     state.counters["capacity_at_stride_64_bytes"] = double(base);
     state.counters["capacity_at_stride_192_bytes"] = double(at192);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 
@@ -350,7 +291,7 @@ void l2_sm_map(benchmark::State& state) {
       state.counters[key] = far[std::size_t(s)];
     }
     state.counters["far_footprint_bytes"] = double(far_bytes);
-    report_clocks(state, 0);
+    report_clocks(state, runner().last_clock_mhz());
   });
 }
 

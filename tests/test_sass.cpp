@@ -494,6 +494,19 @@ TEST(Sass, IcacheBodiesAreStraightLineFfmaOfTheirSize) {
   for (int size : archbench::kIcacheInstructions) EXPECT_EQ(ffma_of_size[size], size) << "body of " << size;
 }
 
+TEST(Sass, PerSmChaseLoadsWithItsCacheHint) {
+  int checked = 0;
+  for (const OpCase& op : kOps) {
+    for (const Function* f : kernels("sm_chase_kernel", op.tag)) {
+      const auto m = loads(*f);
+      EXPECT_EQ(m.size(), 1u) << f->name;
+      EXPECT_EQ(m.count(op.sass64) ? m.at(op.sass64) : 0, int(1 + kChainUnroll)) << f->name;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 3);
+}
+
 // --- Atomics kernels: atomic_throughput_kernel<Op, Space, Scope, Form, kCas>
 
 TEST(Sass, AtomicsAreRealAtomicsWithNoWarpAggregation) {

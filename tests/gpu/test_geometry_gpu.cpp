@@ -1,0 +1,82 @@
+// Geometry on a real GPU: the discrete values (L1 fill 32 B, L2 fill from DRAM 64 B, L1 line
+// 128 B) on sm_90; the L1 shrinks as the shared-memory carveout grows; the L2's capacity within 3 %
+// of what the API reports and its near partition about half of it; the offset chase self-checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "fixtures/geometry_runner.hpp"
+#include "fixtures/gpu.hpp"
+#include "fixtures/self_check.hpp"
+
+namespace archbench {
+namespace {
+
+bool is_sm90() { return Gpu::current().info().cc() == 90; }
+
+TEST(Geometry, FillGranularities) {
+  std::vector<std::pair<double, double>> curve;
+  double near = 0, far = 0;
+  const FetchFit ca = measure_fill(CacheOp::ca, &curve, &near, &far);
+  const FetchFit cg = measure_fill(CacheOp::cg, &curve, &near, &far);
+  std::printf("L1 fill %d B, L2 fill %d B (ld.ca; confidence %.2f), L2 fill %d B (ld.cg; %.2f)\n", ca.inner_bytes,
+              ca.outer_bytes, ca.confidence, cg.outer_bytes, cg.confidence);
+  EXPECT_GT(ca.confidence, 0.5);
+  EXPECT_EQ(ca.outer_bytes, cg.outer_bytes);  // both see the L2's fill from DRAM
+  if (is_sm90()) {  // reference values (DESIGN.md): 32 B sectors; the H100's DRAM fills 64 B
+    EXPECT_EQ(ca.inner_bytes, 32);
+    EXPECT_EQ(ca.outer_bytes, 64);
+  }
+}
+
+TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
+  const MeasuredCapacity all = measure_l1_capacity(0), most_smem = measure_l1_capacity(100);
+  std::printf("L1 %zu B at carveout 0 %% (onset %zu, W %d), %zu B at 100 %% (onset %zu)\n", all.r.capacity,
+              all.r.onset, all.r.ways_fit, most_smem.r.capacity, most_smem.r.onset);
+  ASSERT_GT(all.r.capacity, 0u);
+  EXPECT_GT(all.r.capacity, most_smem.r.capacity + Gpu::current().info().smem_per_sm_bytes / 2);
+  EXPECT_GT(all.r.miss_cycles, 2 * all.r.hit_cycles);
+  std::size_t base = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> apparent;
+  const LineFit line = measure_l1_line(&base, &apparent);
+  std::printf("L1 line %d B (confidence %.2f)\n", line.line_bytes, line.confidence);
+  if (is_sm90()) {
+    EXPECT_EQ(line.line_bytes, 128);
+    // 256 KiB of L1 and shared memory (DESIGN.md): the L1 at carveout 0 within 256 KiB, and more
+    // than 256 KiB minus the largest shared memory at carveout 100.
+    EXPECT_LE(all.r.capacity, 256u * 1024 + 4096);
+    EXPECT_GE(all.r.capacity, 200u * 1024);
+    EXPECT_NEAR(double(most_smem.r.capacity), 28.0 * 1024, 4.0 * 1024);
+  }
+}
+
+TEST(Geometry, L2CapacityMatchesTheApiAndHasTwoPartitions) {
+  const L2Levels l = measure_l2_levels();
+  ASSERT_FALSE(l.levels.empty());
+  const double api = double(Gpu::current().info().l2_bytes);
+  const double whole = double(l.levels.back().capacity);
+  std::printf("L2 %.2f MiB (API %.2f MiB), %zu level(s), first %.2f MiB\n", whole / 1048576, api / 1048576,
+              l.levels.size(), double(l.levels.front().capacity) / 1048576);
+  EXPECT_NEAR(whole / api, 1.0, 0.03);
+  if (is_sm90()) {  // two partitions (DESIGN.md)
+    ASSERT_EQ(l.levels.size(), 2u);
+    EXPECT_NEAR(double(l.levels.front().capacity) / whole, 0.5, 0.1);
+    EXPECT_GT(l.levels.back().hit_cycles, l.levels.front().hit_cycles * 1.3);
+  }
+}
+
+TEST(Geometry, AnOffsetChaseThatEndsElsewhereFailsItsCheck) {
+  GeometryRunner& r = GeometryRunner::get();
+  const auto offsets = spaced_offsets(64, 256);
+  EXPECT_GT(r.average(CacheOp::ca, offsets, 0, 4096), 0);
+  // Element 5 now skips to element 10: the chase no longer ends where the host walk says.
+  const auto wrong = reinterpret_cast<std::uint64_t>(r.data() + offsets[10]);
+  ASSERT_EQ(cudaMemcpy(r.data() + offsets[5], &wrong, 8, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_THROW(r.average(CacheOp::ca, offsets, 0, 4096), SelfCheckError);
+  r.forget_written();  // rewritten on the next use
+  EXPECT_GT(r.average(CacheOp::ca, offsets, 0, 4096), 0);
+}
+
+}  // namespace
+}  // namespace archbench
