@@ -63,9 +63,10 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     return v;
   };
   r.hit_cycles = measure(start);
-  // A miss shows once the average rises by 4 noise widths (at least a quarter cycle): the first
-  // misses of a set-associative cache are a few lines in thousands.
-  const double onset = std::max(4 * noise_cycles, 0.25);
+  // A miss shows once the average rises by 4 noise widths, at least 1 % of the hit latency (small
+  // drifts of a flat level, a TLB or DRAM-page effect, stay below it): the first misses of a
+  // set-associative cache, a few lines in thousands, cost more than that.
+  const double onset = std::max({4 * noise_cycles, 0.25, 0.01 * r.hit_cycles});
   const auto misses = [&](double v) { return v > r.hit_cycles + onset; };
   // Coarse: double until some access misses.
   std::size_t lo = start, hi = 0;
@@ -102,11 +103,10 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
   const double jump = 1.0 - std::exp(-(r.miss_cycles - r.hit_cycles) / (20.0 * std::max(noise_cycles, 0.05)));
   r.confidence = std::max(0.0, jump * (1.0 - 4.0 * double(disagreeing) / double(r.points.size())));
   if (transition_points <= 0) return r;
-  // The transition: footprints from the onset to twice it, then the fit.
+  // The transition: footprints 3 % apart from the onset, then the fit.
   std::vector<std::pair<double, double>> t;
-  const std::size_t top = std::min(2 * lo, limit);
   for (int i = 0; i <= transition_points; ++i) {
-    std::size_t f = lo + (top - lo) * std::size_t(i) / std::size_t(transition_points);
+    std::size_t f = std::min(std::size_t(double(lo) * (1.0 + 0.03 * i)), limit);
     f -= f % step;
     if (!t.empty() && double(f) <= t.back().first) continue;
     t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));

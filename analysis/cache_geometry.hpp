@@ -3,7 +3,7 @@
 // chase with these parameters"; everything here decides what to measure next and what it means.
 //
 //  - Capacity: coarse doubling of the footprint until some accesses miss (the average rises by 4
-//    noise widths above the hit level), then bisection down to one step (a line) between the last
+//    noise widths and 1 % above the hit level), then bisection down to one step (a line) between the last
 //    footprint without misses and the first with. Confidence: the jump to the miss level against
 //    the noise, and how many measurements disagree with one edge. A set-associative cache misses
 //    first in a few sets, so the edge is the onset, not the midpoint.
@@ -61,7 +61,7 @@ struct CapacityResult {
 // `start` and `limit` are multiples of it. noise_cycles: the standard deviation of the hit
 // level's average (repeated measurements). Returns capacity 0 with confidence 0 when the latency
 // never leaves the hit level up to `limit`. transition_points > 0: after the onset, that many
-// footprints from the onset to 2x the onset (or the limit) are measured and fitted
+// footprints 3 % apart from the onset up (at most the limit) are measured and fitted
 // (fit_transition), and the fit's capacity is reported unless the fit is a step (W >= 256: a
 // modulo index, whose onset is exact); 0: the onset is the capacity.
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,

@@ -235,8 +235,8 @@ void l2_line(benchmark::State& state) {
       // Each search starts at half the whole L2's capacity, on its hit plateau.
       const auto search = [&](std::size_t stride) {
         const std::size_t start = (whole.capacity / 2) / stride * stride;
-        return find_capacity(median_of_runs(l2_latency(stride), 3), start, limit - limit % stride, stride,
-                             l.noise.back(), kTransitionPoints)
+        return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, l.noise.back(),
+                             kTransitionPoints)
             .capacity;
       };
       base = search(64);
