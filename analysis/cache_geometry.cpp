@@ -79,8 +79,10 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     lo = g;
     if (g == limit) return r;  // never left the hit level
   }
-  // The miss level: twice the first footprint with misses, or the limit.
-  r.miss_cycles = measure(std::min(hi * 2, limit));
+  // The miss level: half again the first footprint with misses (on the next plateau, not past
+  // it when levels are close, as an L2's two partitions are), or the limit.
+  const std::size_t above = std::min(hi + hi / 2, limit);
+  r.miss_cycles = measure(above - above % step);
   // Fine: bisection to one step between the last footprint without misses and the first with.
   while (hi - lo > step) {
     std::size_t m = lo + (hi - lo) / 2;
@@ -112,9 +114,8 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));
   }
   const TransitionFit fit = fit_transition(t, double(step));
-  if (fit.capacity > 0) {
-    // A step (modulo index, sequential lines): the onset is exact; otherwise the fit's capacity.
-    r.capacity = fit.ways >= 256 ? lo : std::size_t(fit.capacity);
+  if (fit.capacity > 0 && fit.confidence > 0) {
+    r.capacity = std::size_t(fit.capacity);
     r.ways_fit = fit.ways;
     r.fit_rms = fit.rms_error;
     r.confidence *= fit.confidence;

@@ -62,8 +62,9 @@ struct CapacityResult {
 // level's average (repeated measurements). Returns capacity 0 with confidence 0 when the latency
 // never leaves the hit level up to `limit`. transition_points > 0: after the onset, that many
 // footprints 3 % apart from the onset up (at most the limit) are measured and fitted
-// (fit_transition), and the fit's capacity is reported unless the fit is a step (W >= 256: a
-// modulo index, whose onset is exact); 0: the onset is the capacity.
+// (fit_transition), and the fit's capacity is reported (a modulo-indexed cache's misses ramp up
+// over C / W past its capacity: there the onset is exact and the fit a few % above it);
+// 0: the onset is the capacity.
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
                              double noise_cycles, int transition_points = 0);
 

@@ -232,9 +232,9 @@ void l2_line(benchmark::State& state) {
     const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
     std::size_t base = 0, at192 = 0;
     for (auto _ : state) {
-      // Each search starts at half the whole L2's capacity, on its hit plateau.
+      // Each search starts where the whole L2's did (past any nearer level, on its hit plateau).
       const auto search = [&](std::size_t stride) {
-        const std::size_t start = (whole.capacity / 2) / stride * stride;
+        const std::size_t start = whole.points.front().first / stride * stride;
         return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, l.noise.back(),
                              kTransitionPoints)
             .capacity;

@@ -202,9 +202,9 @@ TEST(CacheGeometry, CapacityFromTheTransitionOfAModuloAndAHashedCache) {
   // Modulo index, sequential lines: the transition is a step at the capacity.
   const SimCache modulo{64, 16, 128, 32};
   auto r = find_capacity([&](std::size_t f) { return modulo.stride_chase(f, 128); }, 4096, 1 << 20, 128, 0.05, 12);
-  EXPECT_EQ(r.onset, modulo.capacity());
-  EXPECT_EQ(r.capacity, modulo.capacity());  // the fit sees a step: the onset is the capacity
-  EXPECT_GE(r.ways_fit, 256);
+  EXPECT_EQ(r.onset, modulo.capacity());  // exact for a modulo index
+  EXPECT_NEAR(double(r.capacity), double(modulo.capacity()), 0.05 * double(modulo.capacity()));
+  EXPECT_GE(r.ways_fit, 64);  // a steep transition
   // Hashed index: misses start well below the capacity; the fit puts it back within a few %.
   SimCache hashed{64, 16, 128, 32};
   hashed.hashed = true;
