@@ -114,11 +114,13 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));
   }
   const TransitionFit fit = fit_transition(t, double(step));
+  r.fit_rms = fit.rms_error;
   if (fit.capacity > 0 && fit.confidence > 0) {
     r.capacity = std::size_t(fit.capacity);
     r.ways_fit = fit.ways;
-    r.fit_rms = fit.rms_error;
     r.confidence *= fit.confidence;
+  } else {
+    r.confidence *= 0.5;  // no model fits the transition: the onset stands, with less weight
   }
   return r;
 }

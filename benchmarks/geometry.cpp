@@ -8,7 +8,7 @@
 //   Geometry/fill/<op>                         fill granularities: L1 from L2 (ld.ca), L2 from DRAM (ld.cg)
 //   Geometry/l2/sweep/footprint:F              raw: ld.cg chase, one element per 128 B
 //   Geometry/l2/capacity                       L2 levels (near partition, whole L2), near/far/DRAM latency, against the API
-//   Geometry/l2/line                           L2 line: apparent capacity at stride 192 against 64 B
+//   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448 against 64 B
 //   Geometry/l2/sm_map                         every SM's near and far L2 latency
 #include <benchmark/benchmark.h>
 
@@ -230,7 +230,8 @@ void l2_line(benchmark::State& state) {
     if (l.levels.empty()) throw std::runtime_error("no L2 level found");
     const CapacityResult& whole = l.levels.back();
     const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
-    std::size_t base = 0, at192 = 0;
+    std::size_t base = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> apparent;
     for (auto _ : state) {
       // Each search starts where the whole L2's did (past any nearer level, on its hit plateau).
       const auto search = [&](std::size_t stride) {
@@ -240,14 +241,16 @@ void l2_line(benchmark::State& state) {
             .capacity;
       };
       base = search(64);
-      at192 = search(192);
+      apparent.clear();
+      // Odd multiples of 64 B: lines of 128 or 256 B both show their growth in some of them.
+      for (std::size_t s : {192, 320, 448}) apparent.emplace_back(s, search(s));
       state.SetIterationTime(1e-3);
     }
-    const LineFit f = infer_line_bytes(base, {{192, at192}});
+    const LineFit f = infer_line_bytes(base, apparent);
     state.counters["line_bytes"] = f.line_bytes;
     state.counters["confidence"] = f.confidence;
     state.counters["capacity_at_stride_64_bytes"] = double(base);
-    state.counters["capacity_at_stride_192_bytes"] = double(at192);
+    for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
     report_clocks(state, runner().last_clock_mhz());
   });
 }
