@@ -19,7 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling"]
+PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry"]
 
 
 def fmt_bytes(n):
@@ -48,6 +48,32 @@ def geometry_rows(doc):
                              f"confidence {b[f'level{i}_confidence']:.2f}", name))
         elif name.startswith("Tlb/geometry/"):
             rows.append((f"TLB ({name.split('/', 2)[2]})", "no level seen", "", name))
+        elif name.startswith("Geometry/l1/capacity/"):
+            rows.append((f"L1 capacity, carveout hint {int(b['carveout_pct'])} %",
+                         f"{fmt_bytes(b['capacity_bytes'])} (misses from {fmt_bytes(b['onset_bytes'])}), "
+                         f"hit {b['hit_cycles']:.0f} cycles, miss +{b['miss_penalty_cycles']:.0f}",
+                         f"confidence {b['confidence']:.2f}", name))
+        elif name in ("Geometry/l1/line", "Geometry/l2/line"):
+            level = name.split("/")[1].upper()
+            value = f"{int(b['line_bytes'])} B" if b.get("line_bytes") else "not inferred"
+            rows.append((f"{level} line (allocation unit)", value, f"confidence {b['confidence']:.2f}", name))
+        elif name == "Geometry/l1/sets_ways":
+            value = f"{int(b['ways'])} ways x {int(b['sets'])} sets" if b.get("ways") else \
+                f"not inferred: {b.get('label', 'no floor at power-of-two spacings')}"
+            rows.append(("L1 sets and ways", value, f"confidence {b['confidence']:.2f}", name))
+        elif name == "Geometry/fill/ld.ca":
+            rows.append(("L1 fill from L2 (sector)", f"{int(b['l1_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))
+        elif name == "Geometry/fill/ld.cg":
+            rows.append(("L2 fill from DRAM", f"{int(b['l2_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))
+        elif name == "Geometry/l2/capacity":
+            rows.append(("L2 capacity", f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's), "
+                         f"near part {fmt_bytes(b['near_partition_bytes'])}; hit near {b['near_hit_cycles']:.0f} / "
+                         f"far {b['far_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}",
+                         f"confidence {b['capacity_confidence']:.2f} / {b['near_partition_confidence']:.2f}", name))
+        elif name == "Geometry/l2/sm_map":
+            rows.append(("L2 latency over the SMs", f"near {b['near_min_cycles']:.0f}-{b['near_max_cycles']:.0f} "
+                         f"(median {b['near_median_cycles']:.0f}), far {b['far_min_cycles']:.0f}-{b['far_max_cycles']:.0f} "
+                         f"(median {b['far_median_cycles']:.0f}) cycles", f"{int(b['near_sms'])} SMs", name))
         elif name.startswith("Atomics/global/") and "l2_near_atomic_cycles" in b and not any(
                 r[0] == "L2 home partitions" for r in rows):
             rows.append(("L2 home partitions", f"near {b['l2_near_atomic_cycles']:.0f} / far {b['l2_far_atomic_cycles']:.0f} "
