@@ -10,6 +10,10 @@
 //   Geometry/l2/capacity                       L2 levels (near partition, whole L2), near/far/DRAM latency, against the API
 //   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448 against 64 B
 //   Geometry/l2/sm_map                         every SM's near and far L2 latency
+//   Geometry/readonly/capacity                 the read-only path's (ld.global.nc) capacity and hit latency
+//   Geometry/readonly/shares_l1                whether ld.nc and ld.ca lines evict each other
+//   Geometry/constant/sweep/footprint:F        raw: a constant-memory chase, one element per 64 B
+//   Geometry/constant/capacity                 constant cache levels within one 64 KiB bank
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -298,6 +302,79 @@ void l2_sm_map(benchmark::State& state) {
   });
 }
 
+// --- Read-only path and constant caches ----------------------------------------------------------
+
+void readonly_capacity(benchmark::State& state) {
+  guarded(state, [&] {
+    MeasuredCapacity c;
+    for (auto _ : state) {
+      const std::size_t start = 8 * 1024;
+      const std::size_t limit = 4 * Gpu::current().info().smem_per_sm_bytes;
+      const LatencyAt f = runner().stride_latency(CacheOp::nc, kLine, 0, 2.0);
+      c.noise = GeometryRunner::mean_sd(f, start, 5).second;
+      c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise, kTransitionPoints);
+      state.SetIterationTime(1e-3);
+    }
+    report_capacity(state, c.r, c.noise);
+    state.counters["l1_capacity_bytes"] = double(l1_capacity(0).r.capacity);
+    report_clocks(state, runner().last_clock_mhz());
+  });
+}
+
+void readonly_shares_l1(benchmark::State& state) {
+  guarded(state, [&] {
+    const std::size_t l1 = l1_capacity(0).r.capacity;
+    if (l1 == 0) throw std::runtime_error("no L1 capacity to share");
+    ReadOnlyShare s;
+    for (auto _ : state) {
+      s = measure_readonly_sharing(l1);
+      state.SetIterationTime(1e-3);
+    }
+    state.counters["alone_cycles"] = s.alone_cycles;
+    state.counters["together_cycles"] = s.together_cycles;
+    state.counters["shares_storage"] = s.shares_storage ? 1 : 0;
+    state.counters["confidence"] = s.confidence;
+    report_clocks(state, runner().last_clock_mhz());
+  });
+}
+
+constexpr std::size_t kConstStride = 64;
+
+void const_sweep(benchmark::State& state, std::size_t footprint) {
+  guarded(state, [&] {
+    double v = 0;
+    for (auto _ : state) {
+      v = const_latency(kConstStride)(footprint);
+      state.SetIterationTime(1e-3);
+    }
+    state.counters["latency_cycles"] = v;
+    state.counters["footprint_bytes"] = double(footprint);
+    report_clocks(state, 0);
+  });
+}
+
+void const_capacity(benchmark::State& state) {
+  guarded(state, [&] {
+    std::vector<CapacityResult> levels;
+    for (auto _ : state) {
+      levels = measure_const_levels(kConstStride);
+      state.SetIterationTime(1e-3);
+    }
+    state.counters["levels"] = double(levels.size());
+    state.counters["bank_bytes"] = double(kConstBankBytes);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      const std::string l = "level" + std::to_string(i + 1) + "_";
+      state.counters[l + "capacity_bytes"] = double(levels[i].capacity);
+      state.counters[l + "onset_bytes"] = double(levels[i].onset);
+      state.counters[l + "hit_cycles"] = levels[i].hit_cycles;
+      state.counters[l + "miss_cycles"] = levels[i].miss_cycles;
+      state.counters[l + "confidence"] = levels[i].confidence;
+    }
+    if (levels.size() < 2) state.SetLabel("the next level lies beyond one 64 KiB constant bank");
+    report_clocks(state, 0);
+  });
+}
+
 // --- Registration --------------------------------------------------------------------------------
 
 std::vector<std::size_t> geometric(std::size_t from, std::size_t to, int per_octave) {
@@ -337,6 +414,11 @@ void register_geometry(const SuiteConfig& cfg) {
     p.push_back({"Geometry/l2/line", l2_line});
     p.push_back({"Geometry/l2/sm_map", l2_sm_map});
   }
+  p.push_back({"Geometry/readonly/capacity", readonly_capacity});
+  p.push_back({"Geometry/readonly/shares_l1", readonly_shares_l1});
+  for (std::size_t f = 256; f <= kConstBankBytes; f *= cfg.quick ? 4 : 2)
+    p.push_back({"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
+  p.push_back({"Geometry/constant/capacity", const_capacity});
   register_points("Geometry", p, 1);
 }
 

@@ -1,6 +1,7 @@
 #include "kernels/geometry.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/device_buffer.hpp"
@@ -46,7 +47,82 @@ __global__ void __launch_bounds__(32) sm_chase_kernel(std::uint64_t start, std::
   out[sm].ran = 1;
 }
 
+__global__ void __launch_bounds__(1) ca_nc_pair_kernel(std::uint64_t a, std::uint64_t b, std::uint32_t warm_steps,
+                                                       std::uint32_t timed_blocks, PairChase* out) {
+#pragma unroll 1
+  for (std::uint32_t i = 0; i < warm_steps; ++i) {
+    a = dev::LoadCa::load(reinterpret_cast<const std::uint64_t*>(a));
+    b = dev::LoadNc::load(reinterpret_cast<const std::uint64_t*>(b));
+  }
+  dev::st_global_u64(&out->end_a, a ^ b);
+  const std::uint64_t c0 = dev::clock64_ordered();
+#pragma unroll 1
+  for (std::uint32_t t = 0; t < timed_blocks; ++t) {
+#pragma unroll
+    for (unsigned u = 0; u < kChainUnroll; ++u) {
+      a = dev::LoadCa::load(reinterpret_cast<const std::uint64_t*>(a));
+      b = dev::LoadNc::load(reinterpret_cast<const std::uint64_t*>(b));
+    }
+  }
+  dev::st_global_u64(&out->end_a, a);
+  dev::st_global_u64(&out->end_b, b);
+  out->cycles = dev::clock64_ordered() - c0;
+}
+
+__constant__ std::uint32_t c_chase[kConstChaseWords];
+
+struct ConstOut {
+  std::uint64_t cycles, ns;
+  std::uint32_t final_index;
+};
+
+// j = the word at byte offset j of c_chase: a data-dependent constant load (LDC c[bank][Rj]), one
+// per step and nothing else (the chase holds byte offsets, so no shift sits between two loads).
+__device__ __forceinline__ std::uint32_t const_at(std::uint32_t byte_offset) {
+  return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(c_chase) + byte_offset);
+}
+__global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::uint32_t warm_steps,
+                                                        std::uint32_t timed_blocks, ConstOut* out) {
+#pragma unroll 1
+  for (std::uint32_t i = 0; i < warm_steps; ++i) j = const_at(j);
+  dev::st_global_u32(&out->final_index, j);
+  const std::uint64_t c0 = dev::clock64_ordered();
+  const std::uint64_t g0 = dev::globaltimer_ns();
+#pragma unroll 1
+  for (std::uint32_t t = 0; t < timed_blocks; ++t) {
+#pragma unroll
+    for (unsigned u = 0; u < kChainUnroll; ++u) j = const_at(j);
+  }
+  dev::st_global_u32(&out->final_index, j);
+  out->cycles = dev::clock64_ordered() - c0;
+  out->ns = dev::globaltimer_ns() - g0;
+}
+
 }  // namespace
+
+PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps,
+                         std::uint32_t timed_steps) {
+  if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_ca_nc_pair: timed steps");
+  DeviceBuffer<PairChase> out(1);
+  ca_nc_pair_kernel<<<1, 1>>>(start_a, start_b, warm_steps, timed_steps / kChainUnroll, out.get());
+  cuda_check_launch("ca_nc_pair");
+  return out.download()[0];
+}
+
+void upload_const_chase(const std::vector<std::uint32_t>& next) {
+  if (next.empty() || next.size() > kConstChaseWords)
+    throw std::invalid_argument("upload_const_chase: 1.." + std::to_string(kConstChaseWords) + " words");
+  ARCHBENCH_CUDA(cudaMemcpyToSymbol(c_chase, next.data(), next.size() * sizeof(std::uint32_t)));
+}
+
+ConstChase run_const_chase(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps) {
+  if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_const_chase: timed steps");
+  DeviceBuffer<ConstOut> out(1);
+  const_chase_kernel<<<1, 1>>>(start, warm_steps, timed_steps / kChainUnroll, out.get());
+  cuda_check_launch("const_chase");
+  const ConstOut o = out.download()[0];
+  return {o.cycles, o.ns, o.final_index};
+}
 
 void write_offset_chase(std::uint8_t* base, const std::uint64_t* d_offsets, std::uint32_t n) {
   if (n == 0) throw std::invalid_argument("write_offset_chase: no elements");

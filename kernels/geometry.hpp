@@ -24,4 +24,24 @@ struct SmChase {
 std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
                                   int target_sm, int sm_count);
 
+// Two chases at once on one SM: `a` with ld.ca, `b` with ld.nc (the read-only path), one load
+// of each per step, independent. Cycles per step of the pair, and where each ended. If the two
+// paths share storage, footprints that each fit alone thrash together.
+struct PairChase {
+  std::uint64_t cycles = 0, end_a = 0, end_b = 0;
+};
+PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps, std::uint32_t timed_steps);
+
+// The constant cache: a chase of 32-bit byte offsets, j = word at byte j, through a __constant__
+// array of kConstChaseWords words (one 64 KiB constant bank: the most one kernel can address),
+// uploaded with cudaMemcpyToSymbol. Cycles per step over `timed_steps` after `warm_steps`, and
+// the byte offset where it ended.
+inline constexpr std::uint32_t kConstChaseWords = 16384;
+struct ConstChase {
+  std::uint64_t cycles = 0, ns = 0;
+  std::uint32_t final_index = 0;
+};
+void upload_const_chase(const std::vector<std::uint32_t>& next);  // at most kConstChaseWords words
+ConstChase run_const_chase(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps);
+
 }  // namespace archbench

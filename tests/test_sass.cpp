@@ -507,6 +507,19 @@ TEST(Sass, PerSmChaseLoadsWithItsCacheHint) {
   EXPECT_EQ(checked, 3);
 }
 
+TEST(Sass, ConstantChaseIsOneIndexedLdcPerStep) {
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("const_chase_kernel") == std::string::npos) continue;
+    int ldc = 0;
+    for (std::size_t i = 0; i < f.opcodes.size(); ++i)
+      ldc += f.opcodes[i] == "LDC" && f.text[i].find("c[0x3][R") != std::string::npos;
+    EXPECT_EQ(ldc, int(1 + kChainUnroll)) << f.name << ": a warm-up LDC and " << kChainUnroll << " timed";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
 // --- Atomics kernels: atomic_throughput_kernel<Op, Space, Scope, Form, kCas>
 
 TEST(Sass, AtomicsAreRealAtomicsWithNoWarpAggregation) {

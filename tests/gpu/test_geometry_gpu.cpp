@@ -66,6 +66,22 @@ TEST(Geometry, L2CapacityMatchesTheApiAndHasTwoPartitions) {
   }
 }
 
+TEST(Geometry, ReadOnlyPathAndConstantCaches) {
+  const MeasuredCapacity l1 = measure_l1_capacity(0);
+  const ReadOnlyShare s = measure_readonly_sharing(l1.r.capacity);
+  std::printf("ld.ca + ld.nc at 30 %%: %.1f cycles per pair, at 60 %%: %.1f (shared: %d)\n", s.alone_cycles,
+              s.together_cycles, int(s.shares_storage));
+  if (Gpu::current().info().cc() >= 70) {  // L1 and texture are one store since Volta (reference)
+    EXPECT_TRUE(s.shares_storage);
+  }
+  const auto levels = measure_const_levels(64);
+  ASSERT_FALSE(levels.empty());
+  std::printf("constant cache: %zu B, %.0f -> %.0f cycles\n", levels[0].capacity, levels[0].hit_cycles,
+              levels[0].miss_cycles);
+  EXPECT_GT(levels[0].miss_cycles, levels[0].hit_cycles + 10);
+  EXPECT_LT(levels[0].capacity, kConstBankBytes);
+}
+
 TEST(Geometry, AnOffsetChaseThatEndsElsewhereFailsItsCheck) {
   GeometryRunner& r = GeometryRunner::get();
   const auto offsets = spaced_offsets(64, 256);
