@@ -9,6 +9,22 @@
 
 namespace archbench {
 
+ReplacementEvidence classify_replacement(double m) {
+  ReplacementEvidence e;
+  e.miss_fraction_at_1_5x = m;
+  // LRU-like: >= 0.95 (a hashed index leaves a few sets under W); random: about 0.58.
+  if (m >= 0.95) {
+    e.policy = "LRU-like";
+    e.confidence = std::clamp((m - 0.75) / 0.2, 0.0, 1.0);
+  } else if (m <= 0.75) {
+    e.policy = "random-like";
+    e.confidence = std::clamp((0.95 - m) / 0.2, 0.0, 1.0);
+  } else {
+    e.policy = "undetermined";
+  }
+  return e;
+}
+
 LatencyAt median_of_runs(LatencyAt f, int runs) {
   return [f = std::move(f), runs](std::size_t x) {
     std::vector<double> v;

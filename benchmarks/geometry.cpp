@@ -65,6 +65,13 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
   state.counters["measurements"] = double(r.points.size());
 }
 
+// replacement_lru_like: 1 LRU-like (LRU, FIFO, PLRU), 0 random-like, -1 undetermined.
+void report_replacement(benchmark::State& state, const ReplacementEvidence& e, const std::string& prefix = "") {
+  state.counters[prefix + "replacement_lru_like"] = e.policy == "LRU-like" ? 1 : e.policy == "random-like" ? 0 : -1;
+  state.counters[prefix + "replacement_miss_fraction_at_1_5x"] = e.miss_fraction_at_1_5x;
+  state.counters[prefix + "replacement_confidence"] = e.confidence;
+}
+
 void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
   guarded(state, [&] {
     const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
@@ -90,9 +97,8 @@ void l1_capacity_bench(benchmark::State& state, int carveout) {
     // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
     // hint cost against the largest L1 (carveout 0).
     if (carveout != 0) state.counters["smem_taken_bytes"] = double(l1_capacity(0).r.capacity) - double(c.r.capacity);
-    // Replacement: a cyclic chase one line past the capacity. LRU evicts each line just before it
-    // is needed (every access of the over-full set misses); other policies keep part of it.
-    state.counters["lru_like"] = c.r.next_miss_fraction > 0 ? 1 : 0;
+    report_replacement(state, measure_replacement(runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0), c.r,
+                                                  kLine, 4 * Gpu::current().info().smem_per_sm_bytes));
     report_clocks(state, runner().last_clock_mhz());
   });
 }
@@ -224,6 +230,7 @@ void l2_capacity(benchmark::State& state) {
     state.counters["far_hit_cycles"] = whole.hit_cycles;
     state.counters["dram_cycles"] = whole.miss_cycles;
     state.counters["measurements"] = double(near.points.size() + (l.levels.size() > 1 ? whole.points.size() : 0));
+    report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
     report_clocks(state, runner().last_clock_mhz());
   });
 }
@@ -370,6 +377,9 @@ void const_capacity(benchmark::State& state) {
       state.counters[l + "miss_cycles"] = levels[i].miss_cycles;
       state.counters[l + "confidence"] = levels[i].confidence;
     }
+    if (!levels.empty())
+      report_replacement(state, measure_replacement(const_latency(kConstStride), levels[0], kConstStride, kConstBankBytes),
+                         "level1_");
     if (levels.size() < 2) state.SetLabel("the next level lies beyond one 64 KiB constant bank");
     report_clocks(state, 0);
   });

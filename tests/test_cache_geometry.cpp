@@ -213,6 +213,21 @@ TEST(CacheGeometry, CapacityFromTheTransitionOfAModuloAndAHashedCache) {
   EXPECT_NEAR(double(r.capacity), double(hashed.capacity()), 0.1 * double(hashed.capacity()));
 }
 
+TEST(CacheGeometry, ACyclicChaseAtOneAndAHalfTimesTheCapacityTellsLruFromRandom) {
+  for (bool hashed : {false, true})
+    for (bool lru : {true, false}) {
+      SimCache c{64, 16, 128, 32};
+      c.hashed = hashed;
+      c.lru = lru;
+      const double at15 = c.stride_chase(c.capacity() * 3 / 2, 128), at4 = c.stride_chase(4 * c.capacity(), 128);
+      const ReplacementEvidence e = classify_replacement(miss_fraction(at15, kHit, at4));
+      EXPECT_EQ(e.policy, lru ? "LRU-like" : "random-like")
+          << (hashed ? "hashed" : "modulo") << ": miss fraction " << e.miss_fraction_at_1_5x;
+      EXPECT_GT(e.confidence, 0.5);
+    }
+  EXPECT_EQ(classify_replacement(0.85).policy, "undetermined");
+}
+
 TEST(CacheGeometry, BadInputIsRefused) {
   const auto flat = [](std::size_t) { return 30.0; };
   EXPECT_THROW(find_capacity(flat, 100, 1000, 128, 1), std::invalid_argument);

@@ -111,3 +111,22 @@ TEST(PointerChase, RejectsUnalignedStrides) {
   EXPECT_THROW(to_pointer_chase(stride_chain(4096, 8), 4), std::invalid_argument);
   EXPECT_NO_THROW(to_pointer_chase(stride_chain(4096, 8), 0));
 }
+
+namespace archbench {
+namespace {
+
+TEST(ChaseBuilder, OffsetListsForTheGeometryChases) {
+  const auto s = stride_offsets(1024, 128);
+  ASSERT_EQ(s.size(), 8u);
+  for (std::size_t i = 0; i < s.size(); ++i) EXPECT_EQ(s[i], i * 128);
+  EXPECT_EQ(stride_offsets(1000, 160).size(), 7u);  // 0 .. 960: every element fits whole
+  const auto d = spaced_offsets(5, 65536);
+  ASSERT_EQ(d.size(), 5u);
+  EXPECT_EQ(d.back(), 4u * 65536);
+  EXPECT_THROW(stride_offsets(1024, 12), std::invalid_argument);  // not 8-byte aligned
+  EXPECT_THROW(stride_offsets(64, 128), std::invalid_argument);   // stride above the footprint
+  EXPECT_THROW(spaced_offsets(0, 128), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace archbench

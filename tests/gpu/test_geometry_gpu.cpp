@@ -37,6 +37,12 @@ TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
   ASSERT_GT(all.r.capacity, 0u);
   EXPECT_GT(all.r.capacity, most_smem.r.capacity + Gpu::current().info().smem_per_sm_bytes / 2);
   EXPECT_GT(all.r.miss_cycles, 2 * all.r.hit_cycles);
+  const ReplacementEvidence rep = measure_replacement(
+      GeometryRunner::get().stride_latency(CacheOp::ca, kGeometryLine, 0, 2.0), all.r, kGeometryLine,
+      4 * Gpu::current().info().smem_per_sm_bytes);
+  std::printf("L1 replacement %s (%.2f of the loads miss at 1.5x the capacity)\n", rep.policy.c_str(),
+              rep.miss_fraction_at_1_5x);
+  EXPECT_NE(rep.policy, "undetermined");
   std::size_t base = 0;
   std::vector<std::pair<std::size_t, std::size_t>> apparent;
   const LineFit line = measure_l1_line(&base, &apparent);
