@@ -129,6 +129,7 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     if (!t.empty() && double(f) <= t.back().first) continue;
     t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));
   }
+  r.transition = t;
   const TransitionFit fit = fit_transition(t, double(step));
   r.fit_rms = fit.rms_error;
   if (fit.capacity > 0 && fit.confidence > 0) {

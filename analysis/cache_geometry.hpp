@@ -50,6 +50,7 @@ struct CapacityResult {
   std::size_t onset = 0;         // largest footprint with no miss seen (a multiple of step)
   int ways_fit = 0;              // W of the transition fit (0 without one)
   double fit_rms = 0;
+  std::vector<std::pair<double, double>> transition;  // (footprint, miss fraction) from the onset up
   double hit_cycles = 0, miss_cycles = 0;
   double confidence = 0;         // [0, 1]
   double next_miss_fraction = 0; // misses at the first footprint past the capacity
