@@ -72,6 +72,16 @@ void report_replacement(benchmark::State& state, const ReplacementEvidence& e, c
   state.counters[prefix + "replacement_confidence"] = e.confidence;
 }
 
+// A line inference and the apparent capacities behind it (capacity_at_stride_<S>_bytes).
+void report_line(benchmark::State& state, const LineFit& l, std::size_t base_stride, std::size_t base,
+                 const std::vector<std::pair<std::size_t, std::size_t>>& apparent) {
+  state.counters["line_bytes"] = l.line_bytes;
+  state.counters["confidence"] = l.confidence;
+  state.counters["capacity_at_stride_" + std::to_string(base_stride) + "_bytes"] = double(base);
+  for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
+  report_clocks(state, runner().last_clock_mhz());
+}
+
 void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
   guarded(state, [&] {
     const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
@@ -112,11 +122,7 @@ void l1_line(benchmark::State& state) {
       l = measure_l1_line(&base, &apparent);
       state.SetIterationTime(1e-3);
     }
-    state.counters["line_bytes"] = l.line_bytes;
-    state.counters["confidence"] = l.confidence;
-    state.counters["capacity_at_stride_32_bytes"] = double(base);
-    for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
-    report_clocks(state, runner().last_clock_mhz());
+    report_line(state, l, 32, base, apparent);
   });
 }
 
@@ -257,12 +263,7 @@ void l2_line(benchmark::State& state) {
       for (std::size_t s : {192, 320, 448}) apparent.emplace_back(s, search(s));
       state.SetIterationTime(1e-3);
     }
-    const LineFit f = infer_line_bytes(base, apparent);
-    state.counters["line_bytes"] = f.line_bytes;
-    state.counters["confidence"] = f.confidence;
-    state.counters["capacity_at_stride_64_bytes"] = double(base);
-    for (const auto& [s, c] : apparent) state.counters["capacity_at_stride_" + std::to_string(s) + "_bytes"] = double(c);
-    report_clocks(state, runner().last_clock_mhz());
+    report_line(state, infer_line_bytes(base, apparent), 64, base, apparent);
   });
 }
 
