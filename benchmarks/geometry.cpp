@@ -82,20 +82,26 @@ void report_line(benchmark::State& state, const LineFit& l, std::size_t base_str
   report_clocks(state, runner().last_clock_mhz());
 }
 
-void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
+// One raw sweep point: the latency of f at `footprint`. runner_clock: f chases through the
+// GeometryRunner, whose last chase's clock gives the ns (the constant chase has its own kernel).
+void sweep_point(benchmark::State& state, const LatencyAt& f, std::size_t footprint, bool runner_clock) {
   guarded(state, [&] {
-    const LatencyAt f = runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0);
     double v = 0;
     for (auto _ : state) {
       v = f(footprint);
       state.SetIterationTime(v * GeometryRunner::kTimedSteps / (Gpu::current().info().max_sm_clock_mhz * 1e6));
     }
+    const double mhz = runner_clock ? runner().last_clock_mhz() : 0.0;
     state.counters["latency_cycles"] = v;
-    state.counters["latency_ns"] = v * 1e3 / std::max(runner().last_clock_mhz(), 1.0);
+    if (mhz > 0) state.counters["latency_ns"] = v * 1e3 / mhz;
     state.counters["footprint_bytes"] = double(footprint);
-    state.counters["carveout_pct"] = carveout;
-    report_clocks(state, runner().last_clock_mhz());
+    report_clocks(state, mhz);
   });
+}
+
+void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
+  state.counters["carveout_pct"] = carveout;
+  sweep_point(state, runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0), footprint, true);
 }
 
 void l1_capacity_bench(benchmark::State& state, int carveout) {
@@ -197,19 +203,7 @@ const L2Levels& l2_levels() {
   return *cache;
 }
 
-void l2_sweep(benchmark::State& state, std::size_t footprint) {
-  guarded(state, [&] {
-    double v = 0;
-    for (auto _ : state) {
-      v = l2_latency(kLine)(footprint);
-      state.SetIterationTime(1e-3);
-    }
-    state.counters["latency_cycles"] = v;
-    state.counters["latency_ns"] = v * 1e3 / std::max(runner().last_clock_mhz(), 1.0);
-    state.counters["footprint_bytes"] = double(footprint);
-    report_clocks(state, runner().last_clock_mhz());
-  });
-}
+void l2_sweep(benchmark::State& state, std::size_t footprint) { sweep_point(state, l2_latency(kLine), footprint, true); }
 
 void l2_capacity(benchmark::State& state) {
   guarded(state, [&] {
@@ -349,16 +343,7 @@ void readonly_shares_l1(benchmark::State& state) {
 constexpr std::size_t kConstStride = 64;
 
 void const_sweep(benchmark::State& state, std::size_t footprint) {
-  guarded(state, [&] {
-    double v = 0;
-    for (auto _ : state) {
-      v = const_latency(kConstStride)(footprint);
-      state.SetIterationTime(1e-3);
-    }
-    state.counters["latency_cycles"] = v;
-    state.counters["footprint_bytes"] = double(footprint);
-    report_clocks(state, 0);
-  });
+  sweep_point(state, const_latency(kConstStride), footprint, false);
 }
 
 void const_capacity(benchmark::State& state) {
