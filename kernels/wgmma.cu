@@ -224,6 +224,9 @@ const char* wgmma_mode_name(WgmmaMode m) {
 }
 
 std::optional<std::string> wgmma_unsupported() {
+#if !ARCHBENCH_HAVE_WGMMA
+  return std::string("this binary was built without sm_90a (CUDA 12 or later is needed for wgmma)");
+#else
   int dev = 0, major = 0, minor = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&dev));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
@@ -237,6 +240,7 @@ std::optional<std::string> wgmma_unsupported() {
     return std::string("this binary holds no sm_90a code for the wgmma kernels");
   }
   return std::nullopt;
+#endif
 }
 
 int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode) {
