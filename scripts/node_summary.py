@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Compares the archbench results of several GPUs (of one node, or of a fleet) and flags the GPU
+whose results fall outside the spread of its siblings.
+
+Usage: node_summary.py [--out DIR] [--threshold PCT] [--fail-on-outlier] FILE_OR_DIR...
+
+Directories are searched for *.json (earlier node_summary.json files excepted). GPUs are grouped by model (gpu_name): only siblings of the
+same model are compared, and a group whose drivers differ is named in the report.
+
+The rule, per benchmark and measured counter (rates, latencies, FLOP/s, capacities) present for
+at least 3 GPUs of a group: with m the median over the group and s = 1.4826 x the median absolute
+deviation, a GPU is an outlier when |value - m| > max(PCT % of |m|, 5 s). With 2 GPUs of a model,
+the two are flagged when they differ by more than PCT % (there is no majority to say which one).
+
+Writes DIR/node_summary.md and DIR/node_summary.json; prints the Markdown. Exit status: 2 for
+unreadable input, 1 with --fail-on-outlier when a GPU was flagged, else 0.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+# Counters that measure the hardware (a change in them is a finding); launch parameters and
+# context-like counters (sms, iterations, warps...) are left out.
+MEASURED_SUFFIXES = ("_per_second", "_cycles", "_ns", "flops", "_per_clk_per_sm", "_per_clk", "capacity_bytes",
+                     "pct_of_peak")
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        ctx = doc["context"]
+        rows = [b for b in doc["benchmarks"] if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"node_summary.py: error: {path}: not an archbench result ({e})", file=sys.stderr)
+        sys.exit(2)
+    label = f"{ctx.get('host_name', '?')}/{ctx.get('gpu_uuid', os.path.basename(path))}"
+    values = {}
+    for b in rows:
+        name = b["name"].split("/iterations:")[0]
+        for k, v in b.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith(MEASURED_SUFFIXES) \
+                    and k not in ("real_time", "cpu_time"):
+                values.setdefault((name, k), []).append(float(v))
+    # Repetitions: the median of each.
+    return {"label": label, "file": path, "gpu": ctx.get("gpu_name", "?"), "driver": ctx.get("gpu_driver_version", "?"),
+            "values": {key: statistics.median(v) for key, v in values.items()}}
+
+
+def files_of(args):
+    out = []
+    for p in args:
+        if os.path.isdir(p):
+            for root, _, names in os.walk(p):
+                out += [os.path.join(root, n) for n in sorted(names)
+                        if n.endswith(".json") and n != "node_summary.json"]  # not an earlier summary
+        else:
+            out.append(p)
+    return out
+
+
+def outliers(gpus, threshold):
+    """[(label, benchmark, counter, value, median, deviation %)] for one model's GPUs."""
+    flags = []
+    keys = set().union(*(g["values"].keys() for g in gpus))
+    for key in sorted(keys):
+        have = [(g["label"], g["values"][key]) for g in gpus if key in g["values"]]
+        if len(have) < 2:
+            continue
+        vals = [v for _, v in have]
+        m = statistics.median(vals)
+        if len(have) == 2:
+            a, b = vals
+            if abs(a - b) > threshold / 100 * max(abs(a), abs(b), 1e-30):
+                for label, v in have:
+                    flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
+            continue
+        s = 1.4826 * statistics.median([abs(v - m) for v in vals])
+        limit = max(threshold / 100 * abs(m), 5 * s)
+        for label, v in have:
+            if abs(v - m) > limit:
+                flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
+    return flags
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--threshold", type=float, default=5.0, help="relative deviation in %% (default 5)")
+    ap.add_argument("--fail-on-outlier", action="store_true")
+    args = ap.parse_args(argv)
+    paths = files_of(args.inputs)
+    if not paths:
+        print("node_summary.py: error: no result files in " + " ".join(args.inputs), file=sys.stderr)
+        return 2
+    gpus = [load(p) for p in paths]
+    models = {}
+    for g in gpus:
+        models.setdefault(g["gpu"], []).append(g)
+    report = {"threshold_pct": args.threshold, "groups": []}
+    lines = ["# archbench node summary", "",
+             f"Rule: per benchmark and measured counter, a GPU is flagged when it is more than "
+             f"{args.threshold:g} % and 5 robust standard deviations from the median of its siblings "
+             f"(same model; with two siblings, when they differ by more than {args.threshold:g} %).", ""]
+    flagged_any = False
+    for model, group in sorted(models.items()):
+        drivers = sorted({g["driver"] for g in group})
+        flags = outliers(group, args.threshold)
+        flagged = sorted({f[0] for f in flags})
+        flagged_any = flagged_any or bool(flagged)
+        report["groups"].append({"gpu": model, "gpus": [g["label"] for g in group], "drivers": drivers,
+                                 "flagged": flagged,
+                                 "outliers": [dict(zip(["gpu", "benchmark", "counter", "value", "median", "deviation_pct"], f))
+                                              for f in flags]})
+        lines += [f"## {model}: {len(group)} GPU(s)", ""]
+        if len(drivers) > 1:
+            lines += [f"**Warning: the drivers differ ({', '.join(drivers)}); differences may be the driver's.**", ""]
+        if len(group) < 2:
+            lines += ["One GPU of this model: nothing to compare.", ""]
+            continue
+        lines += ["| GPU | outlying results |", "|---|---|"]
+        for g in group:
+            n = sum(1 for f in flags if f[0] == g["label"])
+            lines.append(f"| {g['label']} | {n} |")
+        if flags:
+            lines += ["", "| GPU | benchmark | counter | value | median | deviation |", "|---|---|---|---|---|---|"]
+            for f in sorted(flags, key=lambda f: -abs(f[5]))[:50]:
+                lines.append(f"| {f[0]} | `{f[1]}` | {f[2]} | {f[3]:.4g} | {f[4]:.4g} | {f[5]:+.1f} % |")
+        lines.append("")
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "node_summary.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "node_summary.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 1 if (flagged_any and args.fail_on_outlier) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""node_summary.py flags the GPU that falls outside its siblings and nothing else; run_node.py runs
+every GPU of a node (a fake archbench) and summarises them; the Slurm fleet script, run as one
+job step would run it, fills the fleet tree and summarises it."""
+import json
+import re
+import os
+import random
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "scripts")
+SUMMARY = os.path.join(SCRIPTS, "node_summary.py")
+RUN_NODE = os.path.join(SCRIPTS, "run_node.py")
+FLEET = os.path.join(HERE, "..", "slurm", "archbench_fleet.sbatch")
+FAKE = os.path.join(HERE, "fake_archbench.py")
+
+
+def gpu_json(path, uuid, bw=3.1e12, lat=284.0, driver="580.159.04", host="n0", name="NVIDIA H100 80GB HBM3", noise=0.01,
+             seed=0):
+    rng = random.Random(seed)
+    bench = [{"name": "Bandwidth/read/ld/width:16/footprint:1", "run_type": "iteration",
+              "bytes_per_second": bw * (1 + rng.uniform(-noise, noise)), "sms": 132.0},
+             {"name": "MemLatency/chain/ld.cg/footprint:1048576/stride:128", "run_type": "iteration",
+              "latency_cycles": lat * (1 + rng.uniform(-noise, noise)), "iterations": 3.0}]
+    json.dump({"context": {"gpu_name": name, "gpu_uuid": uuid, "host_name": host, "gpu_driver_version": driver},
+               "benchmarks": bench}, open(path, "w"))
+    return str(path)
+
+
+def summarize(tmp_path, files, *extra):
+    r = subprocess.run([sys.executable, SUMMARY, "--out", str(tmp_path / "s"), *extra, *files], capture_output=True,
+                       text=True)
+    report = json.load(open(tmp_path / "s" / "node_summary.json")) if r.returncode in (0, 1) else None
+    return r, report
+
+
+def test_a_slow_gpu_among_siblings_is_flagged_and_noise_is_not(tmp_path):
+    files = [gpu_json(tmp_path / f"g{i}.json", f"GPU-{i}", seed=i) for i in range(7)]
+    files.append(gpu_json(tmp_path / "slow.json", "GPU-slow", bw=3.1e12 * 0.85, seed=9))
+    r, report = summarize(tmp_path, files, "--fail-on-outlier")
+    assert r.returncode == 1, r.stdout + r.stderr
+    (group,) = report["groups"]
+    assert group["flagged"] == ["n0/GPU-slow"]
+    assert {o["counter"] for o in group["outliers"]} == {"bytes_per_second"}
+    assert re.search(r"GPU-slow .* -1[45]\.\d %", r.stdout)
+    r, report = summarize(tmp_path, files[:7], "--fail-on-outlier")
+    assert r.returncode == 0 and report["groups"][0]["flagged"] == []
+
+
+def test_two_siblings_that_disagree_are_both_named(tmp_path):
+    a = gpu_json(tmp_path / "a.json", "GPU-a", lat=284)
+    b = gpu_json(tmp_path / "b.json", "GPU-b", lat=340)
+    _, report = summarize(tmp_path, [a, b])
+    assert sorted(report["groups"][0]["flagged"]) == ["n0/GPU-a", "n0/GPU-b"]
+    c = gpu_json(tmp_path / "c.json", "GPU-c", lat=286)
+    _, report = summarize(tmp_path, [a, c])
+    assert report["groups"][0]["flagged"] == []
+
+
+def test_models_are_compared_apart_and_driver_differences_are_named(tmp_path):
+    files = [gpu_json(tmp_path / f"h{i}.json", f"GPU-h{i}", seed=i, driver="580" if i else "575") for i in range(3)]
+    files.append(gpu_json(tmp_path / "a100.json", "GPU-x", bw=1.5e12, name="NVIDIA A100-SXM4-80GB"))
+    r, report = summarize(tmp_path, files)
+    assert r.returncode == 0
+    assert sorted(g["gpu"] for g in report["groups"]) == ["NVIDIA A100-SXM4-80GB", "NVIDIA H100 80GB HBM3"]
+    assert all(g["flagged"] == [] for g in report["groups"])  # the A100 is not an H100 outlier
+    assert "drivers differ" in r.stdout
+
+
+def test_unreadable_input_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ truncated")
+    r = subprocess.run([sys.executable, SUMMARY, "--out", str(tmp_path), str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "bad.json" in r.stderr and "Traceback" not in r.stderr
+
+
+def fake_binary(tmp_path):
+    fake = tmp_path / "archbench"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} \"$@\"\n")
+    fake.chmod(0o755)
+    return str(fake)
+
+
+def test_run_node_runs_every_gpu_and_flags_the_slow_one(tmp_path):
+    env = dict(os.environ, FAKE_SLOW_DEVICE="2")
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "o"),
+                        "--gpus", "4"], capture_output=True, text=True, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (host,) = os.listdir(tmp_path / "o")
+    assert sorted(f for f in os.listdir(tmp_path / "o" / host) if f.startswith("gpu")) == [f"gpu{n}.json" for n in range(4)]
+    report = json.load(open(tmp_path / "o" / host / "node_summary.json"))
+    assert report["groups"][0]["flagged"] == ["node0/GPU-2"]
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "p"),
+                        "--gpus", "2"], capture_output=True, text=True, env=dict(os.environ, FAKE_FAIL="1"))
+    assert r.returncode == 2 and "no result" in r.stderr
+
+
+def test_the_slurm_fleet_job_fills_the_tree_and_summarises_it(tmp_path):
+    # No Slurm here: an `srun` on PATH runs the step's command once, as one node's task would.
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "srun").write_text("#!/bin/sh\nshift\nexec \"$@\"\n")  # drop --ntasks-per-node=1
+    (bindir / "srun").chmod(0o755)
+    out = tmp_path / "fleet"
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}", ARCHBENCH_ROOT=os.path.join(HERE, ".."),
+               ARCHBENCH_BINARY=fake_binary(tmp_path), ARCHBENCH_FLEET_OUT=str(out), ARCHBENCH_ARGS="--quick",
+               FAKE_SLOW_DEVICE="1")
+    # run_node.py finds no nvidia-smi here: the fake node has 3 GPUs.
+    env["PATH"] = f"{bindir}:{os.environ['PATH']}"
+    (bindir / "nvidia-smi").write_text("#!/bin/sh\nprintf '0\\n1\\n2\\n'\n")
+    (bindir / "nvidia-smi").chmod(0o755)
+    r = subprocess.run(["bash", FLEET], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = json.load(open(out / "node_summary.json"))
+    assert report["groups"][0]["flagged"] == ["node0/GPU-1"]
+    assert len(report["groups"][0]["gpus"]) == 3
