@@ -2,6 +2,7 @@
 // clean and noisy; the page size from the first level's reach per stride.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "analysis/tlb.hpp"
