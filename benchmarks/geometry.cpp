@@ -330,11 +330,7 @@ void readonly_capacity(benchmark::State& state) {
     MeasuredCapacity c;
     for (auto _ : state) {
       const auto began = Clock::now();
-      const std::size_t start = 8 * 1024;
-      const std::size_t limit = 4 * Gpu::current().info().smem_per_sm_bytes;
-      const LatencyAt f = runner().stride_latency(CacheOp::nc, kLine, 0, 2.0);
-      c.noise = GeometryRunner::mean_sd(f, start, 5).second;
-      c.r = find_capacity(median_of_runs(f, 3), start, limit - limit % kLine, kLine, c.noise, kTransitionPoints);
+      c = measure_l1_capacity(0, CacheOp::nc);
       state.SetIterationTime(seconds_since(began));
     }
     report_capacity(state, c.r, c.noise);
