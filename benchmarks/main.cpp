@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 #include <cstdlib>
@@ -50,7 +51,7 @@ bool has_prefix(const std::string& s, const char* prefix) { return s.rfind(prefi
 // own JSON; the parent merges them into `json_path` after each child, so a hung kernel (the
 // child's watchdog ends it) or a sticky CUDA error costs one feature, and nothing finished is
 // lost. Exit 0, or 1 when a child failed (its error is in the JSON as F/isolated_child).
-int run_isolated(const std::vector<std::string>& args, const std::string& json_path) {
+int run_isolated(const std::vector<std::string>& args, const std::string& json_path, const std::vector<std::string>& skip) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::string self = fs::read_symlink("/proc/self/exe", ec).string();
@@ -64,6 +65,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   int matched = 0;
   bool failed = false;
   for (const archbench::Feature& f : archbench::features()) {
+    if (std::find(skip.begin(), skip.end(), f.name) != skip.end()) continue;
     const std::string child_json = tmp + "/" + f.name + ".json";
     std::vector<std::string> child = {self};
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -165,7 +167,7 @@ int main(int argc, char** argv) {
   }
   if (opt.isolate && opt.only_feature.empty()) {
     if (!json_path.empty() && out_format != "json") return fail("--isolate writes JSON only");
-    return run_isolated(std::vector<std::string>(argv, argv + argc), json_path);
+    return run_isolated(std::vector<std::string>(argv, argv + argc), json_path, opt.skip_features);
   }
   // The table as Google Benchmark would print it: colour on a terminal, tabular counters on request.
   int console_opts = isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
@@ -194,7 +196,8 @@ int main(int argc, char** argv) {
   bool found = opt.only_feature.empty();
   try {
     for (const Feature& f : features())
-      if (opt.only_feature.empty() || f.name == opt.only_feature) {
+      if ((opt.only_feature.empty() || f.name == opt.only_feature) &&
+          std::find(opt.skip_features.begin(), opt.skip_features.end(), f.name) == opt.skip_features.end()) {
         f.register_benchmarks(cfg);
         found = true;
       }

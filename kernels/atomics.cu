@@ -143,12 +143,17 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
 
   const std::size_t cells = l.space == AtomSpace::global ? std::size_t(run.slots_per_group) * p.spacing_elems
                                                          : std::size_t(l.blocks) * run.slots_per_group;
-  DeviceBuffer<std::uint8_t> base(cells * e.bytes);
+  if (l.target && (l.space != AtomSpace::global || l.target_bytes < cells * e.bytes))
+    throw std::invalid_argument("atomics: a target memory is for global memory and must hold " +
+                                std::to_string(cells * e.bytes) + " bytes");
+  DeviceBuffer<std::uint8_t> own;
+  if (!l.target) own = DeviceBuffer<std::uint8_t>(cells * e.bytes);
+  std::uint8_t* const base = l.target ? static_cast<std::uint8_t*>(l.target) : own.get();
   {  // every address starts at the op's initial value
     std::vector<std::uint8_t> init(cells * e.bytes);
     const std::uint64_t v = atomic_initial(l.op);
     for (std::size_t i = 0; i < cells; ++i) std::memcpy(&init[i * e.bytes], &v, e.bytes);
-    base.upload(init);
+    ARCHBENCH_CUDA(cudaMemcpy(base, init.data(), init.size(), cudaMemcpyHostToDevice));
   }
   const std::size_t cas_cells = l.space == AtomSpace::global ? run.slots_per_group : std::size_t(l.blocks) * run.slots_per_group;
   DeviceBuffer<std::uint64_t> cas(cas_cells);
@@ -159,10 +164,11 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     smem = std::size_t(run.slots_per_group) * p.spacing_elems * e.bytes;
     ARCHBENCH_CUDA(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   }
-  e.launch(base.get(), p, l.iters, out.get(), cas.get(), run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
+  e.launch(base, p, l.iters, out.get(), cas.get(), run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
   cuda_check_launch("atomic_throughput_kernel");
   run.warps = out.download();
-  const auto raw = base.download();
+  std::vector<std::uint8_t> raw(cells * e.bytes);
+  ARCHBENCH_CUDA(cudaMemcpy(raw.data(), base, raw.size(), cudaMemcpyDeviceToHost));
   const std::size_t stride = l.space == AtomSpace::global ? std::size_t(p.spacing_elems) : 1;
   const std::size_t n_final = l.space == AtomSpace::global ? run.slots_per_group : cells;
   run.finals.resize(n_final);

@@ -1,5 +1,6 @@
 // Host side of the Atomics kernels (kernels/atomics.cuh).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct AtomicLaunch {
   std::uint32_t* probed_lines = nullptr;
   std::uint32_t probed_line_count = 0;
   const std::uint32_t* line_of = nullptr;
+  // Global memory only: the addresses live here (e.g. another GPU's memory, for P2P) instead of
+  // in an allocation of the running GPU; target_bytes must cover every address.
+  void* target = nullptr;
+  std::size_t target_bytes = 0;
 };
 
 struct AtomicRun {

@@ -12,12 +12,19 @@ at least 3 GPUs of a group: with m the median over the group and s = 1.4826 x th
 deviation, a GPU is an outlier when |value - m| > max(PCT % of |m|, 5 s). With 2 GPUs of a model,
 the two are flagged when they differ by more than PCT % (there is no majority to say which one).
 
+P2P results (a file of P2P/ benchmarks, as run_node.py writes p2p.json) are compared the same way,
+link by link instead of GPU by GPU: every ordered pair of GPUs i != j is one member of the group
+of its GPU model and link type (P2P/link), over copy and kernel bandwidth, latency and atomics;
+a slow or degraded link is flagged as "host: GPU i -> GPU j". Each node's matrix of copy
+bandwidth and latency is printed.
+
 Writes DIR/node_summary.md and DIR/node_summary.json; prints the Markdown. Exit status: 2 for
 unreadable input, 1 with --fail-on-outlier when a GPU was flagged, else 0.
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -47,6 +54,69 @@ def load(path):
     # Repetitions: the median of each.
     return {"label": label, "file": path, "gpu": ctx.get("gpu_name", "?"), "driver": ctx.get("gpu_driver_version", "?"),
             "values": {key: statistics.median(v) for key, v in values.items()}}
+
+
+PAIR_ARGS = re.compile(r"/(?:src|gpu):(\d+)/(?:dst|peer):(\d+)")
+
+
+def is_p2p(doc):
+    names = [b.get("name", "") for b in doc.get("benchmarks", [])]
+    return bool(names) and all(n.startswith("P2P/") for n in names)
+
+
+def load_p2p(path, doc):
+    """One member per ordered pair i != j: its link group and measured values (keys without the pair)."""
+    ctx = doc["context"]
+    host = ctx.get("host_name", "?")
+    models = {k[len("p2p_gpu"):]: v.split(" GPU-")[0] for k, v in ctx.items() if k.startswith("p2p_gpu")}
+    pairs = {}
+    for b in doc["benchmarks"]:
+        if b.get("error_occurred") or b.get("run_type") == "aggregate":
+            continue
+        name = b["name"].split("/iterations:")[0]
+        m = PAIR_ARGS.search(name)
+        if not m or m.group(1) == m.group(2):
+            continue  # the matrix, and the local baselines i == i
+        i, j = m.group(1), m.group(2)
+        pair = pairs.setdefault((i, j), {"label": f"{host}: GPU {i} -> GPU {j}", "file": path, "host": host,
+                                         "pair": (int(i), int(j)), "link": "?", "model": models.get(i, "?"),
+                                         "raw": {}, "values": {}})
+        if name.startswith("P2P/link/"):
+            pair["link"] = b.get("label", "?").split(";")[0] or "?"
+        key_name = PAIR_ARGS.sub("", name)
+        for k, v in b.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith(MEASURED_SUFFIXES) \
+                    and k not in ("real_time", "cpu_time"):
+                pair["raw"].setdefault((key_name, k), []).append(float(v))
+    for pair in pairs.values():
+        pair["values"] = {key: statistics.median(v) for key, v in pair.pop("raw").items()}
+    return list(pairs.values())
+
+
+def p2p_matrix_lines(members):
+    """Markdown matrices per node: unidirectional copy GB/s and peer-DRAM latency ns."""
+    lines = []
+    for host in sorted({m["host"] for m in members}):
+        mine = [m for m in members if m["host"] == host]
+        n = 1 + max(max(m["pair"]) for m in mine)
+        for title, key_prefix, counter, scale, fmt in [
+                ("copy, unidirectional (GB/s)", "P2P/copy/dir:uni/size:", "bytes_per_second", 1e-9, "{:.0f}"),
+                ("kernel loads (GB/s)", "P2P/remote_read", "bytes_per_second", 1e-9, "{:.0f}"),
+                ("load latency, peer DRAM (ns)", "P2P/latency/level:peer_dram", "latency_ns", 1, "{:.0f}")]:
+            cells = {}
+            for m in mine:
+                found = sorted((k[0], v) for k, v in m["values"].items() if k[0].startswith(key_prefix) and k[1] == counter)
+                if found:  # copies: the largest size
+                    cells[m["pair"]] = max(found, key=lambda kv: int(kv[0].rsplit(":", 1)[1]) if kv[0][-1].isdigit() else 0)[1]
+            if not cells:
+                continue
+            lines += [f"{host}, {title}, row = initiating GPU, column = peer:", "",
+                      "| | " + " | ".join(f"GPU {j}" for j in range(n)) + " |", "|---" * (n + 1) + "|"]
+            for i in range(n):
+                row = [fmt.format(cells[(i, j)] * scale) if (i, j) in cells else "–" for j in range(n)]
+                lines.append(f"| GPU {i} | " + " | ".join(row) + " |")
+            lines.append("")
+    return lines
 
 
 def files_of(args):
@@ -96,7 +166,18 @@ def main(argv=None):
     if not paths:
         print("node_summary.py: error: no result files in " + " ".join(args.inputs), file=sys.stderr)
         return 2
-    gpus = [load(p) for p in paths]
+    gpus, links = [], []
+    for p in paths:
+        try:
+            with open(p) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"node_summary.py: error: {p}: not an archbench result ({e})", file=sys.stderr)
+            return 2
+        if isinstance(doc, dict) and isinstance(doc.get("context"), dict) and is_p2p(doc):
+            links += load_p2p(p, doc)
+        else:
+            gpus.append(load(p))
     models = {}
     for g in gpus:
         models.setdefault(g["gpu"], []).append(g)
@@ -130,6 +211,29 @@ def main(argv=None):
             for f in sorted(flags, key=lambda f: -abs(f[5]))[:50]:
                 lines.append(f"| {f[0]} | `{f[1]}` | {f[2]} | {f[3]:.4g} | {f[4]:.4g} | {f[5]:+.1f} % |")
         lines.append("")
+    report["links"] = []
+    link_groups = {}
+    for m in links:
+        link_groups.setdefault((m["model"], m["link"]), []).append(m)
+    for (model, link), group in sorted(link_groups.items()):
+        flags = outliers(group, args.threshold)
+        flagged = sorted({f[0] for f in flags})
+        flagged_any = flagged_any or bool(flagged)
+        report["links"].append({"gpu": model, "link": link, "pairs": [m["label"] for m in group], "flagged": flagged,
+                                "outliers": [dict(zip(["pair", "benchmark", "counter", "value", "median",
+                                                       "deviation_pct"], f)) for f in flags]})
+        lines += [f"## Links: {model}, {link}: {len(group)} GPU pair(s)", ""]
+        if len(group) < 2:
+            lines += ["One pair of this kind: nothing to compare.", ""]
+        elif flags:
+            lines += ["| pair | benchmark | counter | value | median | deviation |", "|---|---|---|---|---|---|"]
+            for f in sorted(flags, key=lambda f: -abs(f[5]))[:50]:
+                lines.append(f"| {f[0]} | `{f[1]}` | {f[2]} | {f[3]:.4g} | {f[4]:.4g} | {f[5]:+.1f} % |")
+            lines.append("")
+        else:
+            lines += ["No pair outside the spread of its siblings.", ""]
+    if links:
+        lines += ["## P2P matrices", ""] + p2p_matrix_lines(links)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "node_summary.json"), "w") as f:
         json.dump(report, f, indent=1)

@@ -4,12 +4,15 @@
 
 Usage: run_node.py [--binary PATH] [--out DIR] [--gpus N] [--serial] [--threshold PCT] [-- ARCHBENCH_ARGS...]
 
-Each GPU N writes DIR/<host>/gpu<N>.json (archbench --device=N --benchmark_out=...). The features
-run in parallel on different GPUs do not interfere (each measures its own device); --serial runs
-them one after another (for features that share the node's links or host memory: P2P, and any
-measurement of host-device transfers). GPUs: --gpus, or as many as nvidia-smi lists. Then
-node_summary.py writes DIR/<host>/node_summary.{md,json}. Exit status: 2 when a GPU's run left no
-result, 1 when node_summary flags a GPU, else 0.
+Each GPU N writes DIR/<host>/gpu<N>.json (archbench --device=N --skip_feature=P2P
+--benchmark_out=...). The features run in parallel on different GPUs do not interfere (each
+measures its own device); --serial runs them one after another (for measurements of host-device
+transfers, which share the host's links). Then, with two GPUs or more, one more process runs the
+P2P feature over every pair of GPUs, alone on the node, into DIR/<host>/p2p.json (--no-p2p leaves
+it out; a filter that matches no P2P benchmark skips it). GPUs: --gpus, or as many as nvidia-smi
+lists. Then node_summary.py writes DIR/<host>/node_summary.{md,json}: GPUs against their
+siblings, links against theirs, and the P2P matrices. Exit status: 2 when a GPU's run left no
+result, 1 when node_summary flags a GPU or a link, else 0.
 """
 import argparse
 import os
@@ -35,6 +38,7 @@ def main(argv=None):
     ap.add_argument("--out", default="results/node")
     ap.add_argument("--gpus", type=int)
     ap.add_argument("--serial", action="store_true")
+    ap.add_argument("--no-p2p", action="store_true", help="do not run the P2P feature")
     ap.add_argument("--threshold", type=float, default=5.0)
     ap.add_argument("archbench_args", nargs="*")
     args = ap.parse_args(argv)
@@ -47,8 +51,8 @@ def main(argv=None):
     outputs = [os.path.join(node_dir, f"gpu{n}.json") for n in range(gpus)]
 
     def command(n):
-        return [args.binary, f"--device={n}", f"--benchmark_out={outputs[n]}", "--benchmark_out_format=json",
-                *args.archbench_args]
+        return [args.binary, f"--device={n}", "--skip_feature=P2P", f"--benchmark_out={outputs[n]}",
+                "--benchmark_out_format=json", *args.archbench_args]
 
     failed = []
     if args.serial:
@@ -64,8 +68,23 @@ def main(argv=None):
     if missing:
         print(f"run_node.py: error: no result from GPU(s) {missing}", file=sys.stderr)
         return 2
+    results = list(outputs)
+    if gpus >= 2 and not args.no_p2p:
+        # Alone on the node: the pairs share links, so nothing else may run beside them.
+        p2p = os.path.join(node_dir, "p2p.json")
+        rc = subprocess.run([args.binary, "--device=0", "--archbench_feature=P2P", f"--benchmark_out={p2p}",
+                             "--benchmark_out_format=json", *args.archbench_args]).returncode
+        if os.path.exists(p2p) and os.path.getsize(p2p) > 0:
+            results.append(p2p)
+            if rc != 0:
+                print(f"run_node.py: the P2P run exited with {rc}; its finished benchmarks are kept", file=sys.stderr)
+        elif rc == 2:
+            print("run_node.py: no P2P benchmark matched the arguments; P2P skipped", file=sys.stderr)
+        else:
+            print(f"run_node.py: error: the P2P run exited with {rc} and left no result", file=sys.stderr)
+            return 2
     r = subprocess.run([sys.executable, os.path.join(HERE, "node_summary.py"), "--out", node_dir,
-                        "--threshold", str(args.threshold), "--fail-on-outlier", *outputs])
+                        "--threshold", str(args.threshold), "--fail-on-outlier", *results])
     return r.returncode
 
 

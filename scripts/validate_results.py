@@ -54,6 +54,15 @@ FEATURE_COUNTERS = {
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",
                     "remote_max_cycles", "cluster_size", "self_checked"],
+    "P2P": ["gpu"],
+    "P2P/link": ["can_access_peer", "native_atomics", "performance_rank", "nvlink_links", "link_peak_bytes_per_second",
+                 "pcie_gen", "pcie_width", "topology_level"],
+    "P2P/copy": ["bytes_per_second", "size_bytes", "copies", "peer_access", "self_checked"],
+    "P2P/remote_read": ["bytes_per_second", "bytes_per_clk_per_sm", "footprint_bytes", "passes", "width_bytes", "sms"],
+    "P2P/remote_write": ["bytes_per_second", "bytes_per_clk_per_sm", "footprint_bytes", "passes", "width_bytes", "sms",
+                         "self_checked"],
+    "P2P/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "steps", "self_checked"],
+    "P2P/atomics": ["atomics_per_second", "atomics_per_clk", "threads_per_address", "iters", "self_checked"],
     "Dsm/bandwidth": ["bytes_per_clk_per_sm", "bytes_per_clk_per_cluster", "bytes_per_second", "cluster_size",
                       "clusters", "sms", "self_checked"],
 }
@@ -99,6 +108,8 @@ def check_file(path, required_features, no_errors):
             continue
         family = "/".join(name.split("/", 2)[:2])
         wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
+        if name == "P2P/matrix":  # one counter per metric and pair: NAME[i][j]
+            wanted = COMMON_COUNTERS + ["gpus"]
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS
         for c in wanted:

@@ -94,3 +94,11 @@ TEST(Cli, IsolationAndWatchdog) {
   EXPECT_THROW(parse({"--watchdog=-1"}), CliError);
   EXPECT_THROW(parse({"--watchdog="}), CliError);
 }
+
+TEST(Cli, SkipFeatureTakesACommaSeparatedList) {
+  EXPECT_EQ(archbench::parse_cli({"archbench", "--skip_feature=P2P"}, [](const char*) { return nullptr; }).skip_features,
+            (std::vector<std::string>{"P2P"}));
+  EXPECT_EQ(parse({"--skip_feature=P2P,Tlb"}).skip_features, (std::vector<std::string>{"P2P", "Tlb"}));
+  EXPECT_THROW(parse({"--skip_feature="}), archbench::CliError);
+  EXPECT_THROW(parse({"--skip_feature=P2P,"}), archbench::CliError);
+}

@@ -115,3 +115,31 @@ def test_the_slurm_fleet_job_fills_the_tree_and_summarises_it(tmp_path):
     report = json.load(open(out / "node_summary.json"))
     assert report["groups"][0]["flagged"] == ["node0/GPU-1"]
     assert len(report["groups"][0]["gpus"]) == 3
+
+
+def test_run_node_runs_p2p_once_and_flags_the_slow_link(tmp_path):
+    env = dict(os.environ, FAKE_GPUS="4", FAKE_SLOW_LINK="2-3")
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "o"),
+                        "--gpus", "4"], capture_output=True, text=True, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (host,) = os.listdir(tmp_path / "o")
+    node = tmp_path / "o" / host
+    assert (node / "p2p.json").exists()
+    report = json.load(open(node / "node_summary.json"))
+    assert report["groups"][0]["flagged"] == []  # the GPUs agree
+    (links,) = report["links"]
+    assert links["link"] == "nvswitch" and len(links["pairs"]) == 12
+    assert links["flagged"] == ["node0: GPU 2 -> GPU 3"]
+    assert {o["counter"] for o in links["outliers"]} == {"bytes_per_second", "latency_ns"}
+    md = open(node / "node_summary.md").read()
+    assert "copy, unidirectional (GB/s)" in md
+    assert re.search(r"\| GPU 2 \| 3\d\d \| 3\d\d \| – \| 2[34]\d \|", md), md
+    # --no-p2p leaves the pairs out; a healthy node flags nothing.
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "q"),
+                        "--gpus", "4", "--no-p2p"], capture_output=True, text=True, env=dict(os.environ, FAKE_GPUS="4"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    (host,) = os.listdir(tmp_path / "q")
+    assert not (tmp_path / "q" / host / "p2p.json").exists()
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "h"),
+                        "--gpus", "4"], capture_output=True, text=True, env=dict(os.environ, FAKE_GPUS="4"))
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -14,6 +14,11 @@ int main(int argc, char** argv) {
     std::printf("no GPU visible: skipped\n");
     return ARCHBENCH_SKIP_CODE;
   }
+  // Multi-GPU tests (P2P) need more than one GPU: with fewer they are skipped, not passed.
+  if (const char* need = std::getenv("ARCHBENCH_MIN_GPUS"); need && count < std::atoi(need)) {
+    std::printf("%d GPU(s) visible, %s needed: skipped\n", count, need);
+    return ARCHBENCH_SKIP_CODE;
+  }
   const char* env = std::getenv("ARCHBENCH_DEVICE");
   archbench::Gpu::select(env ? std::atoi(env) : 0);
   std::printf("%s", archbench::Gpu::current().describe().c_str());

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick run of one feature through the real binary; its JSON must pass the schema check.
-# Exit 77 (skipped) when no GPU is visible.
+# Exit 77 (skipped) when no GPU is visible, or when every benchmark of the feature was skipped as
+# unsupported on this machine (P2P with one GPU): that is a skip, not a pass.
 set -u
 bin=$1 feature=$2 validator=$3 python=${4:-python3}
 if ! "$bin" --info >/dev/null 2>&1; then
@@ -8,4 +9,12 @@ if ! "$bin" --info >/dev/null 2>&1; then
 fi
 out=$(mktemp -d)/"$feature".json
 "$bin" --quick --benchmark_filter="^$feature/" --benchmark_out="$out" --benchmark_out_format=json || exit 1
-"$python" "$validator" --require-feature "$feature" --no-errors "$out"
+"$python" "$validator" --require-feature "$feature" --no-errors "$out" || exit 1
+"$python" - "$out" <<'PY' || exit 77
+import json, sys
+benches = json.load(open(sys.argv[1]))["benchmarks"]
+reasons = sorted({b.get("error_message", "") for b in benches})
+if benches and all(b.get("error_occurred") and b.get("error_message", "").startswith("unsupported:") for b in benches):
+    print("every benchmark is unsupported here, skipped:", "; ".join(reasons))
+    sys.exit(1)
+PY

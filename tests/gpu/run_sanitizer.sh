@@ -29,6 +29,10 @@ run memcheck '^SmemBanks/(latency|throughput)/width:(4|16)/stride:(1|32)/'
 run memcheck '^Dsm/(latency|bandwidth)/cluster:2/'
 run memcheck '^Tlb/latency/ld.(ca|cg)/mapping:(contiguous|scattered)/stride:2097152/footprint:(4194304|8388608)/'
 run memcheck '^TensorCore/(mma_sync/latency/f16_m16n8k16_f32|wgmma/(latency|throughput)/f16/(ss/)?n:64/)'
+# P2P needs a second GPU: the remote kernels on GPU 1's memory.
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
+  run memcheck '^P2P/(remote_read|remote_write|latency|atomics)/gpu:0/peer:1/'
+fi
 run racecheck '^Bandwidth/smem/ld.shared/width:16/'
 run racecheck '^TensorCore/wgmma/throughput/f16/(ss|rs)/n:64/'
 run racecheck '^SmemBanks/(latency|throughput)/width:4/stride:1/'

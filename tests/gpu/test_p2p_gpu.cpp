@@ -1,0 +1,90 @@
+// P2P on a node with two or more GPUs (ctest gpu_p2p sets ARCHBENCH_MIN_GPUS=2: fewer GPUs skip).
+// GPU 0 and GPU 1: the link is described; copies arrive intact and stay below the link's peak;
+// kernel loads in the peer's memory are slower than local ones and below the link's peak; a
+// chase in the peer's memory takes longer than the same chase locally and ends where it must;
+// remote atomics lose no update.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "fixtures/p2p_runner.hpp"
+#include "fixtures/self_check.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kGpu = 0, kPeer = 1;
+
+bool peer_access() {
+  const PeerLink l = query_peer_link(kGpu, kPeer);
+  return l.can_access_peer;
+}
+
+TEST(P2P, LinkIsDescribed) {
+  const PeerLink l = query_peer_link(kGpu, kPeer);
+  std::printf("GPU 0 -> 1: peer access %d, native atomics %d, rank %d, %s (%s), %zu active NVLinks\n",
+              l.can_access_peer, l.native_atomics, l.performance_rank, link_type_name(l.model.type),
+              l.model.formula.c_str(), l.facts.active_nvlinks.size());
+  EXPECT_EQ(l.can_access_peer, query_peer_link(kPeer, kGpu).can_access_peer) << "peer access is one-sided";
+  if (l.facts.nvml) {
+    EXPECT_NE(l.model.type, LinkType::unknown) << l.model.formula;
+    EXPECT_TRUE(l.model.peak_bytes_per_second.has_value()) << l.model.formula;
+  }
+}
+
+TEST(P2P, CopiesArriveIntactAndStayBelowTheLinkPeak) {
+  const std::size_t bytes = std::size_t(64) << 20;
+  for (bool bi : {false, true}) {
+    const PeerCopy c = measure_peer_copy(kGpu, kPeer, bytes, bi, calibrate_peer_copy(kGpu, kPeer, bytes, bi));
+    std::printf("copy %s 64 MiB: %.1f GB/s (peer access %d)\n", bi ? "bi " : "uni", c.bytes_per_second / 1e9, c.peer_access);
+    EXPECT_GT(c.bytes_per_second, 1e9);
+    if (const auto peak = query_peer_link(kGpu, kPeer).model.peak_bytes_per_second) {
+      EXPECT_LE(c.bytes_per_second, 1.02 * *peak * (bi ? 2 : 1));
+    }
+  }
+}
+
+TEST(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
+  if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
+  auto rate = [](int peer, BwKind kind) {
+    RemoteAccessRunner r(kGpu, peer, kind);
+    const RemoteAccess m = r.measure(r.calibrate());
+    std::printf("%s GPU 0 -> GPU %d: %.1f GB/s\n", kind == BwKind::read ? "read " : "write", peer, m.bytes_per_second / 1e9);
+    return m.bytes_per_second;
+  };
+  const double local = rate(kGpu, BwKind::read), remote = rate(kPeer, BwKind::read);
+  const double remote_write = rate(kPeer, BwKind::write);  // read back inside
+  EXPECT_LT(remote, local);
+  EXPECT_GT(remote_write, 1e9);
+  if (const auto peak = query_peer_link(kGpu, kPeer).model.peak_bytes_per_second) {
+    EXPECT_LE(remote, 1.02 * *peak);
+    EXPECT_LE(remote_write, 1.02 * *peak);
+  }
+}
+
+TEST(P2P, RemoteChaseTakesLongerThanLocalAndEndsWhereItMust) {
+  if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
+  for (bool peer_l2 : {true, false}) {
+    RemoteLatencyRunner local(kGpu, kGpu, peer_l2), remote(kGpu, kPeer, peer_l2);
+    const RemoteLatency l = local.measure(), r = remote.measure();
+    std::printf("latency (%s): local %.0f cycles / %.0f ns, remote %.0f cycles / %.0f ns\n",
+                peer_l2 ? "peer L2" : "peer DRAM", l.cycles, l.ns, r.cycles, r.ns);
+    EXPECT_GT(r.ns, l.ns + 100) << "a load over the link costs at least 100 ns more than a local one";
+  }
+}
+
+TEST(P2P, RemoteAtomicsLoseNoUpdate) {
+  if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
+  for (Contention c : {Contention::distinct, Contention::all}) {
+    RemoteAtomicsRunner r(kGpu, kPeer, AtomForm::atom, c);
+    const AtomicMeasurement m = r.measure();  // throws SelfCheckError on a lost update
+    std::printf("remote atom.add.u32 (%s): %.2f G/s\n", c == Contention::all ? "one address" : "distinct",
+                m.atomics_per_second / 1e9);
+    EXPECT_GT(m.atomics_per_second, 0);
+  }
+}
+
+}  // namespace
+}  // namespace archbench
