@@ -108,7 +108,7 @@ def check_file(path, required_features, no_errors):
             continue
         family = "/".join(name.split("/", 2)[:2])
         wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
-        if name == "P2P/matrix":  # one counter per metric and pair: NAME[i][j]
+        if name == "P2P/matrix" or name.startswith("P2P/matrix/"):  # one counter per metric and pair: NAME[i][j]
             wanted = COMMON_COUNTERS + ["gpus"]
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS

@@ -43,6 +43,18 @@ TEST(P2pLinks, NvswitchCarriesEveryActiveLinkWhenNvmlSaysP2pOverNvlinkWorks) {
   EXPECT_EQ(model_link(f, kPeer).type, LinkType::pcie);
 }
 
+TEST(P2pLinks, PerLinkSpeedsAreSummedAndTheCommonSpeedStandsInForAnUnknownOne) {
+  // H200 on NVSwitch, as its driver reports it: 26562 MB/s per link, no common speed.
+  std::vector<NvlinkEnd> links(18, NvlinkEnd{{0, 0x90, 0}, NvlinkRemoteType::nvswitch, 26562});
+  LinkFacts f = facts_with(links, 0);
+  f.nvlink_p2p_status = 0;
+  EXPECT_DOUBLE_EQ(*model_link(f, kPeer).peak_bytes_per_second, 18 * 26562e6);  // 478 GB/s
+  f.active_nvlinks[17].speed_mbps = 0;
+  EXPECT_FALSE(model_link(f, kPeer).peak_bytes_per_second.has_value()) << "one link of unknown speed: no peak";
+  f.nvlink_speed_mbps = 25000;
+  EXPECT_DOUBLE_EQ(*model_link(f, kPeer).peak_bytes_per_second, 17 * 26562e6 + 25000e6);
+}
+
 TEST(P2pLinks, PcieWhenNoNvlinkReachesThePeer) {
   const LinkModel m = model_link(facts_with({NvlinkEnd{kOther, NvlinkRemoteType::gpu}}, 25000), kPeer);
   EXPECT_EQ(m.type, LinkType::pcie);
