@@ -5,7 +5,8 @@
 //   P2P/remote_read/gpu:I/peer:J                   16-byte loads by every SM of I in J's memory
 //   P2P/remote_write/gpu:I/peer:J                  16-byte stores, the same way
 //   P2P/latency/gpu:I/peer:J/level:L               dependent ld.cg through J's memory; L peer_l2, peer_dram
-//   P2P/atomics/gpu:I/peer:J/form:F/contention:C   F.add.u32 at .sys, C distinct (own address) or all (one)
+//   P2P/atomics/gpu:I/peer:J/form:F/contention:C   F.add.u32 at .sys, C distinct (own address) or all (one);
+//                                                  the rate is a slope over two launches (fixed costs out)
 //   P2P/matrix                                     the pairs' headline numbers, as counters NAME[i][j]
 // With fewer than two GPUs, P2P/pairs skips with the reason. pct_of_peak: of the link's
 // per-direction peak (fixtures/p2p_links.hpp), twice that for dir:bi; of DRAM for i == j.
@@ -165,19 +166,23 @@ void latency(benchmark::State& state, int i, int j, bool peer_l2) {
 void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention contention, bool headline) {
   guarded(state, [&] {
     RemoteAtomicsRunner runner(i, j, form, contention);
-    std::vector<AtomicMeasurement> runs;
+    std::vector<RemoteAtomics> runs;
     for (auto _ : state) {
       runs.push_back(runner.measure());  // throws SelfCheckError on a lost update
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
     const double rate = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
+    const AtomicMeasurement& last = runs.back().launch;
     state.counters["atomics_per_second"] = rate;
-    state.counters["atomics_per_clk"] = median_of(runs, [](const auto& m) { return m.atomics_per_clk; });
-    state.counters["threads_per_address"] = double(runs.back().threads_per_address);
-    state.counters["addresses"] = double(runs.back().addresses);
-    state.counters["iters"] = runs.back().iters;
+    state.counters["atomics_per_clk"] = last.summary.sm_clock_mhz > 0 ? rate / (last.summary.sm_clock_mhz * 1e6) : 0;
+    state.counters["launch_atomics_per_second"] = median_of(runs, [](const auto& m) { return m.launch.atomics_per_second; });
+    state.counters["launch_fixed_us"] = median_of(runs, [](const auto& m) { return m.launch_fixed_ns / 1e3; });
+    state.counters["threads_per_address"] = double(last.threads_per_address);
+    state.counters["addresses"] = double(last.addresses);
+    state.counters["iters"] = runs.back().iters_long;
+    state.counters["iters_short"] = runs.back().iters_short;
     state.counters["self_checked"] = 1;
-    report_gpu_clocks(state, i, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
+    report_gpu_clocks(state, i, median_of(runs, [](const auto& m) { return m.launch.summary.sm_clock_mhz; }));
     if (headline)
       record(std::string("atomics_") + (contention == Contention::all ? "one_address" : "distinct") + "_per_second", i, j,
              rate);
