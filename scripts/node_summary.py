@@ -7,10 +7,16 @@ Usage: node_summary.py [--out DIR] [--threshold PCT] [--fail-on-outlier] FILE_OR
 Directories are searched for *.json (earlier node_summary.json files excepted). GPUs are grouped by model (gpu_name): only siblings of the
 same model are compared, and a group whose drivers differ is named in the report.
 
-The rule, per benchmark and measured counter (rates, latencies, FLOP/s, capacities) present for
-at least 3 GPUs of a group: with m the median over the group and s = 1.4826 x the median absolute
-deviation, a GPU is an outlier when |value - m| > max(PCT % of |m|, 5 s). With 2 GPUs of a model,
-the two are flagged when they differ by more than PCT % (there is no majority to say which one).
+The rule, per benchmark and measured counter (the central values of rates, latencies, FLOP/s,
+capacities; extremes, percentiles and fit residuals are left out) present for at least 3 GPUs of a
+group: with m the median over the group and s = 1.4826 x the median absolute deviation, a GPU's
+result is an outlier when |value - m| > max(PCT % of |m|, 5 s); a GPU with an outlying result is
+flagged. With 2 GPUs of a model there is no majority to say which one is off, and two healthy GPUs
+differ by more than PCT % in a few results (an L2 latency depends on which partition holds the
+buffer), so the results that differ by more than PCT % are listed and a sign test decides, with one vote
+per benchmark family (Tlb/latency, Bandwidth/read, ...: its footprints and units are one
+phenomenon): a GPU is flagged when it is the worse one (lower rate, higher latency) in at least 3
+families and in at least 80 % of the families that differ.
 
 P2P results (a file of P2P/ benchmarks, as run_node.py writes p2p.json) are compared the same way,
 link by link instead of GPU by GPU: every ordered pair of GPUs i != j is one member of the group
@@ -32,6 +38,16 @@ import sys
 # context-like counters (sms, iterations, warps...) are left out.
 MEASURED_SUFFIXES = ("_per_second", "_cycles", "_ns", "flops", "_per_clk_per_sm", "_per_clk", "capacity_bytes",
                      "pct_of_peak")
+# ... but not the extremes, tails and fit residuals of a measurement, which are noise by nature.
+NOISY_PARTS = ("_max", "_min", "p95", "p99", "rms", "error", "spread", "skew", "stddev")
+# Direction of "worse": latencies up, everything else (rates, FLOP/s, % of peak) down; capacities
+# have no better side and count against both.
+LOWER_IS_BETTER = ("_cycles", "_ns")
+SIGN_TEST_MIN, SIGN_TEST_SHARE = 3, 0.8
+
+
+def is_measured(counter):
+    return counter.endswith(MEASURED_SUFFIXES) and not any(p in counter for p in NOISY_PARTS)
 
 
 def load(path):
@@ -48,7 +64,7 @@ def load(path):
     for b in rows:
         name = b["name"].split("/iterations:")[0]
         for k, v in b.items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith(MEASURED_SUFFIXES) \
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
                 values.setdefault((name, k), []).append(float(v))
     # Repetitions: the median of each.
@@ -85,7 +101,7 @@ def load_p2p(path, doc):
             pair["link"] = b.get("label", "?").split(";")[0] or "?"
         key_name = PAIR_ARGS.sub("", name)
         for k, v in b.items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and k.endswith(MEASURED_SUFFIXES) \
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
                 pair["raw"].setdefault((key_name, k), []).append(float(v))
     for pair in pairs.values():
@@ -131,28 +147,50 @@ def files_of(args):
     return out
 
 
+def worse(counter, value, other):
+    """Whether `value` is the worse of the two for this counter."""
+    if counter.endswith("capacity_bytes"):
+        return True
+    return value > other if counter.endswith(LOWER_IS_BETTER) else value < other
+
+
 def outliers(gpus, threshold):
-    """[(label, benchmark, counter, value, median, deviation %)] for one model's GPUs."""
+    """([(label, benchmark, counter, value, median, deviation %)], flagged labels, {label: results in which
+    it is the worse of two}) for one group."""
     flags = []
     keys = set().union(*(g["values"].keys() for g in gpus))
+    two = len(gpus) == 2
+    family_votes = {}  # (family, label) -> [worse, better] over that family's differing counters
     for key in sorted(keys):
         have = [(g["label"], g["values"][key]) for g in gpus if key in g["values"]]
-        if len(have) < 2:
+        if len(have) < 2 or (len(have) == 2 and not two):
             continue
         vals = [v for _, v in have]
         m = statistics.median(vals)
         if len(have) == 2:
-            a, b = vals
+            (la, a), (lb, b) = have
             if abs(a - b) > threshold / 100 * max(abs(a), abs(b), 1e-30):
-                for label, v in have:
+                family = "/".join(key[0].split("/")[:2])
+                for label, v, other in [(la, a, b), (lb, b, a)]:
                     flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
+                    family_votes.setdefault((family, label), [0, 0])[0 if worse(key[1], v, other) else 1] += 1
             continue
         s = 1.4826 * statistics.median([abs(v - m) for v in vals])
         limit = max(threshold / 100 * abs(m), 5 * s)
         for label, v in have:
             if abs(v - m) > limit:
                 flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
-    return flags
+    if two:
+        # One vote per benchmark family (Tlb/latency, Bandwidth/read, ...): its many footprints and
+        # counters (cycles and ns) are one phenomenon, not independent evidence.
+        families = {f for f, _ in family_votes}
+        worse_count = {g["label"]: sum(1 for f in families if family_votes.get((f, g["label"]), [0, 0])[0] >
+                                       family_votes.get((f, g["label"]), [0, 0])[1]) for g in gpus}
+        flagged = sorted(label for label, n in worse_count.items()
+                         if n >= SIGN_TEST_MIN and n >= SIGN_TEST_SHARE * len(families))
+    else:
+        flagged = sorted({f[0] for f in flags})
+    return flags, flagged, (worse_count, len(families)) if two else None
 
 
 def main(argv=None):
@@ -183,14 +221,16 @@ def main(argv=None):
         models.setdefault(g["gpu"], []).append(g)
     report = {"threshold_pct": args.threshold, "groups": []}
     lines = ["# archbench node summary", "",
-             f"Rule: per benchmark and measured counter, a GPU is flagged when it is more than "
-             f"{args.threshold:g} % and 5 robust standard deviations from the median of its siblings "
-             f"(same model; with two siblings, when they differ by more than {args.threshold:g} %).", ""]
+             f"Rule: per benchmark and measured counter (central values only), a GPU is flagged when it is more "
+             f"than {args.threshold:g} % and 5 robust standard deviations from the median of its siblings of the "
+             f"same model. With two siblings, the results that differ by more than {args.threshold:g} % are listed, "
+             f"and a GPU is flagged when it is the worse one in at least {SIGN_TEST_MIN} benchmark families and "
+             f"{SIGN_TEST_SHARE:.0%} of those that differ (a sign test). Links (P2P) are compared the same way, "
+             f"pair against pair of the same GPU model and link type.", ""]
     flagged_any = False
     for model, group in sorted(models.items()):
         drivers = sorted({g["driver"] for g in group})
-        flags = outliers(group, args.threshold)
-        flagged = sorted({f[0] for f in flags})
+        flags, flagged, worse_in = outliers(group, args.threshold)
         flagged_any = flagged_any or bool(flagged)
         report["groups"].append({"gpu": model, "gpus": [g["label"] for g in group], "drivers": drivers,
                                  "flagged": flagged,
@@ -202,10 +242,19 @@ def main(argv=None):
         if len(group) < 2:
             lines += ["One GPU of this model: nothing to compare.", ""]
             continue
-        lines += ["| GPU | outlying results |", "|---|---|"]
-        for g in group:
-            n = sum(1 for f in flags if f[0] == g["label"])
-            lines.append(f"| {g['label']} | {n} |")
+        if worse_in:
+            counts, families = worse_in
+            lines += [f"Two GPUs: {len(flags) // 2} result(s) in {families} benchmark famil(ies) differ by more than "
+                      f"{args.threshold:g} %. A GPU is flagged when it is the worse one in at least {SIGN_TEST_MIN} "
+                      f"families and {SIGN_TEST_SHARE:.0%} of them.", "",
+                      "| GPU | worse in (families) | flagged |", "|---|---|---|"]
+            for g in group:
+                lines.append(f"| {g['label']} | {counts[g['label']]} | {'**yes**' if g['label'] in flagged else 'no'} |")
+        else:
+            lines += ["| GPU | outlying results | flagged |", "|---|---|---|"]
+            for g in group:
+                n = sum(1 for f in flags if f[0] == g["label"])
+                lines.append(f"| {g['label']} | {n} | {'**yes**' if g['label'] in flagged else 'no'} |")
         if flags:
             lines += ["", "| GPU | benchmark | counter | value | median | deviation |", "|---|---|---|---|---|---|"]
             for f in sorted(flags, key=lambda f: -abs(f[5]))[:50]:
@@ -216,8 +265,7 @@ def main(argv=None):
     for m in links:
         link_groups.setdefault((m["model"], m["link"]), []).append(m)
     for (model, link), group in sorted(link_groups.items()):
-        flags = outliers(group, args.threshold)
-        flagged = sorted({f[0] for f in flags})
+        flags, flagged, worse_in = outliers(group, args.threshold)
         flagged_any = flagged_any or bool(flagged)
         report["links"].append({"gpu": model, "link": link, "pairs": [m["label"] for m in group], "flagged": flagged,
                                 "outliers": [dict(zip(["pair", "benchmark", "counter", "value", "median",

@@ -48,14 +48,43 @@ def test_a_slow_gpu_among_siblings_is_flagged_and_noise_is_not(tmp_path):
     assert r.returncode == 0 and report["groups"][0]["flagged"] == []
 
 
-def test_two_siblings_that_disagree_are_both_named(tmp_path):
+def test_two_siblings_one_difference_is_listed_a_consistent_loser_is_flagged(tmp_path):
+    # One benchmark family apart (an L2 latency: which SM measures matters): listed, not flagged.
     a = gpu_json(tmp_path / "a.json", "GPU-a", lat=284)
     b = gpu_json(tmp_path / "b.json", "GPU-b", lat=340)
     _, report = summarize(tmp_path, [a, b])
-    assert sorted(report["groups"][0]["flagged"]) == ["n0/GPU-a", "n0/GPU-b"]
+    assert report["groups"][0]["flagged"] == []
+    assert {o["gpu"] for o in report["groups"][0]["outliers"]} == {"n0/GPU-a", "n0/GPU-b"}
     c = gpu_json(tmp_path / "c.json", "GPU-c", lat=286)
     _, report = summarize(tmp_path, [a, c])
-    assert report["groups"][0]["flagged"] == []
+    assert report["groups"][0]["outliers"] == []
+
+    # Worse in every family (a GPU held at a lower clock): flagged, alone.
+    def node_gpu(path, uuid, scale):
+        bench = [{"name": f"{family}/x:{k}", "run_type": "iteration", counter: value * (scale if up else 1 / scale)}
+                 for family, counter, value, up in [("Bandwidth/read", "bytes_per_second", 3e12, False),
+                                                    ("Pipeline/throughput", "ops_per_second", 6e13, False),
+                                                    ("Atomics/global", "atomics_per_second", 4e11, False),
+                                                    ("MemLatency/chain", "latency_ns", 140.0, True)]
+                 for k in range(3)]
+        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0"}, "benchmarks": bench},
+                  open(path, "w"))
+        return str(path)
+    ok, slow = node_gpu(tmp_path / "ok.json", "GPU-ok", 1.0), node_gpu(tmp_path / "slow.json", "GPU-slow", 1.15)
+    r, report = summarize(tmp_path, [ok, slow], "--fail-on-outlier")
+    assert r.returncode == 1 and report["groups"][0]["flagged"] == ["n0/GPU-slow"], r.stdout
+
+
+def test_extremes_and_fit_residuals_are_not_compared(tmp_path):
+    def with_noise(path, uuid, v):
+        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0"},
+                   "benchmarks": [{"name": "MemLatency/fine/x", "run_type": "iteration", "latency_cycles": 280.0,
+                                   "latency_max_cycles": v, "latency_p95_cycles": v, "rms_error_cycles": v}]},
+                  open(path, "w"))
+        return str(path)
+    _, report = summarize(tmp_path, [with_noise(tmp_path / "a.json", "GPU-a", 1000.0),
+                                     with_noise(tmp_path / "b.json", "GPU-b", 1500.0)])
+    assert report["groups"][0]["outliers"] == []
 
 
 def test_models_are_compared_apart_and_driver_differences_are_named(tmp_path):
@@ -143,3 +172,12 @@ def test_run_node_runs_p2p_once_and_flags_the_slow_link(tmp_path):
     r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "h"),
                         "--gpus", "4"], capture_output=True, text=True, env=dict(os.environ, FAKE_GPUS="4"))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_h200_pair_of_the_fixture_is_summarised_as_one_healthy_nvswitch_link(tmp_path):
+    r, report = summarize(tmp_path, [os.path.join(HERE, "data", "h200x2_p2p.json")], "--fail-on-outlier")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert report["groups"] == []  # no per-GPU file
+    (links,) = report["links"]
+    assert links["link"] == "nvswitch" and len(links["pairs"]) == 2 and links["flagged"] == []
+    assert re.search(r"\| GPU 0 \| – \| 39\d \|", r.stdout)  # copy GB/s, 0 -> 1
