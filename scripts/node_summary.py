@@ -47,7 +47,9 @@ SIGN_TEST_MIN, SIGN_TEST_SHARE = 3, 0.8
 
 
 def is_measured(counter):
-    return counter.endswith(MEASURED_SUFFIXES) and not any(p in counter for p in NOISY_PARTS)
+    """A measured central value: not an extreme or a residual, and not a reference (peak_*)."""
+    return counter.endswith(MEASURED_SUFFIXES) and not any(p in counter for p in NOISY_PARTS) \
+        and not counter.startswith("peak_")
 
 
 def load(path):

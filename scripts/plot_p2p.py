@@ -93,7 +93,10 @@ def plot_matrix(label, ctx, data, out_dir, stem):
         ax.axis("off")
     for ax, (key, title, scale, unit) in zip(axes.flat, panels):
         grid = [[data["cells"][key].get((i, j), float("nan")) * scale for j in range(n)] for i in range(n)]
-        im = ax.imshow(grid, cmap="viridis_r" if unit == "ns" else "viridis")
+        finite = [v for row in grid for v in row if v == v]
+        # From zero: the colours compare magnitudes (local against remote), and equal cells stay legible.
+        im = ax.imshow(grid, cmap="viridis_r" if unit == "ns" else "viridis", vmin=0,
+                       vmax=1.05 * max(finite) if finite and max(finite) > 0 else 1)
         for i in range(n):
             for j in range(n):
                 v = grid[i][j]
@@ -108,7 +111,9 @@ def plot_matrix(label, ctx, data, out_dir, stem):
         ax.set_xlabel("memory of (copy: destination)", fontsize=8)
         ax.set_ylabel("initiator (copy: source)", fontsize=8)
         ax.set_title(f"{title}, {unit}", fontsize=9)
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        bar.formatter.set_useOffset(False)
+        bar.update_ticks()
     link = next(iter(data["peaks"].values()), (0, ""))[1].split(";")[0]
     fig.suptitle(f"P2P between {n} GPUs: {label}" + (f" ({link})" if link else "") +
                  (f", {ctx.get('host_name', '')}" if ctx.get("host_name") else ""))
@@ -136,9 +141,10 @@ def plot_copy_size(datasets, out_dir):
         for (i, j), (peak, _) in d["peaks"].items():
             if peak and round(peak) not in peaks_drawn:
                 peaks_drawn.add(round(peak))
-                ax.axhline(peak / 1e9, color="gray", linestyle="--", linewidth=1)
-                ax.text(ax.get_xlim()[0] if ax.lines else 1, peak / 1e9, f" link peak, one way: {peak / 1e9:.0f} GB/s",
-                        fontsize=7, va="bottom", color="gray")
+                for k, what in [(1, "one way"), (2, "both ways")]:
+                    ax.axhline(k * peak / 1e9, color="gray", linestyle="--", linewidth=1)
+                    ax.text(0.01, k * peak / 1e9, f"link peak, {what}: {k * peak / 1e9:.0f} GB/s (NVML link rate)",
+                            transform=ax.get_yaxis_transform(), fontsize=7, va="bottom", color="gray")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bytes per copy")
     ax.set_ylabel("GB/s (both directions summed for <->)")
