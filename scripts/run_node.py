@@ -15,6 +15,7 @@ siblings, links against theirs, and the P2P matrices. Exit status: 2 when a GPU'
 result, 1 when node_summary flags a GPU or a link, else 0.
 """
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -29,6 +30,15 @@ def gpu_count():
                              text=True, timeout=60).stdout
         return len([line for line in out.splitlines() if line.strip()])
     except (OSError, subprocess.TimeoutExpired):
+        return 0
+
+
+def benchmarks_in(path):
+    """How many benchmarks a result file holds (0 when it is missing, empty or not JSON)."""
+    try:
+        with open(path) as f:
+            return len(json.load(f).get("benchmarks", []))
+    except (OSError, ValueError, AttributeError):
         return 0
 
 
@@ -74,12 +84,16 @@ def main(argv=None):
         p2p = os.path.join(node_dir, "p2p.json")
         rc = subprocess.run([args.binary, "--device=0", "--archbench_feature=P2P", f"--benchmark_out={p2p}",
                              "--benchmark_out_format=json", *args.archbench_args]).returncode
-        if os.path.exists(p2p) and os.path.getsize(p2p) > 0:
+        finished = benchmarks_in(p2p)
+        if finished:
             results.append(p2p)
             if rc != 0:
-                print(f"run_node.py: the P2P run exited with {rc}; its finished benchmarks are kept", file=sys.stderr)
-        elif rc == 2:
+                print(f"run_node.py: the P2P run exited with {rc}; its {finished} finished benchmark(s) are kept",
+                      file=sys.stderr)
+        elif rc == 2:  # archbench's "the filter matched no benchmark"
             print("run_node.py: no P2P benchmark matched the arguments; P2P skipped", file=sys.stderr)
+            if os.path.exists(p2p):
+                os.remove(p2p)
         else:
             print(f"run_node.py: error: the P2P run exited with {rc} and left no result", file=sys.stderr)
             return 2

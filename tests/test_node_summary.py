@@ -172,6 +172,12 @@ def test_run_node_runs_p2p_once_and_flags_the_slow_link(tmp_path):
     r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "h"),
                         "--gpus", "4"], capture_output=True, text=True, env=dict(os.environ, FAKE_GPUS="4"))
     assert r.returncode == 0, r.stdout + r.stderr
+    # A filter with no P2P benchmark in it: the pairs are skipped with a note, not an error.
+    r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "f"),
+                        "--gpus", "2", "--", "--benchmark_filter=^Bandwidth/"], capture_output=True, text=True)
+    assert r.returncode == 0 and "no P2P benchmark matched" in r.stderr, r.stdout + r.stderr
+    (host,) = os.listdir(tmp_path / "f")
+    assert sorted(os.listdir(tmp_path / "f" / host)) == ["gpu0.json", "gpu1.json", "node_summary.json", "node_summary.md"]
 
 
 def test_the_h200_pair_of_the_fixture_is_summarised_as_one_healthy_nvswitch_link(tmp_path):
