@@ -7,16 +7,20 @@ Usage: node_summary.py [--out DIR] [--threshold PCT] [--fail-on-outlier] FILE_OR
 Directories are searched for *.json (earlier node_summary.json files excepted). GPUs are grouped by model (gpu_name): only siblings of the
 same model are compared, and a group whose drivers differ is named in the report.
 
-The rule, per benchmark and measured counter (the central values of rates, latencies, FLOP/s,
-capacities; extremes, percentiles and fit residuals are left out) present for at least 3 GPUs of a
-group: with m the median over the group and s = 1.4826 x the median absolute deviation, a GPU's
-result is an outlier when |value - m| > max(PCT % of |m|, 5 s); a GPU with an outlying result is
-flagged. With 2 GPUs of a model there is no majority to say which one is off, and two healthy GPUs
-differ by more than PCT % in a few results (an L2 latency depends on which partition holds the
-buffer), so the results that differ by more than PCT % are listed and a sign test decides, with one vote
-per benchmark family (Tlb/latency, Bandwidth/read, ...: its footprints and units are one
-phenomenon): a GPU is flagged when it is the worse one (lower rate, higher latency) in at least 3
-families and in at least 80 % of the families that differ.
+The rule. Compared are the measured central values (rates, latencies, FLOP/s, capacities, % of
+peak; not extremes, percentiles, fit residuals or peak_* references) of every benchmark present
+for at least 2 GPUs of a group. A result is off when, with m the median over the group and
+s = 1.4826 x the median absolute deviation, |value - m| > max(PCT % of |m|, 5 s); with 2 GPUs (no
+majority, no spread) when the two differ by more than PCT %. Healthy siblings are off in a few
+results: a latency measured from one SM depends on where that SM sits on each die and on how
+each die's hash spreads a footprint near a cache partition's edge. So one off result does not
+flag a GPU; a GPU is flagged on
+  - several pieces of evidence: it is off on the worse side (lower rate, higher latency; either
+    side for a capacity) in at least 3 benchmark families (Tlb/latency, Bandwidth/read, ...: a
+    family's footprints and units are one phenomenon), and with 2 GPUs in at least 80 % of the
+    families that differ (a sign test); or
+  - one large loss of throughput: a whole-GPU rate (bytes, FLOP or atomics per second) off on
+    the worse side by more than 2 x PCT % of the median.
 
 P2P results (a file of P2P/ benchmarks, as run_node.py writes p2p.json) are compared the same way,
 link by link instead of GPU by GPU: every ordered pair of GPUs i != j is one member of the group
@@ -25,7 +29,7 @@ a slow or degraded link is flagged as "host: GPU i -> GPU j". Each node's matrix
 bandwidth and latency is printed.
 
 Writes DIR/node_summary.md and DIR/node_summary.json; prints the Markdown. Exit status: 2 for
-unreadable input, 1 with --fail-on-outlier when a GPU was flagged, else 0.
+unreadable input, 1 with --fail-on-outlier when a GPU or a link was flagged, else 0.
 """
 import argparse
 import json
@@ -43,7 +47,9 @@ NOISY_PARTS = ("_max", "_min", "p95", "p99", "rms", "error", "spread", "skew", "
 # Direction of "worse": latencies up, everything else (rates, FLOP/s, % of peak) down; capacities
 # have no better side and count against both.
 LOWER_IS_BETTER = ("_cycles", "_ns")
-SIGN_TEST_MIN, SIGN_TEST_SHARE = 3, 0.8
+# A GPU is flagged on several independent pieces of evidence, or on one large loss of throughput.
+FAMILIES_MIN, SIGN_TEST_SHARE, RATE_FACTOR = 3, 0.8, 2
+RATE_SUFFIXES = ("_per_second", "flops")
 
 
 def is_measured(counter):
@@ -156,13 +162,26 @@ def worse(counter, value, other):
     return value > other if counter.endswith(LOWER_IS_BETTER) else value < other
 
 
+def family_of(benchmark):
+    """Tlb/latency, Bandwidth/read, ...: a benchmark's footprints and units measure one phenomenon."""
+    return "/".join(benchmark.split("/")[:2])
+
+
+def is_rate(counter):
+    """A whole-GPU rate (bandwidth, FLOP/s, atomics/s): the same on healthy siblings, whatever the
+    layout of each die, unlike a latency measured from one SM."""
+    return counter.endswith(RATE_SUFFIXES)
+
+
 def outliers(gpus, threshold):
-    """([(label, benchmark, counter, value, median, deviation %)], flagged labels, {label: results in which
-    it is the worse of two}) for one group."""
+    """Per group: the results off the median ([(label, benchmark, counter, value, median, deviation %)]),
+    the flagged labels, and per label the evidence: benchmark families in which it is off on the
+    worse side, and its largest deficit in a whole-GPU rate (%)."""
     flags = []
     keys = set().union(*(g["values"].keys() for g in gpus))
     two = len(gpus) == 2
-    family_votes = {}  # (family, label) -> [worse, better] over that family's differing counters
+    votes = {}       # (family, label) -> [worse, better]: off counters on each side
+    deficit = {g["label"]: 0.0 for g in gpus}
     for key in sorted(keys):
         have = [(g["label"], g["values"][key]) for g in gpus if key in g["values"]]
         if len(have) < 2 or (len(have) == 2 and not two):
@@ -171,28 +190,27 @@ def outliers(gpus, threshold):
         m = statistics.median(vals)
         if len(have) == 2:
             (la, a), (lb, b) = have
-            if abs(a - b) > threshold / 100 * max(abs(a), abs(b), 1e-30):
-                family = "/".join(key[0].split("/")[:2])
-                for label, v, other in [(la, a, b), (lb, b, a)]:
-                    flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
-                    family_votes.setdefault((family, label), [0, 0])[0 if worse(key[1], v, other) else 1] += 1
-            continue
-        s = 1.4826 * statistics.median([abs(v - m) for v in vals])
-        limit = max(threshold / 100 * abs(m), 5 * s)
-        for label, v in have:
-            if abs(v - m) > limit:
-                flags.append((label, key[0], key[1], v, m, 100 * (v - m) / m if m else 0.0))
-    if two:
-        # One vote per benchmark family (Tlb/latency, Bandwidth/read, ...): its many footprints and
-        # counters (cycles and ns) are one phenomenon, not independent evidence.
-        families = {f for f, _ in family_votes}
-        worse_count = {g["label"]: sum(1 for f in families if family_votes.get((f, g["label"]), [0, 0])[0] >
-                                       family_votes.get((f, g["label"]), [0, 0])[1]) for g in gpus}
-        flagged = sorted(label for label, n in worse_count.items()
-                         if n >= SIGN_TEST_MIN and n >= SIGN_TEST_SHARE * len(families))
-    else:
-        flagged = sorted({f[0] for f in flags})
-    return flags, flagged, (worse_count, len(families)) if two else None
+            off = [(la, a, b), (lb, b, a)] if abs(a - b) > threshold / 100 * max(abs(a), abs(b), 1e-30) else []
+        else:
+            s = 1.4826 * statistics.median([abs(v - m) for v in vals])
+            limit = max(threshold / 100 * abs(m), 5 * s)
+            off = [(label, v, m) for label, v in have if abs(v - m) > limit]
+        for label, v, other in off:
+            dev = 100 * (v - m) / m if m else 0.0
+            flags.append((label, key[0], key[1], v, m, dev))
+            is_worse = worse(key[1], v, other)
+            votes.setdefault((family_of(key[0]), label), [0, 0])[0 if is_worse else 1] += 1
+            if is_worse and is_rate(key[1]):
+                deficit[label] = max(deficit[label], abs(dev))
+    families = {f for f, _ in votes}
+    worse_in = {g["label"]: sorted(f for f in families if votes.get((f, g["label"]), [0, 0])[0] >
+                                   votes.get((f, g["label"]), [0, 0])[1]) for g in gpus}
+    flagged = []
+    for label, fams in worse_in.items():
+        many = len(fams) >= FAMILIES_MIN and (not two or len(fams) >= SIGN_TEST_SHARE * len(families))
+        if many or deficit[label] > RATE_FACTOR * threshold:
+            flagged.append(label)
+    return flags, sorted(flagged), {"worse_in": worse_in, "rate_deficit_pct": deficit, "families": len(families)}
 
 
 def main(argv=None):
@@ -223,16 +241,17 @@ def main(argv=None):
         models.setdefault(g["gpu"], []).append(g)
     report = {"threshold_pct": args.threshold, "groups": []}
     lines = ["# archbench node summary", "",
-             f"Rule: per benchmark and measured counter (central values only), a GPU is flagged when it is more "
-             f"than {args.threshold:g} % and 5 robust standard deviations from the median of its siblings of the "
-             f"same model. With two siblings, the results that differ by more than {args.threshold:g} % are listed, "
-             f"and a GPU is flagged when it is the worse one in at least {SIGN_TEST_MIN} benchmark families and "
-             f"{SIGN_TEST_SHARE:.0%} of those that differ (a sign test). Links (P2P) are compared the same way, "
-             f"pair against pair of the same GPU model and link type.", ""]
+             f"Rule: per benchmark and measured counter (central values only), a result is off when it is more "
+             f"than {args.threshold:g} % and 5 robust standard deviations from the median of the GPU's siblings of "
+             f"the same model (with two siblings: when they differ by more than {args.threshold:g} %). A GPU is "
+             f"flagged when it is off on the worse side in at least {FAMILIES_MIN} benchmark families (with two "
+             f"siblings, also in {SIGN_TEST_SHARE:.0%} of the families that differ), or when a whole-GPU rate is "
+             f"off on the worse side by more than {RATE_FACTOR * args.threshold:g} %. Links (P2P) are compared the "
+             f"same way, pair against the pairs of the same GPU model and link type.", ""]
     flagged_any = False
     for model, group in sorted(models.items()):
         drivers = sorted({g["driver"] for g in group})
-        flags, flagged, worse_in = outliers(group, args.threshold)
+        flags, flagged, evidence = outliers(group, args.threshold)
         flagged_any = flagged_any or bool(flagged)
         report["groups"].append({"gpu": model, "gpus": [g["label"] for g in group], "drivers": drivers,
                                  "flagged": flagged,
@@ -244,19 +263,15 @@ def main(argv=None):
         if len(group) < 2:
             lines += ["One GPU of this model: nothing to compare.", ""]
             continue
-        if worse_in:
-            counts, families = worse_in
-            lines += [f"Two GPUs: {len(flags) // 2} result(s) in {families} benchmark famil(ies) differ by more than "
-                      f"{args.threshold:g} %. A GPU is flagged when it is the worse one in at least {SIGN_TEST_MIN} "
-                      f"families and {SIGN_TEST_SHARE:.0%} of them.", "",
-                      "| GPU | worse in (families) | flagged |", "|---|---|---|"]
-            for g in group:
-                lines.append(f"| {g['label']} | {counts[g['label']]} | {'**yes**' if g['label'] in flagged else 'no'} |")
-        else:
-            lines += ["| GPU | outlying results | flagged |", "|---|---|---|"]
-            for g in group:
-                n = sum(1 for f in flags if f[0] == g["label"])
-                lines.append(f"| {g['label']} | {n} | {'**yes**' if g['label'] in flagged else 'no'} |")
+        lines += [f"{len({(f[1], f[2]) for f in flags})} result(s) off the median in {evidence['families']} "
+                  f"benchmark famil(ies).", "",
+                  "| GPU | results off | worse in (families) | largest rate deficit | flagged |", "|---|---|---|---|---|"]
+        for g in group:
+            n = sum(1 for f in flags if f[0] == g["label"])
+            fams = evidence["worse_in"][g["label"]]
+            lines.append(f"| {g['label']} | {n} | {len(fams)}{' (' + ', '.join(fams) + ')' if fams else ''} | "
+                         f"{evidence['rate_deficit_pct'][g['label']]:.1f} % | "
+                         f"{'**yes**' if g['label'] in flagged else 'no'} |")
         if flags:
             lines += ["", "| GPU | benchmark | counter | value | median | deviation |", "|---|---|---|---|---|---|"]
             for f in sorted(flags, key=lambda f: -abs(f[5]))[:50]:
@@ -267,7 +282,7 @@ def main(argv=None):
     for m in links:
         link_groups.setdefault((m["model"], m["link"]), []).append(m)
     for (model, link), group in sorted(link_groups.items()):
-        flags, flagged, worse_in = outliers(group, args.threshold)
+        flags, flagged, evidence = outliers(group, args.threshold)
         flagged_any = flagged_any or bool(flagged)
         report["links"].append({"gpu": model, "link": link, "pairs": [m["label"] for m in group], "flagged": flagged,
                                 "outliers": [dict(zip(["pair", "benchmark", "counter", "value", "median",

@@ -92,7 +92,10 @@ def plot_matrix(label, ctx, data, out_dir, stem):
     for ax in axes.flat[len(panels):]:
         ax.axis("off")
     for ax, (key, title, scale, unit) in zip(axes.flat, panels):
-        grid = [[data["cells"][key].get((i, j), float("nan")) * scale for j in range(n)] for i in range(n)]
+        cells = dict(data["cells"][key])
+        if key == "copy_bi_bytes_per_second":  # measured once per unordered pair
+            cells.update({(j, i): v for (i, j), v in list(cells.items()) if (j, i) not in cells})
+        grid = [[cells.get((i, j), float("nan")) * scale for j in range(n)] for i in range(n)]
         finite = [v for row in grid for v in row if v == v]
         # From zero: the colours compare magnitudes (local against remote), and equal cells stay legible.
         im = ax.imshow(grid, cmap="viridis_r" if unit == "ns" else "viridis", vmin=0,

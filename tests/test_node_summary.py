@@ -48,6 +48,16 @@ def test_a_slow_gpu_among_siblings_is_flagged_and_noise_is_not(tmp_path):
     assert r.returncode == 0 and report["groups"][0]["flagged"] == []
 
 
+def test_one_family_off_is_listed_but_does_not_flag_a_gpu(tmp_path):
+    # Four GPUs; one measures a higher L2 latency from its SM (die layout), nothing else differs.
+    files = [gpu_json(tmp_path / f"g{i}.json", f"GPU-{i}", seed=i, noise=0.002) for i in range(3)]
+    files.append(gpu_json(tmp_path / "odd.json", "GPU-odd", lat=284 * 1.1, noise=0.002, seed=7))
+    r, report = summarize(tmp_path, files, "--fail-on-outlier")
+    assert r.returncode == 0, r.stdout
+    (group,) = report["groups"]
+    assert group["flagged"] == [] and {o["gpu"] for o in group["outliers"]} == {"n0/GPU-odd"}
+
+
 def test_two_siblings_one_difference_is_listed_a_consistent_loser_is_flagged(tmp_path):
     # One benchmark family apart (an L2 latency: which SM measures matters): listed, not flagged.
     a = gpu_json(tmp_path / "a.json", "GPU-a", lat=284)
