@@ -176,7 +176,10 @@ void register_atomics(const SuiteConfig& cfg) {
                         [op = info.op, space](benchmark::State& st) { latency(st, op, space); }});
     }
 
-  register_points("Atomics", points, kIterations);
+  register_points("Atomics", points, kIterations,
+                  {{"Atomics/", {higher("atomics_per_clk")}},
+                   {"Atomics/latency/global/", {lower("latency_cycles"), lower("latency_far_cycles")}},
+                   {"Atomics/latency/shared/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
     state.counters["peak_bytes_per_second"] = median_of(runs, [](const auto& m) { return *m.peak_bytes_per_second; });
   }
   state.counters["level"] = mem_level_value(last.level);
+  if (last.level == MemLevel::dram || last.level == MemLevel::l2_dram) declare_primary(state, {higher("bytes_per_second")});
   state.counters["bytes_per_launch"] = last.bytes;
   state.counters["passes"] = last.passes;
   state.counters["blocks_per_sm"] = shape.blocks_per_sm;
@@ -143,7 +144,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
                               std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),
                           [w, s](benchmark::State& st) { smem_bandwidth(st, w, s); }});
 
-  register_points("Bandwidth", points, kIterations);
+  // On chip, bytes per clock per SM; a footprint served from DRAM, bytes per second (report()).
+  register_points("Bandwidth", points, kIterations, {{"Bandwidth/", {higher("bytes_per_clk_per_sm")}}});
 }
 
 }  // namespace

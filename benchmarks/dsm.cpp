@@ -100,7 +100,8 @@ void register_dsm(const SuiteConfig& cfg) {
         points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p) + "/load:" +
                               dsm_load_name(load),
                           [p, load, size](benchmark::State& st) { bandwidth(st, p, load, size); }});
-  register_points("Dsm", points, kIterations);
+  register_points("Dsm", points, kIterations,
+                  {{"Dsm/latency/", {lower("remote_cycles")}}, {"Dsm/bandwidth/", {higher("bytes_per_clk_per_sm")}}});
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ void register_fault(const SuiteConfig&) {
       });
     };
   };
-  register_points("Fault", {{"Fault/" + kind, body(fault)}, {"Fault/after_" + kind, body(FaultKind::none)}}, 1);
+  register_points("Fault", {{"Fault/" + kind, body(fault)}, {"Fault/after_" + kind, body(FaultKind::none)}}, 1,
+                  {{"Fault/", {value("iterations", 0)}}});
 }
 
 }  // namespace

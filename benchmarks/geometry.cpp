@@ -45,11 +45,23 @@ double seconds_since(Clock::time_point began) { return std::chrono::duration<dou
 
 // --- L1 -----------------------------------------------------------------------------------------
 
-// Measured once per carveout and run (the sets/ways benchmark reuses carveout 0).
+// Capacities: every iteration (so every repetition) of a capacity benchmark measures afresh and
+// keeps its result as the latest; the benchmarks that need a capacity as an input (sets/ways,
+// the read-only path's sharing, the L1 it lost to a carveout) take the latest one, and measure
+// it themselves when no capacity benchmark ran before them (a filtered run).
+std::map<int, MeasuredCapacity>& latest_l1_capacities() {
+  static std::map<int, MeasuredCapacity> latest;
+  return latest;
+}
+
+const MeasuredCapacity& remeasure_l1_capacity(int carveout) {
+  return latest_l1_capacities()[carveout] = measure_l1_capacity(carveout);
+}
+
 const MeasuredCapacity& l1_capacity(int carveout) {
-  static std::map<int, MeasuredCapacity> cache;
-  if (auto it = cache.find(carveout); it != cache.end()) return it->second;
-  return cache[carveout] = measure_l1_capacity(carveout);
+  auto& latest = latest_l1_capacities();
+  if (auto it = latest.find(carveout); it != latest.end()) return it->second;
+  return remeasure_l1_capacity(carveout);
 }
 
 void report_capacity(benchmark::State& state, const CapacityResult& r, double noise) {
@@ -113,7 +125,7 @@ void l1_capacity_bench(benchmark::State& state, int carveout) {
   guarded(state, [&] {
     for (auto _ : state) {
       const auto began = Clock::now();
-      l1_capacity(carveout);  // measured once per run; the sets/ways search reuses carveout 0
+      remeasure_l1_capacity(carveout);
       state.SetIterationTime(seconds_since(began));
     }
     const MeasuredCapacity& c = l1_capacity(carveout);
@@ -163,7 +175,7 @@ void l1_sets_ways(benchmark::State& state) {
     state.counters["sets"] = sw.sets;
     state.counters["confidence"] = sw.confidence;
     for (const auto& [d, n] : max_hits) state.counters["max_hits_at_spacing_" + std::to_string(d)] = double(n);
-    if (!sw.note.empty()) state.SetLabel(sw.note);
+    if (!sw.note.empty()) note(state, sw.note);
     report_clocks(state, runner().last_clock_mhz());
   });
 }
@@ -210,11 +222,16 @@ void fill_fit(benchmark::State& state, CacheOp op) {
 
 // --- L2 -----------------------------------------------------------------------------------------
 
-const L2Levels& l2_levels() {
-  static std::optional<L2Levels> cache;
-  if (!cache) cache = measure_l2_levels();
-  return *cache;
+// The same for the L2: Geometry/l2/capacity re-measures in every iteration; the line and SM-map
+// benchmarks start from the latest levels.
+std::optional<L2Levels>& latest_l2_levels() {
+  static std::optional<L2Levels> latest;
+  return latest;
 }
+
+const L2Levels& remeasure_l2_levels() { return *(latest_l2_levels() = measure_l2_levels()); }
+
+const L2Levels& l2_levels() { return latest_l2_levels() ? *latest_l2_levels() : remeasure_l2_levels(); }
 
 void l2_sweep(benchmark::State& state, std::size_t footprint) { sweep_point(state, l2_latency(kLine), footprint, true); }
 
@@ -222,7 +239,7 @@ void l2_capacity(benchmark::State& state) {
   guarded(state, [&] {
     for (auto _ : state) {
       const auto began = Clock::now();
-      l2_levels();  // measured once per run; the line and map benchmarks reuse it
+      remeasure_l2_levels();
       state.SetIterationTime(seconds_since(began));
     }
     const L2Levels& l = l2_levels();
@@ -384,7 +401,8 @@ void const_capacity(benchmark::State& state) {
     if (!levels.empty())
       report_replacement(state, measure_replacement(const_latency(kConstStride), levels[0], kConstStride, kConstBankBytes),
                          "level1_");
-    if (levels.size() < 2) state.SetLabel("the next level lies beyond one 64 KiB constant bank");
+    if (levels.size() < 2) note(state, "the next level lies beyond one 64 KiB constant bank");
+    if (!levels.empty()) declare_primary(state, {value("levels", 0), value("level1_capacity_bytes", 5)});
     report_clocks(state, 0);
   });
 }
@@ -433,7 +451,23 @@ void register_geometry(const SuiteConfig& cfg) {
   for (std::size_t f = 256; f <= kConstBankBytes; f *= cfg.quick ? 4 : 2)
     p.push_back({"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
   p.push_back({"Geometry/constant/capacity", const_capacity});
-  register_points("Geometry", p, 1);
+  // Sweeps: latency in cycles; inferences: the values, each with its tolerance (a line, a fill or
+  // a count must not move at all; a capacity may within 5 %, the near part of the L2 within 10 %).
+  register_points("Geometry", p, 1,
+                  {{"Geometry/", {lower("latency_cycles")}},
+                   {"Geometry/l1/capacity/", {value("capacity_bytes", 5)}},
+                   {"Geometry/l1/line", {value("line_bytes", 0)}},
+                   {"Geometry/l1/sets_ways", {value("sets", 0), value("ways", 0)}},
+                   {"Geometry/fill/ld.ca", {value("l1_fill_bytes", 0), value("l2_fill_bytes", 0)}},
+                   {"Geometry/fill/ld.cg", {value("l2_fill_bytes", 0)}},
+                   {"Geometry/fill/ld.ca/stride:", {lower("latency_cycles")}},
+                   {"Geometry/fill/ld.cg/stride:", {lower("latency_cycles")}},
+                   {"Geometry/l2/capacity", {value("capacity_bytes", 5), value("near_partition_bytes", 10)}},
+                   {"Geometry/l2/line", {value("line_bytes", 0)}},
+                   {"Geometry/l2/sm_map", {lower("near_median_cycles"), lower("far_median_cycles")}},
+                   {"Geometry/readonly/capacity", {value("capacity_bytes", 5)}},
+                   {"Geometry/readonly/shares_l1", {value("shares_storage", 0)}},
+                   {"Geometry/constant/capacity", {value("levels", 0)}}});
 }
 
 }  // namespace

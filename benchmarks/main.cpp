@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/incremental_json.hpp"
+#include "fixtures/report.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/supervisor.hpp"
 #include "fixtures/watchdog.hpp"
@@ -192,6 +194,13 @@ int main(int argc, char** argv) {
     return fail("cannot write the output file '" + json_path + "'");
   }
 
+  std::string fault;
+  try {
+    fault = fault_context();
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
+  }
+
   const SuiteConfig cfg{gpu, opt.quick, opt.dense};
   bool found = opt.only_feature.empty();
   try {
@@ -216,6 +225,9 @@ int main(int argc, char** argv) {
   gpu.add_benchmark_context();
   benchmark::AddCustomContext("archbench_quick", opt.quick ? "true" : "false");
   benchmark::AddCustomContext("archbench_dense", opt.dense ? "true" : "false");
+  // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
+  benchmark::AddCustomContext("archbench_primary_metrics", "label");
+  if (!fault.empty()) benchmark::AddCustomContext("archbench_fault", fault);
   watchdog_start(opt.watchdog_s);
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();

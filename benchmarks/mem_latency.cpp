@@ -98,7 +98,7 @@ void register_mem_latency(const SuiteConfig& cfg) {
                        spec.stride_bytes = p.stride;
                        p.fn(st, spec);
                      }});
-  register_points("MemLatency", named, kIterations);
+  register_points("MemLatency", named, kIterations, {{"MemLatency/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

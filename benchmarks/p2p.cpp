@@ -86,7 +86,7 @@ void link(benchmark::State& state, int i, int j) {
     state.counters["pcie_width"] = l.facts.pcie_width;
     state.counters["topology_level"] = l.facts.topology_level;
     state.counters["link_peak_bytes_per_second"] = l.model.peak_bytes_per_second.value_or(0);
-    state.SetLabel(std::string(link_type_name(l.model.type)) + "; " + l.model.formula + "; topology " +
+    note(state, std::string(link_type_name(l.model.type)) + "; " + l.model.formula + "; topology " +
                    topology_level_name(l.facts.topology_level));
     report_gpu_clocks(state, i, 0);
     record("can_access_peer", i, j, l.can_access_peer);
@@ -202,6 +202,17 @@ void matrix_report(benchmark::State& state, int gpus) {
   report_clocks(state, 0);
 }
 
+// Links: bytes per second; the peer's latency in the initiator's cycles; atomics per clock. The link
+// itself (its type and peak) is a value: a changed link is a finding.
+const std::vector<MetricRule> kP2PMetrics = {
+    {"P2P/", {value("gpus", 0)}},
+    {"P2P/link/", {value("link_peak_bytes_per_second", 0)}},
+    {"P2P/copy/", {higher("bytes_per_second")}},
+    {"P2P/remote_read/", {higher("bytes_per_second")}},
+    {"P2P/remote_write/", {higher("bytes_per_second")}},
+    {"P2P/latency/", {lower("latency_cycles")}},
+    {"P2P/atomics/", {higher("atomics_per_clk")}}};
+
 void register_p2p(const SuiteConfig& cfg) {
   const int gpus = Gpu::device_count();
   std::vector<BenchmarkPoint> points;
@@ -211,7 +222,7 @@ void register_p2p(const SuiteConfig& cfg) {
                                           " visible (CUDA_VISIBLE_DEVICES?)")
                                              .c_str());
                       }});
-    register_points("P2P", points, 1);
+    register_points("P2P", points, 1, kP2PMetrics);
     return;
   }
   for (int g = 0; g < gpus; ++g) {
@@ -255,7 +266,7 @@ void register_p2p(const SuiteConfig& cfg) {
                                 "/contention:" + (c == Contention::all ? "all" : "distinct"),
                             [=](benchmark::State& st) { atomics(st, i, j, form, c, form == AtomForm::atom); }});
   points.push_back({"P2P/matrix", [gpus](benchmark::State& st) { matrix_report(st, gpus); }});
-  register_points("P2P", points, kIterations);
+  register_points("P2P", points, kIterations, kP2PMetrics);
 }
 
 }  // namespace

@@ -121,7 +121,8 @@ void register_pipeline(const SuiteConfig& cfg) {
                          std::to_string(shape.warps_per_sm) + "/sms:" + std::to_string(shape.sms),
                      [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
   }
-  register_points("Pipeline", named, kIterations);
+  register_points("Pipeline", named, kIterations,
+                  {{"Pipeline/latency/", {lower("latency_cycles")}}, {"Pipeline/throughput/", {higher("inst_per_clk_per_sm")}}});
 }
 
 }  // namespace

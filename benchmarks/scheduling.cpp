@@ -343,15 +343,24 @@ void icache_geometry(benchmark::State& state, int warps) {
   });
 }
 
+// The timeline's co-residency and the scheduler count are values; the sustained clock is the
+// board's own (MHz, higher is better); the instruction cache, cycles per instruction.
+const std::vector<MetricRule> kSchedulingMetrics = {
+    {"Scheduling/timeline/", {value("coresident_blocks_per_sm", 0)}},
+    {"Scheduling/warp_schedulers/", {value("schedulers", 0)}},
+    {"Scheduling/sustained_clock/", {higher("sm_clock_sustained_mhz")}},
+    {"Scheduling/icache/", {lower("cycles_per_instruction")}},
+    {"Scheduling/icache_geometry/", {value("level1_capacity_bytes", 10)}}};
+
 void register_scheduling(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   for (int warps : cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 32})
     points.push_back({"Scheduling/timeline/ffma/waves:3/warps_per_block:" + std::to_string(warps),
                       [warps](benchmark::State& st) { timeline(st, 3, warps); }});
-  register_points("Scheduling", points, 3);
+  register_points("Scheduling", points, 3, kSchedulingMetrics);
   register_points("Scheduling",
                   {{"Scheduling/warp_schedulers/ffma/warps_per_block:32", [](benchmark::State& st) { warp_schedulers(st, 32); }}},
-                  1);
+                  1, kSchedulingMetrics);
   // One long launch: its own 100 ms intervals are the repetitions.
   const double seconds = cfg.quick ? 3 : 30;
   register_points("Scheduling",
@@ -359,7 +368,7 @@ void register_scheduling(const SuiteConfig& cfg) {
                     [seconds](benchmark::State& st) { sustained_clock(st, seconds); }},
                    {"Scheduling/sustained_clock/wgmma_f16/seconds:" + std::to_string(int(seconds)),
                     [seconds](benchmark::State& st) { sustained_clock_wgmma(st, seconds); }}},
-                  1);
+                  1, kSchedulingMetrics);
   // Instruction cache: one warp (one scheduler's L0), one per scheduler, and a full SM.
   std::vector<BenchmarkPoint> icache_points;
   for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4, 32}) {
@@ -369,12 +378,12 @@ void register_scheduling(const SuiteConfig& cfg) {
                                      std::to_string(warps),
                                  [n, warps](benchmark::State& st) { icache(st, n, warps); }});
   }
-  register_points("Scheduling", icache_points, 3);
+  register_points("Scheduling", icache_points, 3, kSchedulingMetrics);
   std::vector<BenchmarkPoint> geometry;
   for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4})
     geometry.push_back({"Scheduling/icache_geometry/ffma/warps_per_sm:" + std::to_string(warps),
                         [warps](benchmark::State& st) { icache_geometry(st, warps); }});
-  register_points("Scheduling", geometry, 1);
+  register_points("Scheduling", geometry, 1, kSchedulingMetrics);
 }
 
 }  // namespace

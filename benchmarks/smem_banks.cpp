@@ -143,7 +143,10 @@ void register_smem_banks(const SuiteConfig& cfg) {
         points.push_back({"SmemBanks/throughput" + prefix + "/warps_per_sm:" + std::to_string(w),
                           [p, w](benchmark::State& st) { throughput(st, p, w); }});
     }
-  register_points("SmemBanks", points, kIterations);
+  register_points("SmemBanks", points, kIterations,
+                  {{"SmemBanks/latency/", {lower("latency_cycles")}},
+                   {"SmemBanks/throughput/", {lower("cycles_per_access")}},
+                   {"SmemBanks/geometry", {value("banks", 0), value("bank_width_bytes", 0)}}});
 }
 
 }  // namespace

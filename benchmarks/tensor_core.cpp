@@ -142,7 +142,7 @@ void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, Te
       state.counters["pct_of_peak"] = 100.0 * flops / (*peak * gpu.sm_count * clock * 1e6);
     }
     report_fill(state, fill);
-    state.SetLabel(std::string("D ") + runs.back().output_type);
+    note(state, std::string("D ") + runs.back().output_type);
     report_clocks(state, clock);
   });
 }
@@ -220,7 +220,10 @@ void register_tensor_core(const SuiteConfig& cfg) {
             "/k:" + std::to_string(shape.k) + fill_suffix(rnd),
         [d, shape, rnd, batches](benchmark::State& st) { cublas_gemm(st, d, shape, rnd, batches); });
   }
-  register_points("TensorCore", points, kIterations);
+  register_points("TensorCore", points, kIterations,
+                  {{"TensorCore/", {higher("flop_per_clk_per_sm")}},
+                   {"TensorCore/mma_sync/latency/", {lower("latency_cycles")}},
+                   {"TensorCore/wgmma/latency/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

@@ -159,7 +159,9 @@ void register_tlb(const SuiteConfig& cfg) {
                           [probe, sweep, last](benchmark::State& st) { geometry(st, probe, sweep, last); }});
   }
   points.insert(points.end(), geometries.begin(), geometries.end());
-  register_points("Tlb", points, kIterations);
+  register_points("Tlb", points, kIterations,
+                  {{"Tlb/latency/", {lower("latency_cycles")}},
+                   {"Tlb/geometry/", {value("levels", 0), value("page_size_bytes", 0)}}});
 }
 
 }  // namespace

@@ -46,11 +46,20 @@ struct FineOut {
   std::uint32_t final_index, smid;
 };
 
+// Placement: a chase runs on one chosen SM. The launch puts a few blocks on every SM; the first
+// block that finds itself on `pin_sm` claims the run and the others return at once, so the prime
+// launch and the timed launch of a measurement see the same SM and the same L2 distances.
+__device__ __forceinline__ bool claim_pinned_sm(std::uint32_t pin_sm, std::uint32_t* claim) {
+  return smid() == pin_sm && atomicExch(claim, 1u) == 0u;
+}
+
 // Averaged long chain of absolute pointers. The warm-up loop is not unrolled (1 LDG), the timed
 // loop is unrolled kUnroll times (kUnroll LDGs): the SASS test counts exactly 1 + kUnroll loads.
 template <class Load, unsigned kUnroll>
 __global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t warm_steps,
-                                                  std::uint32_t timed_blocks, ChainOut* out) {
+                                                  std::uint32_t timed_blocks, ChainOut* out,
+                                                  std::uint32_t pin_sm, std::uint32_t* claim) {
+  if (!claim_pinned_sm(pin_sm, claim)) return;
 #pragma unroll 1
   for (std::uint32_t i = 0; i < warm_steps; ++i) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
   st_global_u64(&out->final_pointer, p);  // the first timed load must not overlap the warm-up
@@ -75,9 +84,10 @@ __global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t
 template <class Load, unsigned kSamples, bool kTimerOnly = false>
 __global__ void __launch_bounds__(1) pchase_fine(const std::uint32_t* __restrict__ a, std::uint32_t j,
                                                  std::uint32_t warm_steps, std::uint32_t* __restrict__ cycles_out,
-                                                 FineOut* out) {
+                                                 FineOut* out, std::uint32_t pin_sm, std::uint32_t* claim) {
   __shared__ std::uint32_t s_cycles[kSamples];
   __shared__ std::uint32_t s_sink;
+  if (!claim_pinned_sm(pin_sm, claim)) return;
   if constexpr (!kTimerOnly) {
 #pragma unroll 1
     for (std::uint32_t i = 0; i < warm_steps; ++i) j = Load::load(a + j);

@@ -1,47 +1,164 @@
 #!/usr/bin/env python3
-"""Compares two archbench JSON files: a baseline and a contender.
+"""Compares archbench runs: a contender against a baseline, with the noise the history shows.
 
-Usage: compare.py [--markdown] [--threshold PCT] [--alpha P] BASELINE CONTENDER
+Usage: compare.py [--history FILE_OR_DIR ...] [--markdown] [--table FILE.csv] [--top N]
+                  [--alpha Q] [--floor PCT] BASELINE CONTENDER
 
-Per benchmark present in both, the relative change of its main metric (bytes/s, latency in
-cycles, instructions/clk/SM, atomics/s; `real_time` otherwise) and of every other numeric
-counter. With repetitions on both sides (--benchmark_repetitions=N, N >= 3) a change counts only
-when a Mann-Whitney U test finds it significant (p < alpha) and it exceeds the benchmark's own
-noise threshold: max(--threshold, 3 x the larger coefficient of variation of the two sides).
-Without repetitions the threshold alone decides. Benchmarks present on one side only are
-listed. Different GPUs or drivers are warned about loudly.
+What is compared (docs/regression.md has the whole rule):
+- Each benchmark's *declared* primary metrics, read from its JSON label
+  (`primary=latency_cycles:lower`, `primary=capacity_bytes:5%`). Files written before the
+  declaration existed fall back to LEGACY_RULES. Wall time is never a metric.
+- A measured metric (higher/lower) changes when its relative change is at least the minimum
+  effect of its kind (MIN_EFFECT_PCT, by the counter's unit) and, where the noise is known,
+  significant after Benjamini-Hochberg control of the false-discovery rate over all benchmarks
+  (q < --alpha):
+    * with --history (earlier runs of the same GPU model): the look-back test, the contender
+      against the spread of the history and the baseline (t distribution, n - 1 degrees of
+      freedom), and the change must leave the band of 3 standard deviations;
+    * else with repetitions on both sides (>= 2): Welch's t-test on the logarithms (scipy);
+    * else (single runs, no history) the noise is unknown: the change must exceed --floor.
+- An inferred value (capacity, line, banks, ...) changes when it moves by more than its declared
+  tolerance: a finding, not noise.
+- Per feature, the median change of all its measured metrics with a sign test: a whole feature
+  that moved together (a driver, a clock policy, a slower kernel everywhere) is flagged even
+  when each benchmark alone is within its noise.
 
-Exit codes: 0 no significant regression, 1 at least one, 2 unreadable or malformed input.
+Output: one screen (per feature: compared, changed, improved, regressed, median shift; the top
+movers with metric and unit; the verdict), --markdown for CI, --table for the full table.
+Exit codes: 0 no regression, 1 a regression or a changed inferred value, 2 unreadable input.
 """
 import argparse
+import csv
+import glob
 import json
 import math
+import os
 import statistics
 import sys
+import warnings as _warnings
 
-# (name prefix, main metric, higher is better)
-MAIN_METRICS = [
-    ("MemLatency/", "latency_cycles", False),
-    ("Pipeline/latency/", "latency_cycles", False),
-    ("Atomics/latency/", "latency_cycles", False),
-    ("Pipeline/throughput/", "inst_per_clk_per_sm", True),
-    ("Bandwidth/", "bytes_per_second", True),
-    ("Atomics/", "atomics_per_second", True),
+# Nearly identical repetitions make scipy warn about precision; the p-value is still right.
+_warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+try:
+    from scipy import stats as _stats
+except ImportError:  # the decision still works without a p-value; say so in the report
+    _stats = None
+
+# Minimum relative change (%) that counts, by the metric's kind (its unit).
+MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "clock_mhz": 2.0, "other": 5.0}
+FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
+FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
+BAND_SIGMAS = 3.0
+DEFAULT_FLOOR_PCT = 10.0      # single runs with no history: the noise is unknown
+
+# For result files written before benchmarks declared their metrics (no primary= label).
+LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest prefix wins
+    ("MemLatency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/latency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/throughput/", [("inst_per_clk_per_sm", "higher", 0)]),
+    ("Bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Atomics/", [("atomics_per_clk", "higher", 0)]),
+    ("Atomics/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/throughput/", [("cycles_per_access", "lower", 0)]),
+    ("SmemBanks/geometry", [("banks", "value", 0), ("bank_width_bytes", "value", 0)]),
+    ("Dsm/latency/", [("remote_cycles", "lower", 0)]),
+    ("Dsm/bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Tlb/latency/", [("latency_cycles", "lower", 0)]),
+    ("Tlb/geometry/", [("levels", "value", 0), ("page_size_bytes", "value", 0)]),
+    ("TensorCore/", [("flop_per_clk_per_sm", "higher", 0)]),
+    ("TensorCore/mma_sync/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/wgmma/latency/", [("latency_cycles", "lower", 0)]),
+    ("Scheduling/timeline/", [("coresident_blocks_per_sm", "value", 0)]),
+    ("Scheduling/warp_schedulers/", [("schedulers", "value", 0)]),
+    ("Scheduling/sustained_clock/", [("sm_clock_sustained_mhz", "higher", 0)]),
+    ("Scheduling/icache/", [("cycles_per_instruction", "lower", 0)]),
+    ("Scheduling/icache_geometry/", [("level1_capacity_bytes", "value", 10)]),
+    ("Geometry/", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l1/capacity/", [("capacity_bytes", "value", 5)]),
+    ("Geometry/l1/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l1/sets_ways", [("sets", "value", 0), ("ways", "value", 0)]),
+    ("Geometry/fill/ld.ca", [("l1_fill_bytes", "value", 0), ("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.cg", [("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.ca/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/fill/ld.cg/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l2/capacity", [("capacity_bytes", "value", 5), ("near_partition_bytes", "value", 10)]),
+    ("Geometry/l2/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l2/sm_map", [("near_median_cycles", "lower", 0), ("far_median_cycles", "lower", 0)]),
+    ("Geometry/readonly/capacity", [("capacity_bytes", "value", 5)]),
+    ("Geometry/readonly/shares_l1", [("shares_storage", "value", 0)]),
+    ("Geometry/constant/capacity", [("levels", "value", 0)]),
+    ("P2P/", [("gpus", "value", 0)]),
+    ("P2P/link/", [("link_peak_bytes_per_second", "value", 0)]),
+    ("P2P/copy/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_read/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_write/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/latency/", [("latency_cycles", "lower", 0)]),
+    ("P2P/atomics/", [("atomics_per_clk", "higher", 0)]),
 ]
-# Counters that describe the run, not its performance: never compared.
-DESCRIPTIVE = {
-    "sm_clock_mhz", "nvml_sm_clock_mhz", "gpu_temp_c", "power_w", "clock_event_reasons", "throttled", "smid",
-    "footprint_bytes", "stride_bytes", "element_bytes", "carveout_pct", "primed", "steps", "samples", "iterations",
-    "iters", "passes", "ilp", "warps_per_sm", "blocks_per_sm", "warps_per_block", "sms", "registers_per_thread",
-    "results_per_step", "flops_per_result", "width_bytes", "footprint_per_sm_bytes", "level", "bytes_per_launch",
-    "occupancy_pct", "threads_per_address", "addresses", "spacing_bytes", "self_checked", "steps_per_iteration",
-    "shared_bytes_per_block", "peak_results_per_clk_per_sm", "peak_flops", "peak_bytes_per_second",
-    "timer_overhead_cycles", "l2_sms_probed",
-}
+
+UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "clock_mhz": "MHz", "other": ""}
 
 
 class InputError(Exception):
     pass
+
+
+def metric_kind(counter):
+    """The kind of a counter, from the unit its name carries (DESIGN.md: names carry the unit)."""
+    if counter.endswith("_cycles") or counter.startswith("cycles_per_"):
+        return "cycles"
+    if "per_clk" in counter:
+        return "per_clk"
+    if counter.endswith("bytes_per_second"):
+        return "bytes_per_second"
+    if counter.endswith("_mhz"):
+        return "clock_mhz"
+    return "other"
+
+
+def parse_label(label):
+    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none."""
+    if not isinstance(label, str) or not label.startswith("primary="):
+        return [], label or ""
+    decl, _, note = label.partition(" | ")
+    out = []
+    for item in decl[len("primary="):].split(","):
+        counter, _, how = item.strip().rpartition(":")
+        if not counter:
+            raise InputError(f"malformed primary declaration '{decl}'")
+        if how in ("higher", "lower"):
+            out.append((counter, how, 0.0))
+        elif how.endswith("%"):
+            try:
+                out.append((counter, "value", float(how[:-1])))
+            except ValueError:
+                raise InputError(f"malformed tolerance in '{decl}'")
+        else:
+            raise InputError(f"malformed primary declaration '{decl}'")
+    return out, note
+
+
+def legacy_primary(name):
+    best = None
+    for prefix, metrics in LEGACY_RULES:
+        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, metrics)
+    return list(best[1]) if best else []
+
+
+def feature_of(name):
+    return name.split("/", 1)[0]
+
+
+class Run:
+    """One result file: its context, per benchmark the values of each counter (one per
+    repetition), its declared primaries, and whether it declared them or fell back."""
+
+    def __init__(self, path, context, values, primary, declared, errors):
+        self.path, self.context, self.values, self.primary = path, context, values, primary
+        self.declared, self.errors = declared, errors
 
 
 def load(path):
@@ -54,136 +171,360 @@ def load(path):
         raise InputError(f"{path}: not valid JSON (truncated?): {e}")
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
         raise InputError(f"{path}: not an archbench/Google Benchmark result (no 'benchmarks' list)")
-    runs = {}
+    context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+    values, primary, errors = {}, {}, set()
+    declared = 0
     for b in doc["benchmarks"]:
-        if not isinstance(b, dict) or b.get("run_type") == "aggregate" or b.get("error_occurred"):
+        if not isinstance(b, dict) or b.get("run_type") == "aggregate":
             continue
         name = b.get("run_name") or b.get("name")
-        if not name:
+        if not isinstance(name, str) or not name:
             continue
-        entry = runs.setdefault(name, {})
-        for key, value in b.items():
-            if key == "real_time" or (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                      and key not in DESCRIPTIVE and key not in (
-                                          "family_index", "per_family_instance_index", "repetitions",
-                                          "repetition_index", "threads", "cpu_time")):
-                entry.setdefault(key, []).append(float(value))
-    return doc.get("context", {}), runs
+        if b.get("error_occurred"):
+            errors.add(name)
+            continue
+        try:
+            decl, _ = parse_label(b.get("label", ""))
+        except InputError as e:
+            raise InputError(f"{path}: {name}: {e}")
+        if decl:
+            declared += 1
+        primary.setdefault(name, decl or legacy_primary(name))
+        entry = values.setdefault(name, {})
+        for counter, _, _ in primary[name]:
+            v = b.get(counter)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                entry.setdefault(counter, []).append(float(v))
+    return Run(path, context, values, primary, declared, errors)
 
 
-def main_metric(name):
-    for prefix, metric, higher in MAIN_METRICS:
-        if name.startswith(prefix):
-            return metric, higher
-    return "real_time", False
+def load_history(paths, model):
+    """The runs of the history (files, or folders of *.json) of the same GPU model, oldest first
+    by their context's date; others are skipped with a note."""
+    files = []
+    for p in paths:
+        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+    runs, notes = [], []
+    for f in files:
+        try:
+            r = load(f)
+        except InputError as e:
+            notes.append(f"history: skipped {e}")
+            continue
+        if r.context.get("archbench_fault"):
+            notes.append(f"history: skipped {f}: a planted-fault run")
+            continue
+        if model and r.context.get("gpu_name") != model:
+            notes.append(f"history: skipped {f}: GPU '{r.context.get('gpu_name')}' is not '{model}'")
+            continue
+        runs.append(r)
+    runs.sort(key=lambda r: str(r.context.get("date", "")))
+    return runs, notes
 
 
-def mann_whitney_p(a, b):
-    """Two-sided p-value of the Mann-Whitney U test (normal approximation, tie-corrected)."""
-    n1, n2 = len(a), len(b)
-    ranked = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
-    ranks = [0.0] * len(ranked)
-    i = 0
-    tie_term = 0.0
-    while i < len(ranked):
-        j = i
-        while j + 1 < len(ranked) and ranked[j + 1][0] == ranked[i][0]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[k] = (i + j) / 2 + 1
-        t = j - i + 1
-        tie_term += t ** 3 - t
-        i = j + 1
-    r1 = sum(r for r, (_, side) in zip(ranks, ranked) if side == 0)
-    u1 = r1 - n1 * (n1 + 1) / 2
-    mu = n1 * n2 / 2
-    n = n1 + n2
-    var = n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1)))
-    if var <= 0:
+# --- statistics ------------------------------------------------------------------------------------
+
+def _logs(values):
+    return [math.log(v) for v in values if v > 0]
+
+
+def welch_p(a, b):
+    """Two-sided p of Welch's t-test on the logarithms; None when it cannot be computed."""
+    la, lb = _logs(a), _logs(b)
+    if len(la) < 2 or len(lb) < 2:
+        return None
+    if statistics.pvariance(la) == 0 and statistics.pvariance(lb) == 0:
+        return 1.0 if statistics.mean(la) == statistics.mean(lb) else 0.0
+    if _stats is None:
+        return None
+    return float(_stats.ttest_ind(la, lb, equal_var=False).pvalue)
+
+
+def lookback(centres, value):
+    """The look-back test: `value` against earlier centres (>= 3). Returns (p, sigma as a
+    relative fraction) from the t distribution with n - 1 degrees of freedom."""
+    logs = _logs(centres)
+    if len(logs) < 3 or value <= 0:
+        return None, None
+    mean, sd = statistics.mean(logs), statistics.stdev(logs)
+    n = len(logs)
+    if sd == 0:
+        return (1.0 if math.log(value) == mean else 0.0), 0.0
+    t = (math.log(value) - mean) / (sd * math.sqrt(1 + 1 / n))
+    p = float(2 * _stats.t.sf(abs(t), n - 1)) if _stats else None
+    return p, math.expm1(sd)
+
+
+def benjamini_hochberg(ps):
+    """q-values for a list of p-values (None stays None)."""
+    idx = [i for i, p in enumerate(ps) if p is not None]
+    q = [None] * len(ps)
+    if not idx:
+        return q
+    if _stats is not None and hasattr(_stats, "false_discovery_control"):
+        adj = _stats.false_discovery_control([ps[i] for i in idx], method="bh")
+        for i, v in zip(idx, adj):
+            q[i] = float(v)
+        return q
+    m = len(idx)
+    order = sorted(idx, key=lambda i: ps[i])
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, ps[i] * m / rank)
+        q[i] = running
+    return q
+
+
+def sign_test_p(worse, better):
+    n = worse + better
+    if n == 0:
         return 1.0
-    z = (abs(u1 - mu) - 0.5) / math.sqrt(var)
-    return max(0.0, min(1.0, math.erfc(max(z, 0) / math.sqrt(2))))
+    if _stats is not None:
+        return float(_stats.binomtest(worse, n, 0.5).pvalue)
+    k = max(worse, better)
+    tail = sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
-def cv(values):
-    if len(values) < 2:
-        return 0.0
-    m = statistics.mean(values)
-    return 100 * statistics.stdev(values) / abs(m) if m else 0.0
+# --- the comparison --------------------------------------------------------------------------------
 
-
-def compare(base, cont, threshold, alpha):
+def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
+    """Rows, one per benchmark x primary metric present on both sides, and feature summaries."""
     rows = []
-    for name in sorted(set(base) & set(cont)):
-        metric, higher = main_metric(name)
-        for key in sorted(set(base[name]) & set(cont[name])):
-            a, b = base[name][key], cont[name][key]
-            ma, mb = statistics.median(a), statistics.median(b)
-            if ma == 0:
+    for name in sorted(set(base.values) & set(cont.values)):
+        for counter, how, tol in cont.primary.get(name, []):
+            a, b = base.values[name].get(counter), cont.values[name].get(counter)
+            if not a or not b:
                 continue
-            change = 100 * (mb - ma) / abs(ma)
-            is_main = key == metric
-            better_up = higher if is_main else (key != "real_time" and not key.startswith("latency"))
-            worse = change < 0 if better_up else change > 0
-            noise = max(threshold, 3 * max(cv(a), cv(b)))
-            repeated = len(a) >= 3 and len(b) >= 3
-            p = mann_whitney_p(a, b) if repeated else None
-            significant = abs(change) > noise and (p is None or p < alpha)
-            rows.append({"name": name, "counter": key, "main": is_main, "base": ma, "cont": mb, "change": change,
-                         "noise": noise, "p": p, "significant": significant, "regression": significant and worse})
-    return rows
+            ma, mb = statistics.median(a), statistics.median(b)
+            row = {"feature": feature_of(name), "name": name, "counter": counter, "how": how, "base": ma,
+                   "cont": mb, "kind": metric_kind(counter), "p": None, "q": None, "sigma_pct": None,
+                   "noise": "none", "status": "same"}
+            if ma == 0:
+                row["change_pct"] = 0.0 if mb == 0 else math.inf
+            else:
+                row["change_pct"] = 100 * (mb - ma) / abs(ma)
+            rows.append(row)
+            if how == "value":
+                row["threshold_pct"] = tol
+                if abs(row["change_pct"]) > tol + 1e-9:
+                    row["status"] = "value changed"
+                continue
+            # Worse is positive: a cost that grew, a rate that fell.
+            row["worse_pct"] = row["change_pct"] if how == "lower" else -row["change_pct"]
+            centres = [statistics.median(h.values[name][counter]) for h in history
+                       if counter in h.values.get(name, {})]
+            threshold = MIN_EFFECT_PCT[row["kind"]]
+            if len(centres) + 1 >= 3:
+                p, sigma = lookback(centres + [ma], mb)
+                row.update(p=p, noise=f"history of {len(centres) + 1}")
+                if sigma is not None:
+                    row["sigma_pct"] = 100 * sigma
+                    threshold = max(threshold, BAND_SIGMAS * 100 * sigma)
+            elif len(a) >= 2 and len(b) >= 2:
+                row.update(p=welch_p(a, b), noise=f"repetitions {len(a)}+{len(b)}")
+                spread = max(statistics.stdev(a) / abs(statistics.mean(a)) if statistics.mean(a) else 0,
+                             statistics.stdev(b) / abs(statistics.mean(b)) if statistics.mean(b) else 0)
+                row["sigma_pct"] = 100 * spread
+                threshold = max(threshold, BAND_SIGMAS * 100 * spread)
+            else:
+                threshold = max(threshold, floor_pct)
+            row["threshold_pct"] = threshold
+    qs = benjamini_hochberg([r["p"] for r in rows])
+    for r, q in zip(rows, qs):
+        r["q"] = q
+        if r["how"] == "value":
+            continue
+        big = abs(r["worse_pct"]) >= r["threshold_pct"]
+        significant = q is None or q < alpha
+        if big and significant:
+            r["status"] = "regressed" if r["worse_pct"] > 0 else "improved"
+    return rows, feature_shifts(rows)
+
+
+def feature_shifts(rows):
+    """Per feature: the median worse-% of its measured metrics and a sign test over them."""
+    by_feature = {}
+    for r in rows:
+        by_feature.setdefault(r["feature"], []).append(r)
+    features = {}
+    n_features = max(1, len(by_feature))
+    for feat, rs in sorted(by_feature.items()):
+        measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])]
+        f = {"compared": len(rs), "changed": sum(r["status"] != "same" for r in rs),
+             "improved": sum(r["status"] == "improved" for r in rs),
+             "regressed": sum(r["status"] == "regressed" for r in rs),
+             "values_changed": sum(r["status"] == "value changed" for r in rs),
+             "shift_pct": statistics.median(measured) if measured else 0.0, "shift": "none", "shift_p": 1.0}
+        worse = sum(w > 0.1 for w in measured)
+        better = sum(w < -0.1 for w in measured)
+        f["shift_p"] = sign_test_p(worse, better)
+        f["worse"], f["better"] = worse, better
+        if len(measured) >= 5 and abs(f["shift_pct"]) >= FEATURE_MIN_SHIFT_PCT and \
+                f["shift_p"] < FEATURE_ALPHA / n_features:
+            f["shift"] = "worse" if f["shift_pct"] > 0 else "better"
+        features[feat] = f
+    return features
+
+
+def verdict(features):
+    bad = []
+    for feat, f in features.items():
+        why = []
+        if f["regressed"]:
+            why.append(f"{f['regressed']} regressed")
+        if f["values_changed"]:
+            why.append(f"{f['values_changed']} inferred value(s) changed")
+        if f["shift"] == "worse":
+            why.append(f"the whole feature {f['shift_pct']:+.1f} % worse")
+        if why:
+            bad.append(f"{feat} ({', '.join(why)})")
+    return bad
+
+
+# --- output ----------------------------------------------------------------------------------------
+
+def fmt_value(v, kind):
+    if kind == "bytes_per_second":
+        return f"{v / 1e9:.4g} GB/s"
+    unit = UNITS.get(kind, "")
+    return f"{v:.5g}{(' ' + unit) if unit else ''}"
+
+
+def describe(run):
+    c = run.context
+    bits = [c.get("gpu_name", "?"), "uuid " + str(c.get("gpu_uuid", "?"))[:12], "sha " + str(c.get("archbench_git_sha", "?")),
+            str(c.get("date", "?"))[:16]]
+    if c.get("archbench_fault"):
+        bits.append("PLANTED " + c["archbench_fault"])
+    return ", ".join(bits)
+
+
+def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
+    out = []
+    h = "## " if markdown else ""
+    out.append(f"{h}archbench compare")
+    out.append(f"- baseline:  `{base.path}` ({describe(base)})" if markdown else f"baseline:  {base.path} ({describe(base)})")
+    out.append(f"- contender: `{cont.path}` ({describe(cont)})" if markdown else f"contender: {cont.path} ({describe(cont)})")
+    noise = f"history of {history_n} earlier run(s) + the baseline" if history_n >= 2 else \
+        "repetitions where both sides have them, else unknown (single runs: the floor decides)"
+    out.append(("- " if markdown else "") + f"noise: {noise}; FDR (Benjamini-Hochberg) over {len(rows)} metrics")
+    for n in notes:
+        out.append(("- " if markdown else "") + n)
+    out.append("")
+    header = ["feature", "compared", "changed", "improved", "regressed", "values changed", "median shift"]
+    table = []
+    for feat, f in features.items():
+        shift = f"{f['shift_pct']:+.2f} %" + (f" ({f['shift'].upper()})" if f["shift"] != "none" else "")
+        table.append([feat, f["compared"], f["changed"], f["improved"], f["regressed"], f["values_changed"], shift])
+    total = ["total", sum(f["compared"] for f in features.values()), sum(f["changed"] for f in features.values()),
+             sum(f["improved"] for f in features.values()), sum(f["regressed"] for f in features.values()),
+             sum(f["values_changed"] for f in features.values()), ""]
+    table.append(total)
+    if markdown:
+        out.append("| " + " | ".join(header) + " |")
+        out.append("|" + "---|" * len(header))
+        out += ["| " + " | ".join(str(c) for c in row) + " |" for row in table]
+    else:
+        widths = [max(len(str(r[i])) for r in table + [header]) for i in range(len(header))]
+        out.append("  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(header, widths))))
+        out += ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
+                for row in table]
+    movers = sorted((r for r in rows if r["status"] != "same"),
+                    key=lambda r: (r["status"] == "improved", -abs(r["change_pct"]) if math.isfinite(r["change_pct"]) else -1e30))
+    out.append("")
+    out.append(f"{h}Top movers ({min(top, len(movers))} of {len(movers)} changed)" if movers else "No benchmark changed.")
+    for r in movers[:top]:
+        q = "" if r["q"] is None else f"; q {r['q']:.2g}"
+        band = f"tolerance {r['threshold_pct']:g} %" if r["how"] == "value" else f"threshold {r['threshold_pct']:.2g} %"
+        line = (f"{r['status'].upper():13s} {r['name']}  {r['counter']}: {fmt_value(r['base'], r['kind'])} -> "
+                f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; {band}{q})")
+        out.append(("- " + line) if markdown else "  " + line)
+    shifted = [(f, s) for f, s in features.items() if s["shift"] != "none"]
+    if shifted:
+        out.append("")
+        for feat, s in shifted:
+            out.append(("- " if markdown else "") + f"Feature shift: {feat} {s['shift']} by {abs(s['shift_pct']):.2f} % "
+                       f"(median of {s['worse'] + s['better']} moving metrics: {s['worse']} worse, {s['better']} better; "
+                       f"sign test p {s['shift_p']:.2g})")
+    only_b = sorted(set(base.values) - set(cont.values))
+    only_c = sorted(set(cont.values) - set(base.values))
+    failed = sorted(cont.errors - base.errors)
+    out.append("")
+    out.append(f"{len(only_b)} benchmark(s) only in the baseline, {len(only_c)} only in the contender, "
+               f"{len(failed)} failed in the contender only")
+    for n in failed[:10]:
+        out.append(f"  failed in the contender: {n}")
+    bad = verdict(features)
+    out.append(("**Verdict:** " if markdown else "Verdict: ") +
+               ("REGRESSION in " + "; ".join(bad) if bad else "no regression"))
+    return out
+
+
+def write_table(path, rows):
+    fields = ["feature", "name", "counter", "how", "kind", "base", "cont", "change_pct", "threshold_pct", "sigma_pct",
+              "noise", "p", "q", "status"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def warnings(base, cont):
+    out = []
+    for key in ("gpu_name", "gpu_cuda_driver_api_version", "gpu_driver_version"):
+        if base.context.get(key) != cont.context.get(key):
+            out.append(f"WARNING: {key} differs: '{base.context.get(key)}' vs '{cont.context.get(key)}': "
+                       "the files may not be comparable")
+    if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
+        out.append("note: another board of the model (gpu_uuid differs)")
+    for r, side in ((base, "baseline"), (cont, "contender")):
+        if r.values and not r.declared:
+            out.append(f"note: the {side} declares no primary metrics (written before they existed): "
+                       "compare.py's legacy rules apply")
+        if r.context.get("archbench_fault"):
+            out.append(f"note: the {side} is a PLANTED-fault run ({r.context['archbench_fault']})")
+    if _stats is None:
+        out.append("WARNING: scipy is missing (pip install scipy): no p-values; thresholds alone decide")
+    return out
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("baseline")
     ap.add_argument("contender")
-    ap.add_argument("--threshold", type=float, default=2.0, help="minimum change that counts, %% (default 2)")
-    ap.add_argument("--alpha", type=float, default=0.05, help="significance level of the U test (default 0.05)")
-    ap.add_argument("--markdown", action="store_true", help="Markdown instead of plain text")
-    ap.add_argument("--all-counters", action="store_true", help="list every counter, not only the main metric")
+    ap.add_argument("--history", nargs="*", default=[], help="earlier runs (files or folders) of the same GPU model")
+    ap.add_argument("--alpha", type=float, default=0.05, help="false-discovery rate (default 0.05)")
+    ap.add_argument("--floor", type=float, default=DEFAULT_FLOOR_PCT,
+                    help="minimum change (%%) when neither history nor repetitions give the noise (default 10)")
+    ap.add_argument("--top", type=int, default=12, help="top movers shown (default 12)")
+    ap.add_argument("--markdown", action="store_true", help="Markdown (for CI) instead of plain text")
+    ap.add_argument("--table", help="write the full table (every benchmark x metric) to this CSV file")
     args = ap.parse_args(argv)
     try:
-        ctx_a, base = load(args.baseline)
-        ctx_b, cont = load(args.contender)
+        base, cont = load(args.baseline), load(args.contender)
+        hist_paths = [p for p in args.history if os.path.abspath(p) not in
+                      (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
+        history, notes = load_history(hist_paths, cont.context.get("gpu_name"))
+        history = [h for h in history if os.path.abspath(h.path) not in
+                   (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
     except InputError as e:
         print(f"compare: error: {e}", file=sys.stderr)
         return 2
-
-    out = []
-    for key in ("gpu_name", "gpu_uuid", "gpu_cuda_driver_api_version", "nvml"):
-        if ctx_a.get(key) != ctx_b.get(key):
-            out.append(f"WARNING: {key} differs: '{ctx_a.get(key)}' vs '{ctx_b.get(key)}': "
-                       "the files may not be comparable")
-    only_a, only_b = sorted(set(base) - set(cont)), sorted(set(cont) - set(base))
-    rows = compare(base, cont, args.threshold, args.alpha)
-    shown = [r for r in rows if r["main"] or (args.all_counters and r["significant"])]
-    regressions = [r for r in rows if r["regression"] and r["main"]]
-    improvements = [r for r in rows if r["significant"] and not r["regression"] and r["main"]]
-
-    def fmt(r):
-        p = "-" if r["p"] is None else f"{r['p']:.3f}"
-        mark = "REGRESSION" if r["regression"] else ("better" if r["significant"] else "")
-        return r["name"], r["counter"], f"{r['base']:.6g}", f"{r['cont']:.6g}", f"{r['change']:+.2f}%", \
-            f"{r['noise']:.2f}%", p, mark
-
-    if args.markdown:
-        out += ["| benchmark | counter | baseline | contender | change | noise threshold | p | |",
-                "|---|---|---|---|---|---|---|---|"]
-        out += ["| " + " | ".join(fmt(r)) + " |" for r in shown]
-    else:
-        out += ["  ".join(fmt(r)) for r in shown]
-    out.append("")
-    out.append(f"{len(shown)} compared, {len(regressions)} significant regression(s), "
-               f"{len(improvements)} significant improvement(s); {len(only_a)} only in the baseline, "
-               f"{len(only_b)} only in the contender")
-    for title, names in (("only in the baseline", only_a), ("only in the contender", only_b)):
-        for n in names[:50]:
-            out.append(f"  {title}: {n}")
-    for r in regressions:
-        out.append(f"REGRESSION: {r['name']}: {r['counter']} {r['change']:+.2f}% (noise {r['noise']:.2f}%)")
+    rows, features = compare(base, cont, history, args.alpha, args.floor)
+    out = warnings(base, cont) + notes
+    out += summary(base, cont, rows, features, len(history) + 1 if history else 0, args.top, args.markdown)
+    if args.table:
+        try:
+            write_table(args.table, rows)
+        except OSError as e:
+            print(f"compare: error: cannot write {args.table}: {e.strerror}", file=sys.stderr)
+            return 2
+        out.append(f"Full table: {args.table}")
     print("\n".join(out))
-    return 1 if regressions else 0
+    return 1 if verdict(features) else 0
 
 
 if __name__ == "__main__":

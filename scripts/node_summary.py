@@ -106,7 +106,8 @@ def load_p2p(path, doc):
                                          "pair": (int(i), int(j)), "link": "?", "model": models.get(i, "?"),
                                          "raw": {}, "values": {}})
         if name.startswith("P2P/link/"):
-            pair["link"] = b.get("label", "?").split(";")[0] or "?"
+            note = b.get("label", "?").split(" | ", 1)[-1] if b.get("label", "").startswith("primary=") else b.get("label", "?")
+            pair["link"] = note.split(";")[0] or "?"
         key_name = PAIR_ARGS.sub("", name)
         for k, v in b.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \

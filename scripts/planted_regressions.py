@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Checks the regression tools against planted slowdowns, one feature at a time.
+
+Usage: planted_regressions.py --binary PATH --out DIR [--pct 3] [--baselines 3]
+                              [--features A,B,...] [-- EXTRA_ARCHBENCH_ARGS...]
+
+1. Runs the suite (`--isolate`, plus EXTRA, e.g. `--quick`) --baselines times without a fault:
+   the last is the baseline, the earlier ones its history (their noise).
+2. For each feature F, runs it again with ARCHBENCH_FAULT=slow:F:PCT (fixtures/primary_metrics.hpp:
+   every measured primary metric of F reported PCT % worse).
+3. Compares each planted run with the baseline (scripts/compare.py, with the history) and prints
+   which features compare flagged. A planted feature must be flagged, and no other.
+
+With --from-existing the runs already in DIR are compared again without measuring.
+Exit codes: 0 every planted feature flagged alone, 1 otherwise, 2 error.
+"""
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stdout
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
+FEATURES = ["MemLatency", "Pipeline", "Bandwidth", "Atomics", "SmemBanks", "Dsm", "Tlb", "Scheduling", "TensorCore",
+            "Geometry", "P2P"]
+
+
+def run_suite(binary, out, extra, fault=None):
+    env = dict(os.environ)
+    env.pop("ARCHBENCH_FAULT", None)
+    if fault:
+        env["ARCHBENCH_FAULT"] = fault
+    cmd = [binary, "--isolate", f"--benchmark_out={out}", "--benchmark_out_format=json", *extra]
+    print(f"planted: {'ARCHBENCH_FAULT=' + fault + ' ' if fault else ''}{' '.join(cmd)}", file=sys.stderr, flush=True)
+    with open(out + ".log", "w") as log:
+        return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+
+
+def flagged_features(baseline, contender, history):
+    base, cont = compare.load(baseline), compare.load(contender)
+    hist = [compare.load(h) for h in history]
+    rows, features = compare.compare(base, cont, hist)
+    flagged = {}
+    for feat, f in features.items():
+        why = []
+        if f["regressed"]:
+            why.append(f"{f['regressed']} regressed")
+        if f["improved"]:
+            why.append(f"{f['improved']} improved")
+        if f["values_changed"]:
+            why.append(f"{f['values_changed']} values changed")
+        if f["shift"] != "none":
+            why.append(f"shift {f['shift_pct']:+.2f} %")
+        if why:
+            flagged[feat] = ", ".join(why)
+    return flagged, features
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    extra = []
+    if "--" in argv:
+        extra, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--pct", type=float, default=3.0)
+    ap.add_argument("--baselines", type=int, default=3)
+    ap.add_argument("--features", default=",".join(FEATURES))
+    ap.add_argument("--from-existing", action="store_true", help="compare the runs already in --out")
+    args = ap.parse_args(argv)
+    if not args.from_existing and not args.binary:
+        print("planted: error: --binary is required unless --from-existing", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+    baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
+    features = [f for f in args.features.split(",") if f]
+    if not args.from_existing:
+        for b in baselines:
+            run_suite(args.binary, b, extra)
+        for f in features:
+            run_suite(args.binary, os.path.join(args.out, f"planted-{f}.json"), extra, f"slow:{f}:{args.pct:g}")
+    try:
+        present = {compare.feature_of(n) for n in compare.load(baselines[-1]).values}
+    except compare.InputError as e:
+        print(f"planted: error: {e}", file=sys.stderr)
+        return 2
+    lines = [f"# Planted regressions: {args.pct:g} % per feature", "",
+             f"Baseline `{os.path.basename(baselines[-1])}`, history {len(baselines) - 1} run(s); compare.py defaults.", "",
+             "| planted in | flagged by compare | result |", "|---|---|---|"]
+    ok = True
+    for f in features:
+        path = os.path.join(args.out, f"planted-{f}.json")
+        if f not in present:
+            lines.append(f"| {f} | (the feature ran no benchmark here) | not tested |")
+            continue
+        try:
+            flagged, _ = flagged_features(baselines[-1], path, baselines[:-1])
+        except compare.InputError as e:
+            lines.append(f"| {f} | error: {e} | FAIL |")
+            ok = False
+            continue
+        alone = set(flagged) == {f}
+        ok &= alone
+        what = "; ".join(f"{k}: {v}" for k, v in sorted(flagged.items())) or "nothing"
+        lines.append(f"| {f} | {what} | {'ok' if alone else 'FAIL'} |")
+    # The A/A of the baselines themselves: what compare flags between two healthy runs.
+    if len(baselines) >= 2:
+        flagged, _ = flagged_features(baselines[-1], baselines[-2], baselines[:-2])
+        lines += ["", f"A/A ({os.path.basename(baselines[-2])} against the baseline): "
+                  + ("; ".join(f"{k}: {v}" for k, v in sorted(flagged.items())) or "nothing flagged")]
+    report = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "planted.md"), "w") as fh:
+        fh.write(report)
+    print(report)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
