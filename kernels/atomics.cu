@@ -181,22 +181,32 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
   return run;
 }
 
+__device__ std::uint32_t g_latency_pin_claim;
+
 AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines,
                                      const std::uint32_t* line_of) {
   namespace at = dev::at;
   DeviceBuffer<std::uint64_t> cell(1), out(3);
   const std::uint64_t init = atomic_initial(op);
   ARCHBENCH_CUDA(cudaMemcpy(cell.get(), &init, 8, cudaMemcpyHostToDevice));
+  // Pinned to one SM (kernels/pinned_launch.cuh): the short and the long chain, whose slope is
+  // the latency, use the same SM and so the same near (or far) line.
+  std::uint32_t* claim = nullptr;
+  ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_latency_pin_claim));
   const auto go = [&](auto tag) {
     using Op = decltype(tag);
     using T = typename Op::type;
-    if (space == AtomSpace::global && line_of)
-      at::atomic_latency_kernel<Op, AtomSpace::global>
-          <<<1, 1>>>(reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes);
-    else if (space == AtomSpace::global)
-      at::atomic_latency_kernel<Op, AtomSpace::global><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0);
-    else
-      at::atomic_latency_kernel<Op, AtomSpace::shared><<<1, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0);
+    launch_pinned("atomic_latency_kernel", claim, [&](int blocks) {
+      if (space == AtomSpace::global && line_of)
+        at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
+            reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, kPinnedSm, claim);
+      else if (space == AtomSpace::global)
+        at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, kPinnedSm, claim);
+      else
+        at::atomic_latency_kernel<Op, AtomSpace::shared><<<blocks, 1>>>(
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, kPinnedSm, claim);
+    });
   };
   switch (op) {
     case AtomOp::add_u32: go(at::AddU32{}); break;

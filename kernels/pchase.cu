@@ -2,11 +2,10 @@
 #include "kernels/pchase.hpp"
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "fixtures/cuda_check.hpp"
 #include "kernels/pchase.cuh"
+#include "kernels/pinned_launch.cuh"
 
 namespace archbench {
 namespace {
@@ -46,32 +45,14 @@ T* symbol_address(const T& symbol) {
   return static_cast<T*>(p);
 }
 
-// Launches `launch(blocks)` until one block has run on kChaseSm: a few blocks per SM, then more
-// if the block scheduler left that SM out (it never has on an idle GPU).
-template <class Launch>
-void launch_pinned(const char* what, Launch launch) {
-  int device = 0, sms = 0;
-  ARCHBENCH_CUDA(cudaGetDevice(&device));
-  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  std::uint32_t* claim = symbol_address(g_pin_claim);
-  for (int blocks = 2 * sms; blocks <= 32 * sms; blocks *= 4) {
-    ARCHBENCH_CUDA(cudaMemset(claim, 0, sizeof *claim));
-    launch(blocks, claim);
-    cuda_check_launch(what);
-    std::uint32_t claimed = 0;
-    ARCHBENCH_CUDA(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));
-    if (claimed) return;
-  }
-  throw std::runtime_error(std::string(what) + ": no block was scheduled on SM " + std::to_string(kChaseSm));
-}
-
 template <class Load>
 ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct) {
   auto kernel = dev::pchase_chain<Load, kChainUnroll>;
   set_carveout(kernel, carveout_pct);
   ChainOut* out = symbol_address(g_chain_out);
-  launch_pinned("pchase_chain", [&](int blocks, std::uint32_t* claim) {
-    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, kChaseSm, claim);
+  std::uint32_t* claim = symbol_address(g_pin_claim);
+  launch_pinned("pchase_chain", claim, [&](int blocks) {
+    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, kPinnedSm, claim);
   });
   ChainOut o{};
   ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
@@ -84,8 +65,9 @@ FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
   set_carveout(kernel, carveout_pct);
   std::uint32_t* cycles = symbol_address(g_fine_cycles)[0];
   FineOut* out = symbol_address(g_fine_out);
-  launch_pinned("pchase_fine", [&](int blocks, std::uint32_t* claim) {
-    kernel<<<blocks, 1>>>(d, start, warm, cycles, out, kChaseSm, claim);
+  std::uint32_t* claim = symbol_address(g_pin_claim);
+  launch_pinned("pchase_fine", claim, [&](int blocks) {
+    kernel<<<blocks, 1>>>(d, start, warm, cycles, out, kPinnedSm, claim);
   });
   FineOut o{};
   FineTiming t;

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "kernels/clock.cuh"
+#include "kernels/pinned_launch.cuh"
 
 namespace archbench::dev {
 
@@ -45,13 +46,6 @@ struct FineOut {
   std::uint64_t window_cycles, window_ns;
   std::uint32_t final_index, smid;
 };
-
-// Placement: a chase runs on one chosen SM. The launch puts a few blocks on every SM; the first
-// block that finds itself on `pin_sm` claims the run and the others return at once, so the prime
-// launch and the timed launch of a measurement see the same SM and the same L2 distances.
-__device__ __forceinline__ bool claim_pinned_sm(std::uint32_t pin_sm, std::uint32_t* claim) {
-  return smid() == pin_sm && atomicExch(claim, 1u) == 0u;
-}
 
 // Averaged long chain of absolute pointers. The warm-up loop is not unrolled (1 LDG), the timed
 // loop is unrolled kUnroll times (kUnroll LDGs): the SASS test counts exactly 1 + kUnroll loads.

@@ -16,10 +16,7 @@ enum class CacheOp { ca, cg, nc };
 inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};
 const char* cache_op_name(CacheOp op);  // "ld.ca", "ld.cg", "ld.nc"
 
-// Every chase runs on this SM (placement is a parameter, not luck: the L2 partition distances,
-// and so the latencies, differ between SMs; Geometry/l2/sm_map measures every SM).
-inline constexpr std::uint32_t kChaseSm = 0;
-
+// Every chase runs on SM kPinnedSm (kernels/pinned_launch.cuh): placement is a parameter.
 // The timed loop of the chain kernel is unrolled this many times: timed steps are a multiple.
 inline constexpr std::uint32_t kChainUnroll = 8;
 // Samples per fine-grained run, each one access timed on its own; they live in shared memory.

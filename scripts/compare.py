@@ -241,16 +241,19 @@ def welch_p(a, b):
 
 
 def lookback(centres, value):
-    """The look-back test: `value` against earlier centres (>= 3). Returns (p, sigma as a
-    relative fraction) from the t distribution with n - 1 degrees of freedom."""
+    """The look-back test: `value` against earlier centres (>= 3), robustly: the median and the
+    median absolute deviation (x 1.4826) of their logarithms, so a step already in the history,
+    or one odd night, does not widen the band. Returns (p, sigma as a relative fraction), p from
+    the t distribution with n - 1 degrees of freedom."""
     logs = _logs(centres)
     if len(logs) < 3 or value <= 0:
         return None, None
-    mean, sd = statistics.mean(logs), statistics.stdev(logs)
+    centre = statistics.median(logs)
+    sd = 1.4826 * statistics.median(abs(x - centre) for x in logs)
     n = len(logs)
     if sd == 0:
-        return (1.0 if math.log(value) == mean else 0.0), 0.0
-    t = (math.log(value) - mean) / (sd * math.sqrt(1 + 1 / n))
+        return (1.0 if math.log(value) == centre else 0.0), 0.0
+    t = (math.log(value) - centre) / (sd * math.sqrt(1 + 1 / n))
     p = float(2 * _stats.t.sf(abs(t), n - 1)) if _stats else None
     return p, math.expm1(sd)
 
@@ -298,13 +301,18 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
             if not a or not b:
                 continue
             ma, mb = statistics.median(a), statistics.median(b)
+            # With a history, the reference is the median of its centres and the baseline's, so
+            # one odd baseline does not make every later run look changed (look-back).
+            centres = [statistics.median(h.values[name][counter]) for h in history
+                       if counter in h.values.get(name, {})]
+            ref = statistics.median(centres + [ma]) if len(centres) >= 2 else ma
             row = {"feature": feature_of(name), "name": name, "counter": counter, "how": how, "base": ma,
-                   "cont": mb, "kind": metric_kind(counter), "p": None, "q": None, "sigma_pct": None,
+                   "ref": ref, "cont": mb, "kind": metric_kind(counter), "p": None, "q": None, "sigma_pct": None,
                    "noise": "none", "status": "same"}
-            if ma == 0:
+            if ref == 0:
                 row["change_pct"] = 0.0 if mb == 0 else math.inf
             else:
-                row["change_pct"] = 100 * (mb - ma) / abs(ma)
+                row["change_pct"] = 100 * (mb - ref) / abs(ref)
             rows.append(row)
             if how == "value":
                 row["threshold_pct"] = tol
@@ -313,8 +321,6 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 continue
             # Worse is positive: a cost that grew, a rate that fell.
             row["worse_pct"] = row["change_pct"] if how == "lower" else -row["change_pct"]
-            centres = [statistics.median(h.values[name][counter]) for h in history
-                       if counter in h.values.get(name, {})]
             threshold = MIN_EFFECT_PCT[row["kind"]]
             if len(centres) + 1 >= 3:
                 p, sigma = lookback(centres + [ma], mb)
@@ -392,6 +398,11 @@ def fmt_value(v, kind):
     return f"{v:.5g}{(' ' + unit) if unit else ''}"
 
 
+def short(name):
+    """The name without Google Benchmark's '/iterations:N/manual_time' tail."""
+    return name.split("/iterations:")[0].replace("/manual_time", "")
+
+
 def describe(run):
     c = run.context
     bits = [c.get("gpu_name", "?"), "uuid " + str(c.get("gpu_uuid", "?"))[:12], "sha " + str(c.get("archbench_git_sha", "?")),
@@ -438,7 +449,7 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     for r in movers[:top]:
         q = "" if r["q"] is None else f"; q {r['q']:.2g}"
         band = f"tolerance {r['threshold_pct']:g} %" if r["how"] == "value" else f"threshold {r['threshold_pct']:.2g} %"
-        line = (f"{r['status'].upper():13s} {r['name']}  {r['counter']}: {fmt_value(r['base'], r['kind'])} -> "
+        line = (f"{r['status'].upper():13s} {short(r['name'])}  {r['counter']}: {fmt_value(r['ref'], r['kind'])} -> "
                 f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; {band}{q})")
         out.append(("- " + line) if markdown else "  " + line)
     shifted = [(f, s) for f, s in features.items() if s["shift"] != "none"]
@@ -463,7 +474,7 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
 
 
 def write_table(path, rows):
-    fields = ["feature", "name", "counter", "how", "kind", "base", "cont", "change_pct", "threshold_pct", "sigma_pct",
+    fields = ["feature", "name", "counter", "how", "kind", "base", "ref", "cont", "change_pct", "threshold_pct", "sigma_pct",
               "noise", "p", "q", "status"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")

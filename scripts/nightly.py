@@ -1,30 +1,32 @@
 #!/usr/bin/env python3
-"""Nightly regression run: measure, store in the history, compare with the baseline, report.
+"""Nightly regression run: measure, keep the history, compare against it, report.
 
 Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DIR]
-                  [--baseline FILE] [--threshold PCT] [-- EXTRA_ARCHBENCH_ARGS...]
+                  [--baseline FILE] [--window N] [--keep N] [-- EXTRA_ARCHBENCH_ARGS...]
+       nightly.py --history DIR --compare-latest      (no measurement: report on the newest run)
 
-1. Runs `archbench --isolate --benchmark_repetitions=N --benchmark_filter=REGEX` into
-   DIR/<gpu-slug>/<UTC timestamp>.json (the history, one file per run).
-2. Compares it with --baseline, else DIR/<gpu-slug>/baseline.json when it exists, else the
-   previous run in the history (scripts/compare.py: significance from the repetitions, a noise
-   threshold per benchmark).
-3. Writes DIR/<gpu-slug>/<timestamp>.md: the comparison, and trend plots over the history of the
-   benchmarks that changed most (PNG next to it; skipped without matplotlib).
+1. Runs `archbench --isolate` into DIR/<gpu-slug>/<UTC timestamp>.json. The history keeps, per
+   GPU model, the last --keep runs of each board (gpu_uuid); planted-fault runs never enter it.
+2. Compares the run with its baseline (--baseline, else DIR/<gpu-slug>/baseline.json, else the
+   previous run) with the last --window runs as the noise history (scripts/compare.py: the
+   look-back band of each benchmark, Benjamini-Hochberg over all, a minimum effect per metric
+   kind, and per-feature shifts).
+3. Tells a step from a blip: a benchmark that also changed the night before, the same way, is a
+   step (it persists); one that changed tonight only is new; one that changed the night before
+   and is back tonight was a one-night blip.
+4. Writes DIR/<gpu-slug>/<timestamp>.md (the one-screen summary in Markdown, the steps and blips,
+   a trend plot of each regressed benchmark over the history) and <timestamp>-table.csv.
 
-Exit codes: 0 no significant regression (or nothing to compare with yet), 1 regression, 2 error.
+Exit codes: 0 no regression (or nothing to compare with yet), 1 regression, 2 error.
 """
 import argparse
 import datetime
 import glob
-import io
-import json
 import os
 import re
 import statistics
 import subprocess
 import sys
-from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -34,7 +36,41 @@ def slug(name):
     return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", name.lower())).strip("-") or "gpu"
 
 
-def trend_plots(history_files, names, out_dir, stem):
+def history_runs(gpu_dir, model):
+    """The usable runs of the folder, oldest first (by the run's own date, not the file's time)."""
+    runs, _ = compare.load_history([p for p in glob.glob(os.path.join(gpu_dir, "2*.json"))], model)
+    return runs
+
+
+def prune(runs, keep):
+    """Deletes all but the last `keep` runs of each board; returns the kept runs."""
+    by_board = {}
+    for r in runs:
+        by_board.setdefault(r.context.get("gpu_uuid", "?"), []).append(r)
+    kept = []
+    for board_runs in by_board.values():
+        for old in board_runs[:-keep] if keep > 0 else []:
+            for p in (old.path, old.path[:-5] + ".md", old.path[:-5] + "-table.csv"):
+                if os.path.exists(p):
+                    os.remove(p)
+        kept += board_runs[-keep:] if keep > 0 else board_runs
+    return sorted(kept, key=lambda r: str(r.context.get("date", "")))
+
+
+def statuses(rows):
+    return {(r["name"], r["counter"]): r["status"] for r in rows if r["status"] != "same"}
+
+
+def steps_and_blips(tonight, last_night):
+    """(steps, new, blips): keys changed both nights the same way, tonight only, last night only."""
+    steps = sorted(k for k, s in tonight.items() if last_night.get(k) == s)
+    new = sorted(k for k in tonight if k not in steps)
+    blips = sorted(k for k in last_night if k not in tonight)
+    return steps, new, blips
+
+
+def trend_plots(runs, rows, out_dir, stem, limit):
+    """One PNG per regressed benchmark: its metric over the history, the band, tonight marked."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -42,26 +78,26 @@ def trend_plots(history_files, names, out_dir, stem):
     except ImportError:
         return []
     paths = []
-    series = {n: [] for n in names}
-    for i, path in enumerate(history_files):
-        try:
-            _, runs = compare.load(path)
-        except compare.InputError:
-            continue
-        for n in names:
-            metric, _ = compare.main_metric(n)
-            values = runs.get(n, {}).get(metric)
-            if values:
-                series[n].append((i, statistics.median(values)))
-    for k, (n, pts) in enumerate(series.items()):
+    regressed = [r for r in rows if r["status"] in ("regressed", "value changed")][:limit]
+    for k, r in enumerate(regressed):
+        pts = [(run.context.get("date", "?")[:10], statistics.median(run.values[r["name"]][r["counter"]]))
+               for run in runs if r["counter"] in run.values.get(r["name"], {})]
         if len(pts) < 2:
             continue
         fig, ax = plt.subplots(figsize=(7, 3))
-        xs, ys = zip(*pts)
-        ax.plot(xs, ys, marker="o")
-        ax.set_title(n, fontsize=8)
-        ax.set_xlabel("run (oldest first)", fontsize=8)
-        ax.set_ylabel(compare.main_metric(n)[0], fontsize=8)
+        xs = list(range(len(pts)))
+        ys = [p[1] for p in pts]
+        ax.plot(xs, ys, marker="o", label=r["counter"])
+        ax.plot(xs[-1], ys[-1], marker="o", color="red", markersize=9, label="tonight")
+        if r.get("sigma_pct") and r["how"] != "value":
+            ref = r["ref"]
+            band = ref * r["threshold_pct"] / 100
+            ax.axhspan(ref - band, ref + band, color="grey", alpha=0.2, label="band")
+        ax.set_xticks(xs)
+        ax.set_xticklabels([p[0] for p in pts], rotation=45, fontsize=6)
+        ax.set_title(compare.short(r["name"]), fontsize=8)
+        ax.set_ylabel(r["counter"], fontsize=8)
+        ax.legend(fontsize=6)
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
         p = os.path.join(out_dir, f"{stem}-trend-{k}.png")
@@ -71,73 +107,123 @@ def trend_plots(history_files, names, out_dir, stem):
     return paths
 
 
+def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
+    """Compares `current` (a path) with the baseline and the history; writes the report; returns
+    (exit status, report path)."""
+    cur = compare.load(current)
+    base = compare.load(baseline_path)
+    earlier = [r for r in runs if os.path.abspath(r.path) not in (os.path.abspath(current), os.path.abspath(baseline_path))]
+    hist = earlier[-window:] if window > 0 else []
+    rows, features = compare.compare(base, cur, hist)
+    stem = os.path.basename(current)[:-5]
+    lines = compare.warnings(base, cur) + [""]
+    lines += compare.summary(base, cur, rows, features, len(hist) + 1 if hist else 0, 15, True)
+    # Last night: the previous run against its own baseline and history.
+    before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
+    if len(before) >= 2:
+        prev, prev_base = before[-1], before[-2]
+        prev_hist = [r for r in before[:-2]][-window:]
+        prev_rows, _ = compare.compare(prev_base, prev, prev_hist)
+        steps, new, blips = steps_and_blips(statuses(rows), statuses(prev_rows))
+        lines += ["", "## Steps and blips", "",
+                  f"- steps (changed last night too, the same way: they persist): {len(steps)}",
+                  f"- new tonight (one night so far): {len(new)}",
+                  f"- one-night blips (changed last night, back tonight): {len(blips)}"]
+        for title, keys in (("step", steps), ("new", new), ("blip", blips)):
+            for name, counter in keys[:10]:
+                lines.append(f"  - {title}: `{compare.short(name)}` {counter}")
+    table = os.path.join(gpu_dir, f"{stem}-table.csv")
+    compare.write_table(table, rows)
+    lines += ["", f"Full table: `{os.path.basename(table)}`"]
+    plots = trend_plots(runs, rows, gpu_dir, stem, plots_limit)
+    if plots:
+        lines += ["", "## Trends of the regressed benchmarks", ""]
+        lines += [f"![trend]({os.path.basename(p)})" for p in plots]
+    path = os.path.join(gpu_dir, f"{stem}.md")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return (1 if compare.verdict(features) else 0), path
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     extra = []
     if "--" in argv:
-        extra = argv[argv.index("--") + 1:]
-        argv = argv[:argv.index("--")]
+        extra, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", required=True)
+    ap.add_argument("--binary")
     ap.add_argument("--filter", default=".")
-    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--repetitions", type=int, default=1,
+                    help="repetitions per benchmark (default 1: the history gives the noise)")
     ap.add_argument("--history", default="results/history")
     ap.add_argument("--baseline")
-    ap.add_argument("--threshold", type=float, default=2.0)
+    ap.add_argument("--window", type=int, default=10, help="earlier runs that give the noise band (default 10)")
+    ap.add_argument("--keep", type=int, default=30, help="runs kept per board (default 30)")
+    ap.add_argument("--plots", type=int, default=12, help="trend plots at most (default 12)")
+    ap.add_argument("--compare-latest", action="store_true", help="report on the newest run without measuring")
     args = ap.parse_args(argv)
 
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")  # unique, sortable
-    os.makedirs(args.history, exist_ok=True)
-    scratch = os.path.join(args.history, f".running-{stamp}.json")
-    cmd = [args.binary, "--isolate", f"--benchmark_repetitions={args.repetitions}",
-           f"--benchmark_filter={args.filter}", f"--benchmark_out={scratch}", "--benchmark_out_format=json", *extra]
-    print("nightly: " + " ".join(cmd), file=sys.stderr)
+    if args.compare_latest:
+        files = glob.glob(os.path.join(args.history, "*", "2*.json"))
+        if not files:
+            print(f"nightly: error: no run under {args.history}", file=sys.stderr)
+            return 2
+        try:
+            newest = max((compare.load(f) for f in files), key=lambda r: str(r.context.get("date", "")))
+        except compare.InputError as e:
+            print(f"nightly: error: {e}", file=sys.stderr)
+            return 2
+        current = newest.path
+        gpu_dir = os.path.dirname(current)
+        rc = 0
+    else:
+        if not args.binary:
+            print("nightly: error: --binary is required (or --compare-latest)", file=sys.stderr)
+            return 2
+        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")  # unique, sortable
+        os.makedirs(args.history, exist_ok=True)
+        scratch = os.path.join(args.history, f".running-{stamp}.json")
+        cmd = [args.binary, "--isolate", f"--benchmark_repetitions={args.repetitions}",
+               f"--benchmark_filter={args.filter}", f"--benchmark_out={scratch}", "--benchmark_out_format=json", *extra]
+        env = dict(os.environ)
+        env.pop("ARCHBENCH_FAULT", None)  # a planted fault never enters the history
+        print("nightly: " + " ".join(cmd), file=sys.stderr)
+        try:
+            rc = subprocess.run(cmd, env=env).returncode
+        except OSError as e:
+            print(f"nightly: error: cannot run {args.binary}: {e.strerror}", file=sys.stderr)
+            return 2
+        try:
+            ctx = compare.load(scratch).context
+        except compare.InputError as e:
+            print(f"nightly: error: the run (exit {rc}) left no usable result: {e}", file=sys.stderr)
+            return 2
+        gpu_dir = os.path.join(args.history, slug(ctx.get("gpu_name", "gpu")))
+        os.makedirs(gpu_dir, exist_ok=True)
+        current = os.path.join(gpu_dir, f"{stamp}.json")
+        os.replace(scratch, current)
     try:
-        rc = subprocess.run(cmd).returncode
-    except OSError as e:
-        print(f"nightly: error: cannot run {args.binary}: {e.strerror}", file=sys.stderr)
-        return 2
-    try:
-        ctx, _ = compare.load(scratch)
+        model = compare.load(current).context.get("gpu_name")
+        runs = prune(history_runs(gpu_dir, model), args.keep)
     except compare.InputError as e:
-        print(f"nightly: error: the run (exit {rc}) left no usable result: {e}", file=sys.stderr)
+        print(f"nightly: error: {e}", file=sys.stderr)
         return 2
-    gpu_dir = os.path.join(args.history, slug(ctx.get("gpu_name", "gpu")))
-    os.makedirs(gpu_dir, exist_ok=True)
-    current = os.path.join(gpu_dir, f"{stamp}.json")
-    os.replace(scratch, current)
-    history = sorted(glob.glob(os.path.join(gpu_dir, "2*.json")))
-
     baseline = args.baseline
     if not baseline and os.path.exists(os.path.join(gpu_dir, "baseline.json")):
         baseline = os.path.join(gpu_dir, "baseline.json")
-    if not baseline and len(history) >= 2:
-        baseline = history[-2]
-    report = [f"# archbench nightly {stamp}", "", f"GPU: {ctx.get('gpu_name', '?')}, result `{current}`",
-              f"(archbench exit code {rc}: {'fine' if rc == 0 else 'a feature failed, see its isolated_child entry'})", ""]
-    status = 0
     if not baseline:
-        report.append("No baseline yet: this run is the first in the history.")
-    else:
-        buf = io.StringIO()
-        with redirect_stdout(buf):
-            status = compare.main(["--markdown", "--threshold", str(args.threshold), baseline, current])
-        report += [f"Compared with `{baseline}`:", "", buf.getvalue()]
-        if status == 2:
-            return 2
-        _, base_runs = compare.load(baseline)
-        _, cur_runs = compare.load(current)
-        rows = [r for r in compare.compare(base_runs, cur_runs, args.threshold, 0.05) if r["main"]]
-        moved = [r["name"] for r in sorted(rows, key=lambda r: -abs(r["change"]))[:6]]
-        plots = trend_plots(history, moved, gpu_dir, stamp)
-        if plots:
-            report += ["## Trends of the benchmarks that moved most", ""]
-            report += [f"![trend]({os.path.basename(p)})" for p in plots]
-    report_path = os.path.join(gpu_dir, f"{stamp}.md")
-    with open(report_path, "w") as f:
-        f.write("\n".join(report) + "\n")
-    print(f"nightly: report {report_path}", file=sys.stderr)
-    return 1 if status == 1 else 0
+        before = [r for r in runs if os.path.abspath(r.path) != os.path.abspath(current)]
+        baseline = before[-1].path if before else None
+    if not baseline:
+        print(f"nightly: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
+        return 0
+    try:
+        status, path = report(gpu_dir, current, runs, baseline, args.window, args.plots)
+    except (compare.InputError, OSError) as e:
+        print(f"nightly: error: {e}", file=sys.stderr)
+        return 2
+    print(f"nightly: report {path} (archbench exit {rc})", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

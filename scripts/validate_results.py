@@ -119,6 +119,18 @@ def check_file(path, required_features, no_errors):
         pct = b.get("pct_of_peak")
         if isinstance(pct, (int, float)) and pct > 105:
             problems.append(f"{path}: '{name}': pct_of_peak {pct:.1f} above the physical limit")
+        # Since archbench_primary_metrics=label every benchmark declares what compare.py compares.
+        if ctx.get("archbench_primary_metrics") == "label":
+            label = b.get("label", "")
+            if not isinstance(label, str) or not label.startswith("primary="):
+                problems.append(f"{path}: '{name}': no primary metric declared in its label")
+            else:
+                for item in label.split(" | ", 1)[0][len("primary="):].split(","):
+                    counter, _, how = item.rpartition(":")
+                    if how not in ("higher", "lower") and not how.endswith("%"):
+                        problems.append(f"{path}: '{name}': malformed primary declaration '{item}'")
+                    elif not isinstance(b.get(counter), (int, float)):
+                        problems.append(f"{path}: '{name}': declared primary metric '{counter}' not reported")
         if (feature == "MemLatency" or family == "Pipeline/latency") and b.get("latency_cycles", 0) <= 0:
             problems.append(f"{path}: '{name}': latency_cycles not positive")
     for f in required_features:

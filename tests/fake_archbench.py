@@ -3,6 +3,7 @@
 FAKE_BW_SCALE scales the bandwidth (a planted regression); FAKE_FAIL=1 writes nothing;
 --device=N names GPU N (its uuid GPU-N) and FAKE_SLOW_DEVICE=N plants a slow one (80 % bandwidth);
 --archbench_feature=P2P writes the pairs of FAKE_GPUS GPUs, FAKE_SLOW_LINK=i-j a slow link."""
+import datetime
 import json
 import os
 import random
@@ -46,10 +47,12 @@ if "--archbench_feature=P2P" in sys.argv:
     sys.exit(0)
 bench = []
 for i in range(reps):
-    for name, counter, value in [("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", 3.1e12 * scale),
-                                 ("Pipeline/latency/ffma", "latency_cycles", 4.0)]:
+    for name, counter, value, how in [("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", 3.1e12 * scale, "higher"),
+                                      ("Pipeline/latency/ffma", "latency_cycles", 4.0, "lower")]:
         bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
-                      "real_time": 1.0, counter: value * (1 + rng.gauss(0, 0.001))})
+                      "real_time": 1.0, "label": f"primary={counter}:{how}",
+                      counter: value * (1 + rng.gauss(0, 0.001))})
 json.dump({"context": {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_uuid": f"GPU-{device}",
+                       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "host_name": os.environ.get("FAKE_HOST", "node0"), "gpu_driver_version": "580.159.04"},
            "benchmarks": bench}, open(out, "w"))

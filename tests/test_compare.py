@@ -1,24 +1,58 @@
-"""compare.py: a planted regression is found, planted noise is not, partial overlap is listed,
-different GPUs are warned about, and bad input is a clear error (pytest)."""
+"""compare.py: the declared metric per family (never wall time), history-based bands, the
+false-discovery control, feature shifts, planted regressions found in their feature alone, the
+one-screen summary and the full table, and bad input as a clear error (pytest)."""
+import csv
 import json
+import math
 import os
 import random
+import re
 import subprocess
 import sys
 
-SCRIPT = os.environ.get("ARCHBENCH_COMPARE",
-                        os.path.join(os.path.dirname(__file__), "..", "scripts", "compare.py"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.environ.get("ARCHBENCH_COMPARE", os.path.join(HERE, "..", "scripts", "compare.py"))
+sys.path.insert(0, os.path.dirname(SCRIPT))
+import compare  # noqa: E402
+
+GPU = "NVIDIA H100 80GB HBM3"
 
 
-def write(tmp_path, name, benchmarks, gpu="NVIDIA H100 80GB HBM3"):
-    p = tmp_path / name
-    p.write_text(json.dumps({"context": {"gpu_name": gpu, "gpu_uuid": "GPU-1"}, "benchmarks": benchmarks}))
+def entry(name, label, counters, rep=0):
+    e = {"name": name, "run_name": name, "run_type": "iteration", "repetition_index": rep, "real_time": 1.0,
+         "label": label}
+    e.update(counters)
+    return e
+
+
+def write(tmp_path, fname, benchmarks, gpu=GPU, uuid="GPU-1", date="2026-11-23T00:00:00+00:00", **ctx):
+    p = tmp_path / fname
+    context = {"gpu_name": gpu, "gpu_uuid": uuid, "date": date, "archbench_primary_metrics": "label"}
+    context.update(ctx)
+    p.write_text(json.dumps({"context": context, "benchmarks": benchmarks}))
     return str(p)
 
 
-def reps(name, counter, values):
-    return [{"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i, "real_time": 1.0,
-             counter: v} for i, v in enumerate(values)]
+def suite(rng, noise=0.002, slow=None, pct=3.0, reps=1):
+    """A small suite: 3 features x 20 benchmarks, declared metrics, relative noise `noise`; the
+    feature `slow` planted pct % worse, as ARCHBENCH_FAULT=slow:<F>:<pct> does."""
+    out = []
+    f = 1 + pct / 100
+    for rep in range(reps):
+        for i in range(20):
+            jitter = lambda: 1 + rng.gauss(0, noise)
+            lat = (300 + i) * jitter() * (f if slow == "MemLatency" else 1)
+            out.append(entry(f"MemLatency/chain/ld.cg/footprint:{i}", "primary=latency_cycles:lower",
+                             {"latency_cycles": lat, "real_time": 1000.0}, rep))
+            bw = (20 + i) * jitter() / (f if slow == "Bandwidth" else 1)
+            out.append(entry(f"Bandwidth/read/ld/width:16/footprint:{i}", "primary=bytes_per_clk_per_sm:higher",
+                             {"bytes_per_clk_per_sm": bw, "bytes_per_second": bw * 2.6e11}, rep))
+            tc = 4096 * jitter() / (f if slow == "TensorCore" else 1)
+            # A calibrated launch: real_time is the 2 ms target whatever the kernel does.
+            out.append(entry(f"TensorCore/wgmma/throughput/f16/n:{i}", "primary=flop_per_clk_per_sm:higher",
+                             {"flop_per_clk_per_sm": tc, "real_time": 2000.0}, rep))
+        out.append(entry("Geometry/l2/line", "primary=line_bytes:0% | a note", {"line_bytes": 128}, rep))
+    return out
 
 
 def run(*args):
@@ -26,46 +60,174 @@ def run(*args):
     return r.returncode, r.stdout + r.stderr
 
 
-def test_planted_regression_is_found_and_noise_is_not(tmp_path):
+def test_labels_declare_the_metric_and_direction():
+    assert compare.parse_label("primary=latency_cycles:lower") == ([("latency_cycles", "lower", 0.0)], "")
+    assert compare.parse_label("primary=capacity_bytes:5%,line_bytes:0% | hashed") == \
+        ([("capacity_bytes", "value", 5.0), ("line_bytes", "value", 0.0)], "hashed")
+    assert compare.parse_label("D f16") == ([], "D f16")
+
+
+def test_every_family_has_a_metric_and_none_is_wall_time():
+    """The legacy rules (files without declarations) cover every family of the committed H100
+    runs, and no family falls back to real_time."""
+    families = ["MemLatency/chain/x", "Pipeline/latency/ffma", "Pipeline/throughput/ffma/ilp:1", "Bandwidth/read/ld",
+                "Atomics/global/atom.add.u32/gpu", "Atomics/latency/global/atom.add.u32", "SmemBanks/latency/w",
+                "SmemBanks/throughput/w", "SmemBanks/geometry", "Dsm/latency/cluster:2", "Dsm/bandwidth/cluster:2",
+                "Tlb/latency/ld.cg", "Tlb/geometry/ld.cg", "TensorCore/wgmma/throughput/f16",
+                "TensorCore/mma_sync/latency/f16", "TensorCore/cublas/f16", "Scheduling/timeline/ffma",
+                "Scheduling/warp_schedulers/ffma", "Scheduling/sustained_clock/ffma", "Scheduling/icache/ffma",
+                "Scheduling/icache_geometry/ffma", "Geometry/l1/sweep/c", "Geometry/l1/capacity/carveout:0",
+                "Geometry/l2/capacity", "Geometry/l2/sm_map", "P2P/copy/src:0", "P2P/latency/gpu:0", "P2P/link/gpu:0"]
+    for name in families:
+        metrics = compare.legacy_primary(name)
+        assert metrics, name
+        assert all(m[0] != "real_time" for m in metrics), name
+    assert compare.legacy_primary("TensorCore/wgmma/throughput/f16")[0][:2] == ("flop_per_clk_per_sm", "higher")
+    assert compare.legacy_primary("Atomics/latency/global/x")[0][:2] == ("latency_cycles", "lower")
+    assert compare.metric_kind("latency_cycles") == "cycles" and compare.metric_kind("cycles_per_access") == "cycles"
+    assert compare.metric_kind("bytes_per_clk_per_sm") == "per_clk"
+    assert compare.metric_kind("bytes_per_second") == "bytes_per_second"
+
+
+def test_the_committed_h100_files_use_their_declared_metrics():
+    """Real JSON from the GPU (tests/data) compared with itself: nothing changes, and the metric
+    of the calibrated TensorCore launches is flop per clock, not real_time."""
+    data = os.path.join(HERE, "data", "h100_tensor.json")
+    base = compare.load(data)
+    rows, features = compare.compare(base, base)
+    assert rows and all(r["status"] == "same" for r in rows)
+    assert {r["counter"] for r in rows if r["name"].startswith("TensorCore/wgmma/throughput")} == {"flop_per_clk_per_sm"}
+
+
+def test_a_kernel_twice_as_slow_under_a_calibrated_launch_is_seen(tmp_path):
     rng = random.Random(1)
-    noisy = lambda m, s: [m + rng.gauss(0, s) for _ in range(5)]
-    base = reps("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", noisy(3.1e12, 5e9)) + \
-        reps("Pipeline/latency/ffma", "latency_cycles", [4.0] * 5) + \
-        reps("Atomics/global/atom.add.u32/x", "atomics_per_second", noisy(4e11, 4e10))  # 10 % noise
-    cont = reps("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", noisy(2.9e12, 5e9)) + \
-        reps("Pipeline/latency/ffma", "latency_cycles", [4.0] * 5) + \
-        reps("Atomics/global/atom.add.u32/x", "atomics_per_second", noisy(3.8e11, 4e10))  # -5 %: within noise
+    base = suite(rng)
+    cont = suite(rng)
+    for e in cont:
+        if e["name"] == "TensorCore/wgmma/throughput/f16/n:3":
+            e["flop_per_clk_per_sm"] /= 2  # real_time stays 2000 (the launch is calibrated)
     code, out = run(write(tmp_path, "a.json", base), write(tmp_path, "b.json", cont))
     assert code == 1, out
-    assert "REGRESSION: Bandwidth/read/ld/width:16/footprint:1: bytes_per_second" in out
-    assert "Atomics" not in "\n".join(l for l in out.splitlines() if l.startswith("REGRESSION"))
-    assert "1 significant regression(s)" in out
+    assert "REGRESSED     TensorCore/wgmma/throughput/f16/n:3  flop_per_clk_per_sm" in out
 
 
-def test_a_latency_that_grows_is_a_regression_and_one_that_shrinks_is_not(tmp_path):
-    base = reps("MemLatency/chain/ld.ca/footprint:1/stride:128", "latency_cycles", [32.0, 32.1, 32.0, 31.9, 32.0])
-    worse = reps("MemLatency/chain/ld.ca/footprint:1/stride:128", "latency_cycles", [40.0, 40.1, 40.0, 39.9, 40.0])
-    better = reps("MemLatency/chain/ld.ca/footprint:1/stride:128", "latency_cycles", [28.0, 28.1, 28.0, 27.9, 28.0])
-    a = write(tmp_path, "a.json", base)
-    assert run(a, write(tmp_path, "w.json", worse))[0] == 1
-    code, out = run(a, write(tmp_path, "b.json", better), "--markdown")
-    assert code == 0 and "| benchmark |" in out and "better" in out
+def test_planted_three_percent_is_flagged_in_its_feature_alone(tmp_path):
+    rng = random.Random(2)
+    history = [write(tmp_path, f"h{i}.json", suite(rng), date=f"2026-11-2{i}") for i in range(4)]
+    base = write(tmp_path, "base.json", suite(rng), date="2026-11-25")
+    for feature in ("MemLatency", "Bandwidth", "TensorCore"):
+        cont = write(tmp_path, f"p-{feature}.json", suite(rng, slow=feature), date="2026-11-26",
+                     archbench_fault=f"slow:{feature}:3")
+        code, out = run(base, cont, "--history", *history)
+        assert code == 1, out
+        verdict = [l for l in out.splitlines() if l.startswith("Verdict")][0]
+        assert verdict.startswith(f"Verdict: REGRESSION in {feature} ("), verdict
+        assert ";" not in verdict, verdict  # no other feature
+        assert "PLANTED" in out
+    # A/A: the same suite, no fault: nothing flagged.
+    code, out = run(base, write(tmp_path, "aa.json", suite(rng), date="2026-11-26"), "--history", *history)
+    assert code == 0 and "Verdict: no regression" in out, out
 
 
-def test_partial_overlap_and_different_gpus(tmp_path):
-    a = write(tmp_path, "a.json", reps("Pipeline/latency/ffma", "latency_cycles", [4.0]) +
-              reps("Pipeline/latency/dfma", "latency_cycles", [8.0]))
-    b = write(tmp_path, "b.json", reps("Pipeline/latency/ffma", "latency_cycles", [4.0]) +
-              reps("Pipeline/latency/imad", "latency_cycles", [4.0]), gpu="NVIDIA A100-SXM4-80GB")
+def test_history_band_absorbs_a_noisy_benchmark_that_single_runs_would_flag(tmp_path):
+    """A benchmark that moves 8 % from run to run: with its history the band is wide enough; a
+    steady one moving 8 % is a regression."""
+    rng = random.Random(3)
+
+    def run_file(i, noisy_value, steady_value):
+        return write(tmp_path, f"r{i}.json", [
+            entry("MemLatency/chain/edge", "primary=latency_cycles:lower", {"latency_cycles": noisy_value}),
+            entry("MemLatency/chain/steady", "primary=latency_cycles:lower", {"latency_cycles": steady_value})],
+            date=f"2026-11-{10 + i}")
+    hist = [run_file(i, 400 * (1 + rng.choice([-0.08, 0.08])) , 300 * (1 + rng.gauss(0, 0.001))) for i in range(6)]
+    base = run_file(7, 400, 300)
+    cont = run_file(8, 432, 324)
+    base_run, cont_run = compare.load(base), compare.load(cont)
+    rows, _ = compare.compare(base_run, cont_run, [compare.load(h) for h in hist])
+    status = {r["name"]: r for r in rows}
+    assert status["MemLatency/chain/edge"]["status"] == "same"
+    assert status["MemLatency/chain/edge"]["noise"].startswith("history of")
+    assert status["MemLatency/chain/steady"]["status"] == "regressed"
+
+
+def test_a_value_is_compared_against_the_history_median_not_one_odd_baseline(tmp_path):
+    def f(i, line):
+        return write(tmp_path, f"g{i}.json", [entry("Geometry/l2/capacity", "primary=capacity_bytes:5%",
+                                                    {"capacity_bytes": line})], date=f"2026-11-1{i}")
+    hist = [compare.load(f(i, 52.4e6)) for i in range(3)]
+    odd_base = compare.load(f(5, 67.6e6))
+    rows, _ = compare.compare(odd_base, compare.load(f(6, 52.5e6)), hist)
+    assert rows[0]["status"] == "same"
+    rows, _ = compare.compare(odd_base, compare.load(f(7, 60e6)), hist)
+    assert rows[0]["status"] == "value changed"
+
+
+def test_a_changed_line_size_is_a_finding(tmp_path):
+    a = write(tmp_path, "a.json", [entry("Geometry/l2/line", "primary=line_bytes:0%", {"line_bytes": 128})])
+    b = write(tmp_path, "b.json", [entry("Geometry/l2/line", "primary=line_bytes:0%", {"line_bytes": 256})])
     code, out = run(a, b)
-    assert code == 0
-    assert "only in the baseline: Pipeline/latency/dfma" in out
-    assert "only in the contender: Pipeline/latency/imad" in out
+    assert code == 1 and "VALUE CHANGED" in out and "inferred value(s) changed" in out
+
+
+def test_false_discovery_control_over_many_benchmarks():
+    """1000 null p-values: Benjamini-Hochberg leaves (almost) none below 0.05; 20 real effects
+    among them stay discovered."""
+    rng = random.Random(4)
+    null = [rng.random() for _ in range(1000)]
+    q = compare.benjamini_hochberg(null)
+    assert sum(v < 0.05 for v in q) <= 2
+    mixed = null + [1e-6] * 20 + [None]
+    q = compare.benjamini_hochberg(mixed)
+    assert sum(v is not None and v < 0.05 for v in q) >= 20 and q[-1] is None
+
+
+def test_repetitions_give_a_p_value_at_three(tmp_path):
+    """At the repetitions a nightly may use (3), a clear change is significant (the U test could
+    never go below 0.081 there); Welch's test on the logarithms can."""
+    p = compare.welch_p([100.0, 100.2, 99.9], [110.0, 110.1, 109.8])
+    assert p is not None and p < 0.01
+    assert compare.welch_p([100.0, 100.2, 99.9], [100.1, 99.8, 100.0]) > 0.2
+
+
+def test_one_screen_summary_markdown_and_full_table(tmp_path):
+    rng = random.Random(5)
+    a = write(tmp_path, "a.json", suite(rng, reps=3))
+    cont = suite(rng, reps=3)
+    for e in cont:
+        if e["name"] == "Bandwidth/read/ld/width:16/footprint:7":
+            e["bytes_per_clk_per_sm"] *= 0.8
+    b = write(tmp_path, "b.json", cont)
+    table = tmp_path / "full.csv"
+    code, out = run(a, b, "--table", str(table))
+    assert code == 1
+    lines = out.splitlines()
+    assert len(lines) <= 40, out
+    assert any(l.startswith("feature") and "regressed" in l for l in lines)
+    assert any(l.startswith("Bandwidth ") for l in lines) and any(l.startswith("total ") for l in lines)
+    assert "REGRESSED     Bandwidth/read/ld/width:16/footprint:7  bytes_per_clk_per_sm" in out
+    assert "per clk" in out and re.search(r"\(-(19|20)\.\d\d %", out), out
+    rows = list(csv.DictReader(open(table)))
+    assert len(rows) == 61 and {"name", "counter", "change_pct", "status", "q"} <= set(rows[0])
+    code, md = run(a, b, "--markdown")
+    assert "| feature | compared | changed | improved | regressed |" in md and "**Verdict:**" in md
+
+
+def test_partial_overlap_failures_and_different_gpus(tmp_path):
+    a = write(tmp_path, "a.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles:lower", {"latency_cycles": 4.0}),
+                                   entry("Pipeline/latency/dfma", "primary=latency_cycles:lower", {"latency_cycles": 8.0})])
+    failed = entry("Pipeline/latency/hfma", "primary=latency_cycles:lower", {})
+    failed.update(error_occurred=True, error_message="x")
+    b = write(tmp_path, "b.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles:lower", {"latency_cycles": 4.0}),
+                                   entry("Pipeline/latency/imad", "primary=latency_cycles:lower", {"latency_cycles": 4.0}),
+                                   failed], gpu="NVIDIA A100-SXM4-80GB")
+    code, out = run(a, b)
+    assert code == 0, out
+    assert "1 benchmark(s) only in the baseline, 1 only in the contender, 1 failed in the contender only" in out
     assert "WARNING: gpu_name differs" in out
 
 
 def test_bad_input_is_a_clear_error(tmp_path):
-    good = write(tmp_path, "a.json", reps("Pipeline/latency/ffma", "latency_cycles", [4.0]))
+    good = write(tmp_path, "a.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles:lower", {"latency_cycles": 4.0})])
     truncated = tmp_path / "t.json"
     truncated.write_text('{"context": {}, "benchmarks": [{"name": ')
     code, out = run(good, str(truncated))
@@ -75,9 +237,30 @@ def test_bad_input_is_a_clear_error(tmp_path):
     (tmp_path / "list.json").write_text("[]")
     code, out = run(good, str(tmp_path / "list.json"))
     assert code == 2 and "no 'benchmarks' list" in out
+    bad = write(tmp_path, "bad.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles", {"latency_cycles": 4.0})])
+    code, out = run(good, bad)
+    assert code == 2 and "malformed primary declaration" in out and "Traceback" not in out
 
 
-def test_real_h100_fixtures_compare_clean_against_themselves():
-    data = os.path.join(os.path.dirname(__file__), "data", "h100_pipeline.json")
-    code, out = run(data, data)
-    assert code == 0 and "0 significant regression(s)" in out
+def test_sign_test_without_scipy_matches():
+    assert math.isclose(compare.sign_test_p(10, 0), 2 / 2 ** 10, rel_tol=1e-9)
+
+
+def test_a_real_run_declares_a_primary_metric_in_every_benchmark():
+    """Three benchmarks of every family of a full H100 run (commit 622f7999cee3): each declares
+    its metrics in its label, reports them, and compare.py reads the declaration."""
+    path = os.path.join(HERE, "data", "h100_declared.json")
+    doc = json.load(open(path))
+    assert doc["context"]["archbench_primary_metrics"] == "label"
+    run_ = compare.load(path)
+    assert run_.declared == len(run_.values)
+    for b in doc["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        decl, _ = compare.parse_label(b["label"])
+        assert decl and all(isinstance(b.get(c), (int, float)) for c, _, _ in decl), b["name"]
+    families = {"/".join(n.split("/")[:2]) for n in run_.values}
+    assert len(families) >= 25
+    validate = os.path.join(os.path.dirname(SCRIPT), "validate_results.py")
+    r = subprocess.run([sys.executable, validate, path], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr

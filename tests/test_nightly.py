@@ -16,31 +16,56 @@ def nightly(tmp_path, env=None, *extra):
         fake.chmod(0o755)
     e = dict(os.environ, **(env or {}))
     r = subprocess.run([sys.executable, NIGHTLY, "--binary", str(fake), "--history", str(tmp_path / "h"),
-                        "--repetitions", "5", *extra], capture_output=True, text=True, env=e)
+                        "--repetitions", "3", *extra], capture_output=True, text=True, env=e)
     return r.returncode, r.stdout + r.stderr
 
 
-def test_first_run_then_a_clean_run_then_a_regression(tmp_path):
+def test_first_run_then_clean_then_a_regression_a_blip_and_a_step(tmp_path):
     code, out = nightly(tmp_path)
-    assert code == 0, out
+    assert code == 0 and "nothing to compare with yet" in out, out
     gpu_dir = tmp_path / "h" / "nvidia-h100-80gb-hbm3"
     assert len(glob.glob(str(gpu_dir / "2*.json"))) == 1
-    assert "No baseline yet" in open(glob.glob(str(gpu_dir / "2*.md"))[0]).read()
 
-    code, out = nightly(tmp_path)
-    assert code == 0, out
+    for _ in range(2):
+        code, out = nightly(tmp_path)
+        assert code == 0, out
 
     code, out = nightly(tmp_path, {"FAKE_BW_SCALE": "0.9"})
     assert code == 1, out
     reports = sorted(glob.glob(str(gpu_dir / "2*.md")))
     text = open(reports[-1]).read()
-    assert "REGRESSION: Bandwidth/read/ld/width:16/footprint:1" in text
-    assert len(glob.glob(str(gpu_dir / "2*.json"))) == 3
+    assert "REGRESSED     Bandwidth/read/ld/width:16/footprint:1  bytes_per_second" in text
+    assert "| Bandwidth | 1 | 1 | 0 | 1 |" in text and "**Verdict:** REGRESSION in Bandwidth" in text
+    assert "new tonight (one night so far): 1" in text
+    assert glob.glob(str(gpu_dir / "2*-table.csv"))
     try:
         import matplotlib  # noqa: F401
         assert glob.glob(str(gpu_dir / "*-trend-*.png")) and "![trend]" in text
     except ImportError:
         pass
+
+    # Back to normal: against the history the regressed night was a one-night blip.
+    code, out = nightly(tmp_path)
+    assert code == 0, out
+    text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
+    assert "one-night blips (changed last night, back tonight): 1" in text
+
+    # Two slow nights in a row: the second is a step that persists.
+    nightly(tmp_path, {"FAKE_BW_SCALE": "0.9"})
+    code, out = nightly(tmp_path, {"FAKE_BW_SCALE": "0.9"})
+    assert code == 1, out
+    text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
+    assert "steps (changed last night too, the same way: they persist): 1" in text
+
+
+def test_the_history_keeps_the_last_runs_of_each_board(tmp_path):
+    for _ in range(4):
+        nightly(tmp_path, None, "--keep", "2")
+    gpu_dir = tmp_path / "h" / "nvidia-h100-80gb-hbm3"
+    assert len(glob.glob(str(gpu_dir / "2*.json"))) == 2
+    code, out = subprocess.run([sys.executable, NIGHTLY, "--history", str(tmp_path / "h"), "--compare-latest"],
+                               capture_output=True, text=True).returncode, ""
+    assert code == 0
 
 
 def test_a_run_that_leaves_no_result_is_an_error(tmp_path):
