@@ -30,6 +30,7 @@ Exit codes: 0 no regression, 1 a regression or a changed inferred value, 2 unrea
 import argparse
 import csv
 import glob
+import gzip
 import json
 import math
 import os
@@ -46,7 +47,8 @@ except ImportError:  # the decision still works without a p-value; say so in the
     _stats = None
 
 # Minimum relative change (%) that counts, by the metric's kind (its unit).
-MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "clock_mhz": 2.0, "other": 5.0}
+MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
+                  "other": 5.0}
 FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
@@ -70,6 +72,7 @@ LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest
     ("TensorCore/", [("flop_per_clk_per_sm", "higher", 0)]),
     ("TensorCore/mma_sync/latency/", [("latency_cycles", "lower", 0)]),
     ("TensorCore/wgmma/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/cublas/", [("flops", "higher", 0)]),
     ("Scheduling/timeline/", [("coresident_blocks_per_sm", "value", 0)]),
     ("Scheduling/warp_schedulers/", [("schedulers", "value", 0)]),
     ("Scheduling/sustained_clock/", [("sm_clock_sustained_mhz", "higher", 0)]),
@@ -98,7 +101,8 @@ LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest
     ("P2P/atomics/", [("atomics_per_clk", "higher", 0)]),
 ]
 
-UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "clock_mhz": "MHz", "other": ""}
+UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "per_second": "per s", "clock_mhz": "MHz",
+         "other": ""}
 
 
 class InputError(Exception):
@@ -113,6 +117,8 @@ def metric_kind(counter):
         return "per_clk"
     if counter.endswith("bytes_per_second"):
         return "bytes_per_second"
+    if counter == "flops" or counter.endswith("_per_second"):
+        return "per_second"
     if counter.endswith("_mhz"):
         return "clock_mhz"
     return "other"
@@ -162,12 +168,13 @@ class Run:
 
 
 def load(path):
+    """A result file (.json, or .json.gz as large runs are committed)."""
     try:
-        with open(path) as f:
+        with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
             doc = json.load(f)
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}")
-    except ValueError as e:
+    except (ValueError, EOFError, gzip.BadGzipFile) as e:
         raise InputError(f"{path}: not valid JSON (truncated?): {e}")
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
         raise InputError(f"{path}: not an archbench/Google Benchmark result (no 'benchmarks' list)")
@@ -203,7 +210,8 @@ def load_history(paths, model):
     by their context's date; others are skipped with a note."""
     files = []
     for p in paths:
-        files += sorted(glob.glob(os.path.join(p, "*.json"))) if os.path.isdir(p) else [p]
+        files += sorted(glob.glob(os.path.join(p, "*.json")) + glob.glob(os.path.join(p, "*.json.gz"))) \
+            if os.path.isdir(p) else [p]
     runs, notes = [], []
     for f in files:
         try:
@@ -240,17 +248,25 @@ def welch_p(a, b):
     return float(_stats.ttest_ind(la, lb, equal_var=False).pvalue)
 
 
+ROBUST_FROM = 5  # centres from which the band is robust (median absolute deviation)
+
+
 def lookback(centres, value):
-    """The look-back test: `value` against earlier centres (>= 3), robustly: the median and the
-    median absolute deviation (x 1.4826) of their logarithms, so a step already in the history,
-    or one odd night, does not widen the band. Returns (p, sigma as a relative fraction), p from
-    the t distribution with n - 1 degrees of freedom."""
+    """The look-back test: `value` against earlier centres (>= 3). From ROBUST_FROM centres on,
+    robustly: the median and 1.4826 x the median absolute deviation of their logarithms, so a
+    step already in the history, or one odd night, does not widen the band. With fewer, the
+    median absolute deviation says nothing (one odd night of three makes it 0): the standard
+    deviation is used. Returns (p, sigma as a relative fraction), p from the t distribution with
+    n - 1 degrees of freedom."""
     logs = _logs(centres)
     if len(logs) < 3 or value <= 0:
         return None, None
-    centre = statistics.median(logs)
-    sd = 1.4826 * statistics.median(abs(x - centre) for x in logs)
     n = len(logs)
+    centre = statistics.median(logs)
+    if n >= ROBUST_FROM:
+        sd = 1.4826 * statistics.median(abs(x - centre) for x in logs)
+    else:
+        sd = statistics.stdev(logs)
     if sd == 0:
         return (1.0 if math.log(value) == centre else 0.0), 0.0
     t = (math.log(value) - centre) / (sd * math.sqrt(1 + 1 / n))
@@ -418,7 +434,7 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     out.append(f"{h}archbench compare")
     out.append(f"- baseline:  `{base.path}` ({describe(base)})" if markdown else f"baseline:  {base.path} ({describe(base)})")
     out.append(f"- contender: `{cont.path}` ({describe(cont)})" if markdown else f"contender: {cont.path} ({describe(cont)})")
-    noise = f"history of {history_n} earlier run(s) + the baseline" if history_n >= 2 else \
+    noise = f"history of {history_n} earlier run(s) and the baseline" if history_n >= 2 else \
         "repetitions where both sides have them, else unknown (single runs: the floor decides)"
     out.append(("- " if markdown else "") + f"noise: {noise}; FDR (Benjamini-Hochberg) over {len(rows)} metrics")
     for n in notes:
@@ -526,7 +542,7 @@ def main(argv=None):
         return 2
     rows, features = compare(base, cont, history, args.alpha, args.floor)
     out = warnings(base, cont) + notes
-    out += summary(base, cont, rows, features, len(history) + 1 if history else 0, args.top, args.markdown)
+    out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
     if args.table:
         try:
             write_table(args.table, rows)

@@ -117,7 +117,7 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     rows, features = compare.compare(base, cur, hist)
     stem = os.path.basename(current)[:-5]
     lines = compare.warnings(base, cur) + [""]
-    lines += compare.summary(base, cur, rows, features, len(hist) + 1 if hist else 0, 15, True)
+    lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
     if len(before) >= 2:

@@ -266,3 +266,23 @@ def test_a_real_run_declares_a_primary_metric_in_every_benchmark():
     validate = os.path.join(os.path.dirname(SCRIPT), "validate_results.py")
     r = subprocess.run([sys.executable, validate, path], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_planted_regressions_script_tabulates_each_feature(tmp_path):
+    """scripts/planted_regressions.py --from-existing on runs made like a GPU's: 3 baselines and
+    one 3 % fault per feature; each is flagged in its feature alone (exit 0)."""
+    rng = random.Random(6)
+    out = tmp_path / "planted"
+    out.mkdir()
+    for i in range(3):
+        (out / f"baseline-{i}.json").write_text(open(write(tmp_path, f"b{i}.json", suite(rng), date=f"2026-11-2{i}")).read())
+    for f in ("MemLatency", "Bandwidth", "TensorCore"):
+        (out / f"planted-{f}.json").write_text(open(write(tmp_path, f"p{f}.json", suite(rng, slow=f), date="2026-11-25",
+                                                          archbench_fault=f"slow:{f}:3")).read())
+    script = os.path.join(os.path.dirname(SCRIPT), "planted_regressions.py")
+    r = subprocess.run([sys.executable, script, "--out", str(out), "--from-existing",
+                        "--features", "MemLatency,Bandwidth,TensorCore"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for f in ("MemLatency", "Bandwidth", "TensorCore"):
+        assert re.search(rf"\| {f} \| {f}: \d+ regressed, shift \+\d\.\d\d % \| ok \|", r.stdout), r.stdout
+    assert (out / "planted.md").exists()
