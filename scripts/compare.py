@@ -38,6 +38,9 @@ import statistics
 import sys
 import warnings as _warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import resultfile  # noqa: E402
+
 # Nearly identical repetitions make scipy warn about precision; the p-value is still right.
 _warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -168,16 +171,11 @@ class Run:
 
 
 def load(path):
-    """A result file (.json, or .json.gz as large runs are committed)."""
+    """A result file (.json, or .json.gz as large runs are committed): scripts/resultfile.py."""
     try:
-        with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}")
-    except (ValueError, EOFError, gzip.BadGzipFile) as e:
-        raise InputError(f"{path}: not valid JSON (truncated?): {e}")
-    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        raise InputError(f"{path}: not an archbench/Google Benchmark result (no 'benchmarks' list)")
+        doc = resultfile.load(path)
+    except resultfile.ResultError as e:
+        raise InputError(str(e))
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
     values, primary, errors = {}, {}, set()
     declared = 0

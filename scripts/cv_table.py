@@ -6,12 +6,15 @@ Usage: cv_table.py [--markdown] FILE
 For every benchmark: the coefficient of variation (stddev / mean, %) of its main metric over
 the repetitions, or for latencies the spread (max - min, cycles). Goals (issue 11): CV <= 1 %
 for bandwidth and throughput, spread <= 1 cycle for latency. Prints a summary per feature and
-every benchmark that misses its goal. Exit 0 always (a table, not a test), 1 on unreadable input.
+every benchmark that misses its goal. Exit 0 always (a table, not a test), 2 on unreadable input.
 """
 import argparse
 import json
 import statistics
 import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import resultfile  # noqa: E402
 
 # feature family -> (metric, kind): kind "cv" (percent) or "spread" (cycles)
 METRICS = [
@@ -60,10 +63,10 @@ def main(argv=None):
     ap.add_argument("--markdown", action="store_true", help="a markdown summary table")
     args = ap.parse_args(argv)
     try:
-        doc = json.load(open(args.file))
-    except (OSError, ValueError) as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
-        return 1
+        doc = resultfile.load(args.file)
+    except resultfile.ResultError as e:
+        print(f"cv_table.py: error: {e}", file=sys.stderr)
+        return 2
     rows = table(doc)
     if not rows:
         print("no benchmark with 2 or more repetitions")

@@ -38,6 +38,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import resultfile  # noqa: E402
+
 # Counters that measure the hardware (a change in them is a finding); launch parameters and
 # context-like counters (sms, iterations, warps...) are left out.
 MEASURED_SUFFIXES = ("_per_second", "_cycles", "_ns", "flops", "_per_clk_per_sm", "_per_clk", "capacity_bytes",
@@ -60,12 +63,11 @@ def is_measured(counter):
 
 def load(path):
     try:
-        with open(path) as f:
-            doc = json.load(f)
+        doc = resultfile.load(path)
         ctx = doc["context"]
         rows = [b for b in doc["benchmarks"] if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"node_summary.py: error: {path}: not an archbench result ({e})", file=sys.stderr)
+    except (resultfile.ResultError, KeyError, TypeError) as e:
+        print(f"node_summary.py: error: {e}", file=sys.stderr)
         sys.exit(2)
     label = f"{ctx.get('host_name', '?')}/{ctx.get('gpu_uuid', os.path.basename(path))}"
     values = {}
@@ -228,10 +230,9 @@ def main(argv=None):
     gpus, links = [], []
     for p in paths:
         try:
-            with open(p) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"node_summary.py: error: {p}: not an archbench result ({e})", file=sys.stderr)
+            doc = resultfile.load(p)
+        except resultfile.ResultError as e:
+            print(f"node_summary.py: error: {e}", file=sys.stderr)
             return 2
         if isinstance(doc, dict) and isinstance(doc.get("context"), dict) and is_p2p(doc):
             links += load_p2p(p, doc)

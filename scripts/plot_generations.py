@@ -16,8 +16,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matplotlib.pyplot as plt  # noqa: E402
 from plotlib import main, save, unit_arg  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import resultfile  # noqa: E402
 
 QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2 hit"),
               ("dram_latency_cycles", "DRAM"), ("smem_latency_cycles", "shared memory")]
@@ -55,9 +56,8 @@ def from_run(doc):
 
 
 def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
+    doc = resultfile.load(path)
+    ctx = doc["context"]
     label = ctx.get("gpu_name", os.path.basename(path))
     if ctx.get("reference"):
         q = {b["name"].split("/", 1)[1]: b["value"] for b in doc.get("benchmarks", [])}

@@ -16,8 +16,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matplotlib.pyplot as plt  # noqa: E402
 from plotlib import feature_benchmarks, main, save  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
 PANELS = [("copy_uni_bytes_per_second", "copy engine, one way", 1e-9, "GB/s"),

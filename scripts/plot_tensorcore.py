@@ -14,8 +14,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matplotlib.pyplot as plt  # noqa: E402
 from plotlib import feature_benchmarks, main, save  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
 DTYPES = ["f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "f64"]

@@ -15,8 +15,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matplotlib.pyplot as plt  # noqa: E402
 from plotlib import save  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 FIELDS = ["block", "warp_in_block", "smid", "warpid", "start_ns", "end_ns"]
 

@@ -12,8 +12,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import matplotlib.pyplot as plt  # noqa: E402
 from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
 
 
 def load(path):

@@ -1,20 +1,27 @@
 """Shared by the plot scripts: reading a feature's benchmarks from archbench JSON, saving a
 figure as PNG and SVG, and the command line every script has (FILE... --out DIR)."""
 import argparse
-import json
 import os
+import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    print(f"{os.path.basename(sys.argv[0])}: error: matplotlib is not installed "
+          "(pip install -r scripts/requirements.txt)", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+import resultfile  # noqa: E402
+
 
 def feature_benchmarks(path, feature):
-    """(gpu label, context, benchmarks of `feature` that ran and are not aggregates)."""
-    with open(path) as f:
-        doc = json.load(f)
-    ctx = doc.get("context", {})
+    """(gpu label, context, benchmarks of `feature` that ran and are not aggregates). A file that
+    is not an archbench result raises resultfile.ResultError."""
+    doc = resultfile.load(path)
+    ctx = doc["context"]
     label = ctx.get("gpu_name", os.path.basename(path))
     rows = [b for b in doc.get("benchmarks", [])
             if b.get("name", "").startswith(feature + "/") and not b.get("error_occurred")
@@ -48,7 +55,11 @@ def main(doc, feature, load, plot, argv=None, extra_args=None):
     args = ap.parse_args(argv)
     datasets = []
     for f in args.files:
-        label, ctx, data = load(f)
+        try:
+            label, ctx, data = load(f)
+        except resultfile.ResultError as e:
+            print(f"{os.path.basename(sys.argv[0])}: error: {e}", file=sys.stderr)
+            return 2
         if data:
             datasets.append((label, ctx, data))
         else:

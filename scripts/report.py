@@ -18,6 +18,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import resultfile  # noqa: E402
 
 PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry",
          "p2p"]
@@ -84,23 +85,30 @@ def geometry_rows(doc):
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-        if not isinstance(doc.get("benchmarks"), list) or not isinstance(doc.get("context"), dict):
-            raise ValueError("no 'context' object and 'benchmarks' list")
-        return doc
-    except (OSError, ValueError) as e:
-        print(f"report.py: error: {path}: not archbench JSON ({e})", file=sys.stderr)
-        sys.exit(2)
+    return resultfile.load_or_exit(path, "report.py")
 
 
 def latest_runs(results_dir):
+    """The newest run of every GPU folder, by the run's own date (context, else file name): git
+    gives every file the checkout's time. `reference/` holds published values, not runs."""
+    if not os.path.isdir(results_dir):
+        print(f"report.py: error: --latest {results_dir}: no such directory", file=sys.stderr)
+        sys.exit(2)
     files = []
     for gpu_dir in sorted(glob.glob(os.path.join(results_dir, "*", ""))):
-        runs = sorted(glob.glob(os.path.join(gpu_dir, "*.json")), key=os.path.getmtime)
+        if os.path.basename(os.path.normpath(gpu_dir)) == "reference":
+            continue
+        runs = []
+        for p in glob.glob(os.path.join(gpu_dir, "*.json")):
+            try:
+                runs.append((resultfile.run_date(p, resultfile.load(p)), p))
+            except resultfile.ResultError as e:
+                print(f"report.py: note: {e}: not a run, skipped", file=sys.stderr)
         if runs:
-            files.append(runs[-1])
+            files.append(max(runs)[1])
+    if not files:
+        print(f"report.py: error: --latest {results_dir}: no run under it", file=sys.stderr)
+        sys.exit(2)
     return files
 
 

@@ -12,6 +12,9 @@ import json
 import math
 import sys
 
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import resultfile  # noqa: E402
+
 CONTEXT_KEYS = [
     "date", "host_name", "executable",
     "gpu_name", "gpu_uuid", "gpu_compute_capability", "gpu_sm_count", "gpu_max_sm_clock_mhz",
@@ -72,11 +75,7 @@ FINE_COUNTERS = ["latency_p95_cycles", "latency_p95_ns", "timer_overhead_cycles"
 
 def check_file(path, required_features, no_errors):
     problems = []
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        return [f"{path}: not readable JSON: {e}"]
+    doc = resultfile.load(path)  # ResultError: main() says so in one line, exit 2
     ctx = doc.get("context")
     benches = doc.get("benchmarks")
     if not isinstance(ctx, dict):
@@ -147,7 +146,11 @@ def main(argv=None):
     args = ap.parse_args(argv)
     problems = []
     for p in args.files:
-        problems += check_file(p, args.require_feature, args.no_errors)
+        try:
+            problems += check_file(p, args.require_feature, args.no_errors)
+        except resultfile.ResultError as e:
+            print(f"validate_results.py: error: {e}", file=sys.stderr)
+            return 2
     for line in problems:
         print(line)
     print(f"{len(args.files)} file(s) checked, {len(problems)} problem(s)")

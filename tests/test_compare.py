@@ -238,7 +238,7 @@ def test_bad_input_is_a_clear_error(tmp_path):
     assert code == 2 and "missing.json: cannot read" in out and "Traceback" not in out
     (tmp_path / "list.json").write_text("[]")
     code, out = run(good, str(tmp_path / "list.json"))
-    assert code == 2 and "no 'benchmarks' list" in out
+    assert code == 2 and "the top level is a list" in out
     bad = write(tmp_path, "bad.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles", {"latency_cycles": 4.0})])
     code, out = run(good, bad)
     assert code == 2 and "malformed primary declaration" in out and "Traceback" not in out

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A plot script draws fixture JSON, and skips files without its feature quietly.
 
-Usage: test_plots.py SCRIPT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
+Usage: check_plots.py SCRIPT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
 """
 import json
 import os

@@ -2,7 +2,7 @@
 """report.py on the fixture JSON: index.md with the geometry table and every plot it names;
 --latest picks the newest run per GPU; bad input is one line and exit 2.
 
-Usage: test_report.py REPORT_SCRIPT DATA_DIR
+Usage: check_report.py REPORT_SCRIPT DATA_DIR
 """
 import os
 import shutil

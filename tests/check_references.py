@@ -2,7 +2,7 @@
 """Every published reference in results/reference/ names its source, and every value in it is a
 positive number with its own provenance (table or figure) under a known quantity.
 
-Usage: test_references.py REFERENCE_DIR
+Usage: check_references.py REFERENCE_DIR
 """
 import json
 import os

@@ -35,7 +35,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, script, "--markdown", p], capture_output=True, text=True)
     checks.append("| Feature, metric |" in r.stdout)
     bad = subprocess.run([sys.executable, script, os.path.join(tmp, "missing.json")], capture_output=True, text=True)
-    checks.append(bad.returncode == 1)
+    checks.append(bad.returncode == 2 and "missing.json" in bad.stderr and "Traceback" not in bad.stderr)
 failed = checks.count(False)
 print(f"{len(checks) - failed} passed, {failed} failed: {checks}")
 sys.exit(1 if failed else 0)

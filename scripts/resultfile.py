@@ -1,0 +1,81 @@
+"""One loader for every script: an archbench result file, or one clear line and exit code 2.
+
+    doc = resultfile.load(path)                    # raises ResultError with a one-line message
+    doc = resultfile.load_or_exit(path, "report.py")
+
+A result is Google Benchmark's JSON with archbench's context: an object with a "context" object
+and a "benchmarks" list of objects. `.json.gz` files (large committed runs) are read as well.
+`run_date(path, doc)` orders runs by the date in their name and context, never by the file's
+modification time (git sets it to the checkout's time).
+"""
+import datetime
+import gzip
+import json
+import os
+import re
+import sys
+
+
+class ResultError(Exception):
+    pass
+
+
+def load(path):
+    try:
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise ResultError(f"{path}: cannot read: no such file")
+    except IsADirectoryError:
+        raise ResultError(f"{path}: a directory, not a result file")
+    except (OSError, EOFError) as e:
+        raise ResultError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}")
+    if not text.strip():
+        raise ResultError(f"{path}: empty file")
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise ResultError(f"{path}: not valid JSON (truncated?): {e}")
+    if not isinstance(doc, dict):
+        raise ResultError(f"{path}: not an archbench result (the top level is a {type(doc).__name__}, not an object)")
+    if not isinstance(doc.get("benchmarks"), list):
+        raise ResultError(f"{path}: not an archbench result (no 'benchmarks' list)")
+    if not isinstance(doc.get("context"), dict):
+        raise ResultError(f"{path}: not an archbench result (no 'context' object)")
+    if any(not isinstance(b, dict) for b in doc["benchmarks"]):
+        raise ResultError(f"{path}: not an archbench result (a benchmark entry is not an object)")
+    return doc
+
+
+def is_archbench(doc):
+    """Written by archbench (its context has archbench_* keys), or a published reference."""
+    ctx = doc.get("context", {})
+    return any(k.startswith("archbench_") for k in ctx) or "reference_source" in ctx or \
+        any(str(b.get("name", "")).startswith("Reference/") for b in doc["benchmarks"])
+
+
+def load_or_exit(path, script):
+    try:
+        return load(path)
+    except ResultError as e:
+        print(f"{script}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+_DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})|(\d{8}T\d{6})")
+
+
+def run_date(path, doc=None):
+    """A sortable key: the context's date when the file has one, else the date in the file name
+    (YYYY-MM-DD or a nightly stamp), then the name itself (the -2, -3 of a second run a day)."""
+    ctx_date = ""
+    if doc is not None:
+        ctx_date = str(doc.get("context", {}).get("date", ""))
+    if not ctx_date:
+        m = _DATE_IN_NAME.search(os.path.basename(path))
+        if m and m.group(1):
+            ctx_date = m.group(1)
+        elif m:
+            ctx_date = datetime.datetime.strptime(m.group(2), "%Y%m%dT%H%M%S").isoformat()
+    return ctx_date, os.path.basename(path)

@@ -1,0 +1,74 @@
+"""Every script that reads result files answers bad input the same way: one line naming the
+file, exit code 2, no traceback (scripts/resultfile.py). pytest."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "scripts")
+GOOD = os.path.join(HERE, "data", "h100_declared.json")
+
+BAD = {
+    "empty.json": "",
+    "truncated.json": '{"context": {}, "benchm',
+    "list.json": "[]",
+    "string_benchmarks.json": '{"context": {}, "benchmarks": "none"}',
+    "not_archbench.json": '{"a": 1}',
+    "entry_not_object.json": '{"context": {}, "benchmarks": [1, 2]}',
+}
+PLOTS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SCRIPTS, "plot_*.py")) if "timeline" not in p)
+# (script, arguments before the file): scripts that take result files
+TOOLS = [("validate_results.py", []), ("report.py", ["--out", "{tmp}/r"]), ("cv_table.py", []),
+         ("node_summary.py", ["--out", "{tmp}/n"]), ("compare.py", [GOOD])] + \
+        [(p, ["--out", "{tmp}/p"]) for p in PLOTS]
+
+
+def needs_matplotlib(script):
+    return script.startswith("plot_") or script == "report.py"
+
+
+@pytest.mark.parametrize("script,pre", TOOLS, ids=[t[0] for t in TOOLS])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, script, pre):
+    if needs_matplotlib(script):
+        pytest.importorskip("matplotlib")
+    pre = [a.format(tmp=tmp_path) for a in pre]
+    cases = dict(BAD)
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+    for name in list(cases) + ["missing.json"]:
+        path = str(tmp_path / name)
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *pre, path],
+                           capture_output=True, text=True)
+        err = r.stderr.strip()
+        assert r.returncode == 2, f"{script} {name}: exit {r.returncode}\n{r.stdout}{r.stderr}"
+        assert "Traceback" not in r.stderr, f"{script} {name}: {r.stderr}"
+        assert len(err.splitlines()) == 1 and name in err, f"{script} {name}: {err!r}"
+
+
+def test_report_latest_orders_by_the_runs_date_and_skips_references(tmp_path):
+    pytest.importorskip("matplotlib")
+    doc = json.load(open(GOOD))
+    gpu = tmp_path / "results" / "gpu-a"
+    gpu.mkdir(parents=True)
+    (tmp_path / "results" / "reference").mkdir()
+    (tmp_path / "results" / "reference" / "zz-paper.json").write_text(
+        json.dumps({"context": {"gpu_name": "T4", "reference": "paper"}, "benchmarks": []}))
+    for name, date in (("2026-11-22-tlb.json", "2026-11-22T08:00:00+00:00"),
+                       ("2026-11-23.json", "2026-11-23T05:00:00+00:00"),
+                       ("2026-11-22-2.json", "2026-11-22T14:00:00+00:00")):
+        d = dict(doc, context=dict(doc["context"], date=date))
+        (gpu / name).write_text(json.dumps(d))
+    # git gives every file the checkout's time: make the oldest run look newest on disk
+    os.utime(gpu / "2026-11-22-tlb.json", (4e9, 4e9))
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "results"),
+                        "--out", str(tmp_path / "rep")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    index = open(tmp_path / "rep" / "index.md").read()
+    assert "2026-11-23.json" in index and "2026-11-22-tlb.json" not in index and "zz-paper" not in index
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "nope")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
