@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <dlfcn.h>
 #include <unistd.h>
 #include <cstdlib>
 #include <ctime>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "archbench/build_info.hpp"
 #include "fixtures/cli.hpp"
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
@@ -48,6 +50,40 @@ std::string utc_date() {
 }
 
 bool has_prefix(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The first argument neither archbench nor Google Benchmark knows, or "" (checked before any GPU
+// call, so a typo is not reported as "no GPU"). Google Benchmark's flags all start --benchmark_
+// (or are --v=N); its own parser checks their values later.
+std::string first_unknown_flag(const std::vector<std::string>& rest) {
+  for (std::size_t i = 1; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (has_prefix(a, "--benchmark_") || has_prefix(a, "--v=") || has_prefix(a, "--archbench_feature=")) continue;
+    return a;
+  }
+  return "";
+}
+
+// Why no GPU can be used, in words a login node's user can act on.
+std::string no_gpu_cause(cudaError_t err) {
+  if (err == cudaSuccess) return "no CUDA GPU found: the driver sees 0 devices";
+  if (err == cudaErrorNoDevice)
+    return "no CUDA GPU found: the driver is installed but sees no device (CUDA_VISIBLE_DEVICES='" +
+           std::string(std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "unset") + "')";
+  if (err == cudaErrorInsufficientDriver) {
+    // cudart says "insufficient driver" both when the driver is too old and when there is none.
+    if (void* libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+      dlclose(libcuda);
+      int driver = 0, runtime = 0;
+      cudaDriverGetVersion(&driver);
+      cudaRuntimeGetVersion(&runtime);
+      return "no CUDA GPU usable: the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+             std::to_string(driver % 1000 / 10) + ", older than this build's runtime " + std::to_string(runtime / 1000) +
+             "." + std::to_string(runtime % 1000 / 10);
+    }
+    return "no CUDA GPU found: no NVIDIA driver is installed (libcuda.so.1 not found)";
+  }
+  return std::string("no CUDA GPU usable (cudaGetDeviceCount: ") + cudaGetErrorString(err) + ")";
+}
 
 // --isolate: every feature in a child process of this binary (--archbench_feature=F), with its
 // own JSON; the parent merges them into `json_path` after each child, so a hung kernel (the
@@ -123,13 +159,31 @@ int main(int argc, char** argv) {
   } catch (const CliError& e) {
     return fail(e.what());
   }
-  for (const std::string& a : opt.rest)
-    if (a == "--help" || a == "-h") std::fputs(usage_text().c_str(), stdout);
+  // What needs no GPU comes first: help, version, and flags nobody knows.
+  for (const std::string& a : opt.rest) {
+    if (a == "--help" || a == "-h") {
+      std::fputs(usage_text().c_str(), stdout);
+      std::fputs("\nGoogle Benchmark's flags (--benchmark_help lists them all) are accepted too.\n", stdout);
+      return 0;
+    }
+    if (a == "--version") {
+      std::printf("archbench %s (git %s, %s, %s)\n", build_info::kVersion, build_info::kGitSha, build_info::kBuildType,
+                  build_info::kCudaCompiler);
+      return 0;
+    }
+    if (a == "--benchmark_help") {
+      std::vector<char*> help_argv{argv[0], const_cast<char*>("--help"), nullptr};
+      int help_argc = 2;
+      benchmark::Initialize(&help_argc, help_argv.data());  // prints Google Benchmark's usage and exits 0
+      return 0;
+    }
+  }
+  if (const std::string unknown = first_unknown_flag(opt.rest); !unknown.empty())
+    return fail("unknown option '" + unknown + "' (see --help)");
 
   int count = 0;
   if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess || count == 0)
-    return fail(std::string("no CUDA GPU found (cudaGetDeviceCount: ") +
-                (err == cudaSuccess ? "0 devices" : cudaGetErrorString(err)) + ")");
+    return fail(no_gpu_cause(err));
   if (opt.device >= count)
     return fail("--device=" + std::to_string(opt.device) + " is out of range: " + std::to_string(count) +
                 " GPU(s) visible (0.." + std::to_string(count - 1) + ")");

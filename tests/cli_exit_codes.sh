@@ -18,18 +18,32 @@ expect_2 "non-numeric --device" --device=abc
 expect_2 "negative --device" --device=-1
 expect_2 "non-numeric --watchdog" --watchdog=soon
 expect_2 "--quick with --dense" --quick --dense
+# Before any GPU call: a typo is named as such, and help and version need no GPU.
+err=$("$bin" --no_such_flag 2>&1 >/dev/null); rc=$?
+if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -q "unknown option '--no_such_flag'"; then
+  echo "FAIL: unknown flag: exit $rc, stderr: $err"; failures=$((failures + 1))
+else
+  echo "ok: unknown flag -> $err"
+fi
+for flag in --help --version --benchmark_help; do
+  if ! "$bin" $flag >/dev/null 2>&1; then echo "FAIL: $flag does not exit 0"; failures=$((failures + 1)); else echo "ok: $flag exits 0"; fi
+done
 
 ARCHBENCH_DEVICE=x "$bin" >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: ARCHBENCH_DEVICE=x"; failures=$((failures + 1)); }
 expect_2 "out-of-range --device (or no GPU)" --device=999
 if "$bin" --info >/dev/null 2>&1; then
   # A GPU is here: the GPU-only bad inputs.
-  expect_2 "unknown flag" --no_such_flag
   expect_2 "filter matching nothing" --benchmark_filter=NoSuchFeature
   expect_2 "unwritable output" --benchmark_filter=NoSuchFeature --benchmark_out=/proc/archbench/x.json
   expect_2 "unknown feature for a child" --archbench_feature=NoSuchFeature
   expect_2 "filter matching nothing, isolated" --isolate --benchmark_filter=NoSuchFeature
 else
   expect_2 "no GPU" --benchmark_filter=MemLatency
+  err=$("$bin" --benchmark_filter=MemLatency 2>&1 >/dev/null)
+  case "$err" in
+    *"no NVIDIA driver is installed"*|*"sees no device"*|*"older than this build"*|*"0 devices"*) echo "ok: the cause is named" ;;
+    *) echo "FAIL: the no-GPU message names no cause: $err"; failures=$((failures + 1)) ;;
+  esac
 fi
 echo "$failures failed"
 [ "$failures" -eq 0 ]
