@@ -88,10 +88,6 @@ std::uint32_t log2_exact(std::uint32_t v) {
 
 }  // namespace
 
-bool atomic_kernel_exists(AtomOp op, AtomSpace space, AtomScope scope, AtomForm form) {
-  return table().count({op, space, effective_scope(space, scope), form}) != 0;
-}
-
 AtomicRun run_atomics(const AtomicLaunch& l) {
   const auto it = table().find({l.op, l.space, effective_scope(l.space, l.scope), l.form});
   if (it == table().end())

@@ -42,8 +42,6 @@ struct AtomicRun {
 // Runs the throughput kernel once and reads back the timings and every address's final value.
 // Throws std::invalid_argument for a combination without a kernel, CudaError on failure.
 AtomicRun run_atomics(const AtomicLaunch& launch);
-// Whether a kernel exists for this op / space / scope / form.
-bool atomic_kernel_exists(AtomOp op, AtomSpace space, AtomScope scope, AtomForm form);
 // Cycles and ns of `iters` dependent atomics (atom form, .gpu scope) on one address, one thread.
 struct AtomicChainTiming {
   std::uint64_t cycles = 0, ns = 0;

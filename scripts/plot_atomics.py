@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
@@ -57,6 +57,7 @@ def plot_contention(datasets, out_dir):
         ax.set_xticks(range(len(CONTENTION)))
         ax.set_xticklabels(["one address", "one per SM", "one per block", "one per warp", "all distinct"], fontsize=8)
         ax.set_yscale("log")
+        plain_axis(ax.yaxis, minor_labels=True)
         ax.set_ylabel("atomics per second", fontsize=8)
         ax.set_title(f"{space} memory", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)

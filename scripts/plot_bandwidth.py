@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import bytes_axis, plain_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 KINDS = ["read", "write", "copy", "rmw"]
@@ -52,14 +52,16 @@ def plot_footprint(datasets, width, out_dir):
             peak = float(ctx.get("gpu_dram_peak_bytes_per_second", 0)) / 1e12
             if l2 > 0 and gi == 0:
                 ax.axvline(l2, color="grey", linestyle="--", linewidth=0.8)
-                ax.text(l2, ax.get_ylim()[1], " L2", va="top", fontsize=7, color="grey")
+                ax.text(l2, 0.98, " L2", transform=ax.get_xaxis_transform(), va="top", fontsize=7, color="grey")
             if peak > 0 and gi == 0:
                 ax.axhline(peak, color="grey", linestyle=":", linewidth=0.8)
-                ax.text(ax.get_xlim()[0] if ax.lines else 1, peak, "DRAM peak", va="bottom", fontsize=7, color="grey")
+                ax.text(0.01, peak, "DRAM peak", transform=ax.get_yaxis_transform(), va="bottom", fontsize=7, color="grey")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_title(f"{kind}, {width} B per thread", fontsize=10)
-        ax.set_xlabel("footprint (bytes, whole grid)", fontsize=8)
+        ax.set_xlabel("footprint (whole grid)", fontsize=8)
+        bytes_axis(ax.xaxis)
+        plain_axis(ax.yaxis, minor_labels=True)
         ax.set_ylabel("TB/s", fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
         ax.tick_params(labelsize=7)
@@ -92,6 +94,7 @@ def plot_shapes(datasets, out_dir):
         ax.set_xscale("log", base=2)
         ax.set_title(f"{level}: {variant}", fontsize=9)
         ax.set_xlabel("warps per SM", fontsize=8)
+        plain_axis(ax.xaxis)
         ax.set_ylabel("TB/s", fontsize=8)
         ax.grid(True, alpha=0.3)
         ax.tick_params(labelsize=7)

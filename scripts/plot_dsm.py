@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -50,6 +50,7 @@ def plot_latency(datasets, out_dir):
     ax.set_xticks([2, 4, 8, 16])
     ax.set_xticklabels(["2", "4", "8", "16"])
     ax.set_xlabel("blocks per cluster")
+    plain_axis(ax.xaxis)
     ax.set_ylabel("load latency, cycles")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
@@ -79,6 +80,7 @@ def plot_bandwidth(datasets, out_dir):
         ax.set_xticklabels(PATTERNS, fontsize=8)
         if ax.patches:
             ax.set_yscale("log", base=2)
+            plain_axis(ax.yaxis, minor_labels=True)
             ax.legend(fontsize=7)
         ax.set_ylabel("bytes per clock per reading SM", fontsize=8)
         ax.set_title(f"{load_name} (16-byte loads)", fontsize=10)

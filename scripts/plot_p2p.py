@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
@@ -150,6 +150,7 @@ def plot_copy_size(datasets, out_dir):
                             transform=ax.get_yaxis_transform(), fontsize=7, va="bottom", color="gray")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bytes per copy")
+    bytes_axis(ax.xaxis)
     ax.set_ylabel("GB/s (both directions summed for <->)")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)

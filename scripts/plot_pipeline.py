@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, unit_arg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -82,6 +82,7 @@ def plot_throughput(datasets, out_dir):
         ax.set_xscale("log", base=2)
         ax.set_title(op, fontsize=9)
         ax.set_xlabel("warps per SM (all SMs)", fontsize=7)
+        plain_axis(ax.xaxis)
         ax.set_ylabel("% of peak" if use_pct else "inst/clk/SM", fontsize=7)
         if use_pct:
             ax.set_ylim(0, 105)

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 WIDTHS = [4, 8, 16]
@@ -57,6 +57,7 @@ def plot_stride(datasets, out_dir, key, ylabel, stem, title):
                         linestyle="--", linewidth=1,
                         label=f"bank model, {int(g['banks'])} x {int(g['bank_width_bytes'])} B" + suffix)
         ax.set_yscale("log", base=2)
+        plain_axis(ax.yaxis, minor_labels=True)
         ax.set_xlabel("stride between lanes (elements of the access width)", fontsize=8)
         ax.set_ylabel(ylabel, fontsize=8)
         ax.set_title(f"{width}-byte accesses", fontsize=10)

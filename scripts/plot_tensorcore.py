@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
@@ -105,6 +105,7 @@ def plot_wgmma_n(datasets, out_dir):
         a.set_xticks([8, 16, 32, 64, 128, 256])
         a.set_xticklabels(["8", "16", "32", "64", "128", "256"])
         a.set_xlabel("N of m64nNk*")
+        plain_axis(a.xaxis)
         a.grid(True, alpha=0.3)
     ax.set_ylabel("% of the dense peak (best over warpgroups)")
     ax.set_ylim(0, 105)

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, unit_arg  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -68,7 +68,8 @@ def plot(datasets, args):
         if not ax.get_title():
             ax.set_title(label, fontsize=9)
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("footprint (bytes)")
+        ax.set_xlabel("footprint")
+        bytes_axis(ax.xaxis)
         ax.set_ylabel(f"latency per load ({args.unit})")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2)

@@ -39,6 +39,40 @@ def save(fig, out_dir, stem, dpi=120):
     return paths
 
 
+def human_bytes(n):
+    """4096 -> '4 KiB', 52428800 -> '50 MiB' (binary units, at most 3 significant digits)."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(n) >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n:.3g} B"
+
+
+def bytes_axis(axis):
+    """Tick labels in B/KiB/MiB/GiB on a byte axis (ax.xaxis or ax.yaxis), never 2^20 or 3x10^0."""
+    from matplotlib.ticker import FuncFormatter
+    axis.set_major_formatter(FuncFormatter(lambda v, _: human_bytes(v)))
+
+
+def plain_number(v):
+    """30, 0.5, 2.5k, 7M, 1.2G: plain numbers with SI prefixes, never 3x10^0 or 1e+11."""
+    for prefix, size in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(v) >= size:
+            return f"{v / size:g}{prefix}"
+    return f"{v:g}"
+
+
+def plain_axis(axis, minor_labels=False):
+    """Plain numbers on a log axis instead of powers. With minor_labels, the minor ticks of an
+    axis spanning less than two decades are labelled too (a short log axis has no major tick)."""
+    from matplotlib.ticker import FuncFormatter
+    axis.set_major_formatter(FuncFormatter(lambda v, _: plain_number(v)))
+
+    def minor(v, _):
+        lo, hi = sorted(axis.get_view_interval())
+        return plain_number(v) if minor_labels and lo > 0 and hi / lo < 100 else ""
+    axis.set_minor_formatter(FuncFormatter(minor))
+
+
 def unit_arg(ap):
     """--unit cycles|ns, for the scripts that plot latencies."""
     ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")

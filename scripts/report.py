@@ -20,6 +20,33 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import resultfile  # noqa: E402
 
+# One line under each plot of the report: what it shows.
+CAPTIONS = {
+    "memlatency_footprint": "Load latency against footprint per cache operator: the L1, L2 (near, far) and DRAM plateaus.",
+    "memlatency_stride": "Load latency against stride at 4x the L2: where sectors, lines and pages begin to miss.",
+    "bandwidth_footprint": "Bandwidth against footprint per kind of access: L1, L2 and DRAM levels, with the L2 size and the DRAM peak.",
+    "bandwidth_shape": "Bandwidth against occupancy and SM count at one footprint per level.",
+    "smembanks_stride": "Shared-memory cost per access against the stride between lanes, with the bank model.",
+    "smembanks_latency": "Dependent shared-memory load latency per access pattern.",
+    "dsm_latency": "Latency into another block's shared memory in a cluster, against the block's own.",
+    "dsm_bandwidth": "Distributed shared-memory bandwidth per pattern against the cluster size.",
+    "atomics_contention": "Atomics per second against contention, global and shared memory.",
+    "atomics_latency": "Dependent-chain latency of every atomic op, near and far L2 home.",
+    "pipeline_latency": "Dependent-chain latency per arithmetic instruction.",
+    "pipeline_throughput": "Instructions per clock per SM against warps and ILP, with the peak.",
+    "tlb_footprint": "Chase latency against footprint per stride: the TLB levels' reach.",
+    "tensor_throughput": "Tensor-core FLOP per clock per SM per type, mma.sync against wgmma and cuBLAS, with the dense peak.",
+    "tensor_wgmma_n": "wgmma throughput and latency against N of m64nNk.",
+    "scheduling_icache": "Cycles per instruction against the loop body's size: the instruction-cache levels.",
+    "scheduling_clock": "The SM clock, power and temperature over a sustained load.",
+    "scheduling_pairs": "Slowdown of every pair of warps run together: which warps share a scheduler.",
+    "geometry_sweeps": "L1 and L2 sweeps with the inferred capacities.",
+    "geometry_l2_sm_map": "Every SM's near and far L2 latency.",
+    "p2p_matrix": "GPU-to-GPU bandwidth, latency and atomics for every ordered pair.",
+    "p2p_copy_size": "Peer copy bandwidth against the copy size.",
+    "generations_latency": "This GPU's latencies against published values of earlier GPUs.",
+}
+
 PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry",
          "p2p"]
 
@@ -149,7 +176,8 @@ def main(argv=None):
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
         lines += [f"| {q} | {v} | {c} | `{n}` |" for q, v, c, n in rows]
     lines += ["", "## Plots", ""]
-    lines += [f"![{p}]({p})" for p in written]
+    for p in written:
+        lines += [f"![{p}]({p})", "", CAPTIONS.get(os.path.splitext(p)[0], ""), ""]
     with open(os.path.join(out, "index.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(os.path.join(out, "index.md"))
