@@ -48,6 +48,6 @@ with tempfile.TemporaryDirectory() as tmp:
         check(f"{sig.name}: valid JSON with the finished benchmarks ({n})", 1 <= n < ALL, n)
         check(f"{sig.name}: what is there is complete", all("latency_cycles" in b for b in doc["benchmarks"]))
     run(None, 0, path)
-    check("no temporary file left behind by a complete run", not os.path.exists(path + ".partial"))
+    check("no temporary file left behind by a complete run", not os.path.exists(path + ".tmp"))
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
