@@ -1,30 +1,28 @@
-# Google Benchmark and GoogleTest: installed packages first, FetchContent for users with a network.
+# Google Benchmark and GoogleTest: the installed packages (find_package, with a minimum version)
+# first; FetchContent fetches the pinned release only where they are missing (needs a network).
 include(FetchContent)
 
-find_package(benchmark CONFIG QUIET)
-if(NOT benchmark_FOUND)
-  message(STATUS "archbench: Google Benchmark not installed, fetching it")
-  set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
-  set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)
-  FetchContent_Declare(googlebenchmark
-    GIT_REPOSITORY https://github.com/google/benchmark.git GIT_TAG v1.8.3)
-  FetchContent_MakeAvailable(googlebenchmark)
-else()
+set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
+set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)
+FetchContent_Declare(benchmark
+  GIT_REPOSITORY https://github.com/google/benchmark.git GIT_TAG v1.8.3
+  FIND_PACKAGE_ARGS 1.7 CONFIG)
+FetchContent_MakeAvailable(benchmark)
+if(benchmark_FOUND)
   message(STATUS "archbench: Google Benchmark ${benchmark_VERSION} found")
+else()
+  message(STATUS "archbench: Google Benchmark not installed: fetched v1.8.3")
 endif()
 
 if(ARCHBENCH_BUILD_TESTS)
-  find_package(GTest CONFIG QUIET)
-  if(NOT GTest_FOUND)
-    find_package(GTest QUIET)
-  endif()
-  if(NOT GTest_FOUND)
-    message(STATUS "archbench: GoogleTest not installed, fetching it")
-    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
-    FetchContent_Declare(googletest
-      GIT_REPOSITORY https://github.com/google/googletest.git GIT_TAG v1.14.0)
-    FetchContent_MakeAvailable(googletest)
+  set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+  FetchContent_Declare(GTest
+    GIT_REPOSITORY https://github.com/google/googletest.git GIT_TAG v1.14.0
+    FIND_PACKAGE_ARGS 1.12)
+  FetchContent_MakeAvailable(GTest)
+  if(GTest_FOUND)
+    message(STATUS "archbench: GoogleTest ${GTest_VERSION} found")
   else()
-    message(STATUS "archbench: GoogleTest found")
+    message(STATUS "archbench: GoogleTest not installed: fetched v1.14.0")
   endif()
 endif()
