@@ -20,6 +20,7 @@
 #include "fixtures/cli.hpp"
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
+#include "fixtures/gpu_profile.hpp"
 #include "fixtures/incremental_json.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/registry.hpp"
@@ -149,6 +150,37 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   return failed ? 1 : 0;
 }
 
+// --gpu_profile=FILE --benchmark_list_tests: the names a run would register on the GPU that FILE's
+// context describes, without a GPU (a login node, a laptop). Nothing is measured.
+int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
+  using namespace archbench;
+  const bool listing = std::any_of(opt.rest.begin(), opt.rest.end(), [](const std::string& a) {
+    return a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true";
+  });
+  if (!listing) return fail("--gpu_profile only lists benchmarks: add --benchmark_list_tests");
+  try {
+    Gpu::select_profile(gpu_info_from_result(opt.gpu_profile));
+    const SuiteConfig cfg{Gpu::current(), opt.quick, opt.dense};
+    for (const Feature& f : features())
+      if ((opt.only_feature.empty() || f.name == opt.only_feature) &&
+          std::find(opt.skip_features.begin(), opt.skip_features.end(), f.name) == opt.skip_features.end())
+        f.register_benchmarks(cfg);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  std::vector<std::string> args = opt.rest;
+  args[0] = argv0;
+  std::vector<char*> gb_argv;
+  for (std::string& a : args) gb_argv.push_back(a.data());
+  int gb_argc = static_cast<int>(gb_argv.size());
+  gb_argv.push_back(nullptr);
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  const std::size_t listed = benchmark::RunSpecifiedBenchmarks();
+  std::fprintf(stderr, "archbench: %zu benchmark(s) listed for %s as described by %s (no GPU used)\n", listed,
+               Gpu::current().info().name.c_str(), opt.gpu_profile.c_str());
+  return listed ? 0 : fail("the benchmark filter matched no benchmark");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -180,6 +212,7 @@ int main(int argc, char** argv) {
   }
   if (const std::string unknown = first_unknown_flag(opt.rest); !unknown.empty())
     return fail("unknown option '" + unknown + "' (see --help)");
+  if (!opt.gpu_profile.empty()) return list_for_profile(opt, argv[0]);
 
   int count = 0;
   if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess || count == 0)

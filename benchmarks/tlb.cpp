@@ -145,8 +145,7 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
 }
 
 void register_tlb(const SuiteConfig& cfg) {
-  std::size_t free = 0, total = 0;
-  ARCHBENCH_CUDA(cudaMemGetInfo(&free, &total));
+  const std::size_t free = cfg.gpu.free_memory_bytes();
   std::vector<BenchmarkPoint> points, geometries;
   for (const TlbProbe& probe : kTlbProbes) {
     const std::vector<TlbPoint> sweep = tlb_sweep(free, tlb_max_elements(probe.op), cfg.quick, cfg.dense);

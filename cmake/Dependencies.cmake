@@ -14,6 +14,12 @@ else()
   message(STATUS "archbench: Google Benchmark not installed: fetched v1.8.3")
 endif()
 
+# nlohmann/json for reading result files in C++ (Debian/Ubuntu: nlohmann-json3-dev).
+FetchContent_Declare(nlohmann_json
+  URL https://github.com/nlohmann/json/releases/download/v3.11.3/json.tar.xz
+  FIND_PACKAGE_ARGS 3.10 CONFIG)
+FetchContent_MakeAvailable(nlohmann_json)
+
 if(ARCHBENCH_BUILD_TESTS)
   set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
   FetchContent_Declare(GTest

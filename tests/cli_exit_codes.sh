@@ -2,6 +2,7 @@
 # Bad input gets exit code 2 and a one-line "archbench: error: ..." message, on any machine.
 set -u
 bin=$1
+profile=${2:-}
 failures=0
 expect_2() {  # expect_2 <description> <args...>
   local what=$1; shift
@@ -44,6 +45,21 @@ else
     *"no NVIDIA driver is installed"*|*"sees no device"*|*"older than this build"*|*"0 devices"*) echo "ok: the cause is named" ;;
     *) echo "FAIL: the no-GPU message names no cause: $err"; failures=$((failures + 1)) ;;
   esac
+fi
+# Listing without a GPU, for the GPU a committed run's context describes (an H100 SXM's full run
+# registered 8930 benchmarks).
+if [ -n "$profile" ]; then
+  names=$("$bin" --gpu_profile="$profile" --benchmark_list_tests 2>/dev/null); rc=$?
+  n=$(printf '%s\n' "$names" | grep -c '^[A-Z][A-Za-z0-9]*/')
+  if [ "$rc" -ne 0 ] || [ "$n" -ne 8930 ] || ! printf '%s\n' "$names" | grep -q '^MemLatency/chain/ld.cg/'; then
+    echo "FAIL: --gpu_profile listing: exit $rc, $n names"; failures=$((failures + 1))
+  else
+    echo "ok: --gpu_profile lists $n benchmarks without a GPU"
+  fi
+  n=$("$bin" --gpu_profile="$profile" --benchmark_list_tests --quick --benchmark_filter=Tlb 2>/dev/null | grep -c '^Tlb/')
+  [ "$n" -gt 0 ] || { echo "FAIL: --gpu_profile with --quick and a filter listed $n"; failures=$((failures + 1)); }
+  expect_2 "--gpu_profile without --benchmark_list_tests" --gpu_profile="$profile"
+  expect_2 "--gpu_profile of a missing file" --gpu_profile=/no/such/run.json --benchmark_list_tests
 fi
 echo "$failures failed"
 [ "$failures" -eq 0 ]

@@ -102,3 +102,47 @@ TEST(Cli, SkipFeatureTakesACommaSeparatedList) {
   EXPECT_THROW(parse({"--skip_feature="}), archbench::CliError);
   EXPECT_THROW(parse({"--skip_feature=P2P,"}), archbench::CliError);
 }
+
+// --- --gpu_profile: a GPU described by a committed run's context ------------------------------------
+#include <cstdio>
+#include <fstream>
+
+#include "fixtures/gpu_profile.hpp"
+
+#ifndef ARCHBENCH_TEST_DATA
+#define ARCHBENCH_TEST_DATA "tests/data"
+#endif
+
+TEST(GpuProfile, ReadsTheGpuOfACommittedRun) {
+  const archbench::GpuInfo i = archbench::gpu_info_from_result(ARCHBENCH_TEST_DATA "/h100_declared.json");
+  EXPECT_EQ(i.name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(i.cc(), 90);
+  EXPECT_EQ(i.sm_count, 132);
+  EXPECT_EQ(i.l2_bytes, 52428800u);
+  EXPECT_EQ(i.smem_per_block_optin_bytes, 232448u);
+  EXPECT_EQ(i.warp_size, 32);
+  EXPECT_DOUBLE_EQ(i.max_sm_clock_mhz, 1980);
+}
+
+TEST(GpuProfile, BadFilesAreOneLineErrorsNamingTheFile) {
+  const std::string dir = ::testing::TempDir();
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + name) << text;
+    return dir + name;
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {write("p_trunc.json", "{\"context\": {"), "not valid JSON"},
+      {write("p_list.json", "[]"), "no 'context' object"},
+      {write("p_nogpu.json", "{\"context\": {\"gpu_name\": \"X\"}, \"benchmarks\": []}"), "lacks 'gpu_uuid'"},
+      {dir + "p_missing.json", "cannot read"}};
+  for (const auto& [path, why] : cases) {
+    try {
+      archbench::gpu_info_from_result(path);
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const std::runtime_error& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(path), std::string::npos) << m;
+      EXPECT_NE(m.find(why), std::string::npos) << m;
+    }
+  }
+}
