@@ -29,6 +29,7 @@
 #include "analysis/icache.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/scheduling_side_files.hpp"
 #include "kernels/icache.hpp"
 #include "fixtures/tensor_runner.hpp"
 #include "kernels/scheduling.hpp"
@@ -38,61 +39,6 @@ namespace {
 
 constexpr double kSampleMs = 100;
 
-
-// A side file named by an environment variable (raw records the JSON only summarises), or none.
-std::optional<std::ofstream> side_file(const char* env) {
-  const char* path = std::getenv(env);
-  if (!path || !*path) return std::nullopt;
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error(std::string("cannot write ") + env + "=" + path);
-  return f;
-}
-
-void write_timeline_csv(const std::vector<WarpRecord>& warps) {
-  auto f = side_file("ARCHBENCH_TIMELINE_CSV");
-  if (!f) return;
-  *f << "block,warp_in_block,smid,warpid,start_ns,end_ns,start_cycles,end_cycles\n";
-  for (const WarpRecord& w : warps)
-    *f << w.block << ',' << w.warp_in_block << ',' << w.smid << ',' << w.warpid << ',' << w.start_ns << ',' << w.end_ns
-       << ',' << w.start_cycles << ',' << w.end_cycles << '\n';
-}
-
-// PATH with ".<suffix>" before its extension ("trace.csv" -> "trace.wgmma_f16.csv").
-std::string with_suffix(const std::string& path, const std::string& suffix) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (suffix.empty()) return path;
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + "." + suffix;
-  return path.substr(0, dot) + "." + suffix + path.substr(dot);
-}
-
-// The sustained run over time: the in-kernel clock between consecutive samples, and NVML's.
-// ARCHBENCH_CLOCK_TRACE_CSV=PATH: the FFMA run writes PATH, another kernel PATH.<kernel>.csv.
-void write_clock_trace_csv(const SustainedRun& run, const std::string& kernel) {
-  const char* env = std::getenv("ARCHBENCH_CLOCK_TRACE_CSV");
-  if (!env || !*env) return;
-  const std::string path = with_suffix(env, kernel == "ffma" ? "" : kernel);
-  std::optional<std::ofstream> f(std::in_place, path);
-  if (!*f) throw std::runtime_error("cannot write ARCHBENCH_CLOCK_TRACE_CSV=" + path);
-  *f << "source,seconds,sm_clock_mhz,power_w,temperature_c\n";
-  for (std::size_t i = 1; i < run.samples.size(); ++i) {
-    const auto& a = run.samples[i - 1];
-    const auto& b = run.samples[i];
-    if (b.ns <= a.ns) continue;
-    *f << "kernel," << double(b.ns - run.samples.front().ns) * 1e-9 << ','
-       << double(b.cycles - a.cycles) * 1e3 / double(b.ns - a.ns) << ",,\n";
-  }
-  for (std::size_t i = 0; i < run.nvml.size() && i < run.host_seconds.size(); ++i)
-    *f << "nvml," << run.host_seconds[i] << ',' << run.nvml[i].sm_clock_mhz << ',' << run.nvml[i].power_w << ','
-       << run.nvml[i].temperature_c << '\n';
-}
-
-void write_pairs_csv(const std::vector<PairSlowdown>& pairs) {
-  auto f = side_file("ARCHBENCH_SCHEDULER_PAIRS_CSV");
-  if (!f) return;
-  *f << "warp_a,warp_b,slowdown\n";
-  for (const PairSlowdown& p : pairs) *f << p.a << ',' << p.b << ',' << p.slowdown << '\n';
-}
 
 void report_sustained(benchmark::State& state, const SustainedRun& run, const std::string& kernel) {
   write_clock_trace_csv(run, kernel);
@@ -241,7 +187,7 @@ void warp_schedulers(benchmark::State& state, int warps) {
         }
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    ffma_per_clk = 32.0 * kChunks * 256 * 8 / median(alone);  // thread FFMA per clock of one warp alone
+    ffma_per_clk = 32.0 * kChunks * kFfmaStepsPerChunk * kFfmaChains / median(alone);  // thread FFMA per clock, one warp alone
     write_pairs_csv(pairs);
     const SchedulerMap m = infer_scheduler_map(pairs, warps);
     state.counters["schedulers"] = m.groups;

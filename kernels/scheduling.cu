@@ -13,8 +13,8 @@
 namespace archbench {
 namespace {
 
-constexpr int kChains = 8;
-constexpr int kStepsPerChunk = 256;  // FFMA per chain between two looks at the timer
+constexpr int kChains = kFfmaChains;
+constexpr int kStepsPerChunk = kFfmaStepsPerChunk;
 
 // kChains independent FFMA chains per thread: enough for one warp to issue every cycle.
 struct FfmaChains {

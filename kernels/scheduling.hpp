@@ -26,6 +26,12 @@ struct SustainedRun {
 // have passed on %globaltimer. Throws std::invalid_argument on a bad shape, CudaError on failure.
 SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads);
 
+// The FFMA kernels' shape: kFfmaChains independent chains per thread (enough for one warp to issue
+// every cycle), kFfmaStepsPerChunk FFMA per chain between two looks at the timer. The host counts
+// FFMA from these, never from retyped numbers.
+inline constexpr int kFfmaChains = 8;
+inline constexpr int kFfmaStepsPerChunk = 256;
+
 // `blocks` blocks of `threads` threads, each warp `chunks` x 256 steps of 8 FFMA chains; one
 // record per warp. Blocks of a size the SM fits `resident_blocks` times at once (occupancy API).
 std::vector<WarpRecord> run_ffma_timeline(int blocks, int threads, std::uint32_t chunks);
