@@ -388,19 +388,23 @@ def feature_shifts(rows):
     return features
 
 
+def feature_reasons(f, improvements=False):
+    """Why a feature's summary is flagged: regressions, changed values and a worse shift; with
+    `improvements`, what got better too (for a planted-fault table, where any flag counts)."""
+    why = []
+    if f["regressed"]:
+        why.append(f"{f['regressed']} regressed")
+    if improvements and f["improved"]:
+        why.append(f"{f['improved']} improved")
+    if f["values_changed"]:
+        why.append(f"{f['values_changed']} inferred value(s) changed")
+    if f["shift"] == "worse" or (improvements and f["shift"] != "none"):
+        why.append(f"the whole feature {f['shift_pct']:+.2f} % {f['shift']}")
+    return why
+
+
 def verdict(features):
-    bad = []
-    for feat, f in features.items():
-        why = []
-        if f["regressed"]:
-            why.append(f"{f['regressed']} regressed")
-        if f["values_changed"]:
-            why.append(f"{f['values_changed']} inferred value(s) changed")
-        if f["shift"] == "worse":
-            why.append(f"the whole feature {f['shift_pct']:+.1f} % worse")
-        if why:
-            bad.append(f"{feat} ({', '.join(why)})")
-    return bad
+    return [f"{feat} ({', '.join(why)})" for feat, f in features.items() if (why := feature_reasons(f))]
 
 
 # --- output ----------------------------------------------------------------------------------------

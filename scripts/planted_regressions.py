@@ -44,19 +44,8 @@ def flagged_features(baseline, contender, history):
     base, cont = compare.load(baseline), compare.load(contender)
     hist = [compare.load(h) for h in history]
     rows, features = compare.compare(base, cont, hist)
-    flagged = {}
-    for feat, f in features.items():
-        why = []
-        if f["regressed"]:
-            why.append(f"{f['regressed']} regressed")
-        if f["improved"]:
-            why.append(f"{f['improved']} improved")
-        if f["values_changed"]:
-            why.append(f"{f['values_changed']} values changed")
-        if f["shift"] != "none":
-            why.append(f"shift {f['shift_pct']:+.2f} %")
-        if why:
-            flagged[feat] = ", ".join(why)
+    flagged = {feat: ", ".join(why) for feat, f in features.items()
+               if (why := compare.feature_reasons(f, improvements=True))}
     return flagged, features
 
 
