@@ -26,11 +26,12 @@ void register_fault(const SuiteConfig&) {
           launch_fault(k);
           state.SetIterationTime(1e-6);
         }
+        state.counters["launched"] = 1;  // reached only when the launch returned (Fault/after_* on a healthy context)
       });
     };
   };
   register_points("Fault", {{"Fault/" + kind, body(fault)}, {"Fault/after_" + kind, body(FaultKind::none)}}, 1,
-                  {{"Fault/", {value("iterations", 0)}}});
+                  {{"Fault/", {value("launched", 0)}}});
 }
 
 }  // namespace

@@ -50,7 +50,8 @@ def prune(runs, keep):
     kept = []
     for board_runs in by_board.values():
         for old in board_runs[:-keep] if keep > 0 else []:
-            for p in (old.path, old.path[:-5] + ".md", old.path[:-5] + "-table.csv"):
+            stem = old.path[:-5]
+            for p in [old.path, stem + ".md", stem + "-table.csv"] + glob.glob(stem + "-trend-*.png"):
                 if os.path.exists(p):
                     os.remove(p)
         kept += board_runs[-keep:] if keep > 0 else board_runs

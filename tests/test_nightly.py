@@ -63,6 +63,10 @@ def test_the_history_keeps_the_last_runs_of_each_board(tmp_path):
         nightly(tmp_path, None, "--keep", "2")
     gpu_dir = tmp_path / "h" / "nvidia-h100-80gb-hbm3"
     assert len(glob.glob(str(gpu_dir / "2*.json"))) == 2
+    kept = {os.path.basename(p)[:-5] for p in glob.glob(str(gpu_dir / "2*.json"))}
+    for side in glob.glob(str(gpu_dir / "2*.md")) + glob.glob(str(gpu_dir / "*-table.csv")) + \
+            glob.glob(str(gpu_dir / "*-trend-*.png")):
+        assert os.path.basename(side).split(".md")[0].split("-table")[0].split("-trend")[0] in kept, side
     code, out = subprocess.run([sys.executable, NIGHTLY, "--history", str(tmp_path / "h"), "--compare-latest"],
                                capture_output=True, text=True).returncode, ""
     assert code == 0
