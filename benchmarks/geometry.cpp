@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -99,18 +100,26 @@ void report_line(benchmark::State& state, const LineFit& l, std::size_t base_str
   report_clocks(state, runner().last_clock_mhz());
 }
 
-// One raw sweep point: the latency of f at `footprint`. runner_clock: f chases through the
+// One raw sweep point: the median latency over kSweepPlacements placements of the chase in the
+// buffer (at_placement(k)), with their spread beside it (report_sampled). Near a capacity edge
+// the share of lines that hit depends on which pages and L2 slices the chase lands on, so one
+// placement alone would move from run to run. runner_clock: the chase runs through the
 // GeometryRunner, whose last chase's clock gives the ns (the constant chase has its own kernel).
-void sweep_point(benchmark::State& state, const LatencyAt& f, std::size_t footprint, bool runner_clock) {
+constexpr int kSweepPlacements = 3;
+
+void sweep_point(benchmark::State& state, const std::function<LatencyAt(int)>& at_placement, std::size_t footprint,
+                 bool runner_clock) {
   guarded(state, [&] {
-    double v = 0;
+    std::vector<double> samples;
     for (auto _ : state) {
-      v = f(footprint);
-      state.SetIterationTime(v * GeometryRunner::kTimedSteps / (Gpu::current().info().max_sm_clock_mhz * 1e6));
+      samples.clear();
+      for (int k = 0; k < kSweepPlacements; ++k) samples.push_back(at_placement(k)(footprint));
+      state.SetIterationTime(median(samples) * kSweepPlacements * GeometryRunner::kTimedSteps /
+                             (Gpu::current().info().max_sm_clock_mhz * 1e6));
     }
     const double mhz = runner_clock ? runner().last_clock_mhz() : 0.0;
-    state.counters["latency_cycles"] = v;
-    if (mhz > 0) state.counters["latency_ns"] = v * 1e3 / mhz;
+    report_sampled(state, "latency_cycles", samples);
+    if (mhz > 0) state.counters["latency_ns"] = median(samples) * 1e3 / mhz;
     state.counters["footprint_bytes"] = double(footprint);
     report_clocks(state, mhz);
   });
@@ -118,7 +127,8 @@ void sweep_point(benchmark::State& state, const LatencyAt& f, std::size_t footpr
 
 void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
   state.counters["carveout_pct"] = carveout;
-  sweep_point(state, runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0), footprint, true);
+  sweep_point(state, [carveout](int k) { return runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0, k); },
+              footprint, true);
 }
 
 void l1_capacity_bench(benchmark::State& state, int carveout) {
@@ -233,7 +243,9 @@ const L2Levels& remeasure_l2_levels() { return *(latest_l2_levels() = measure_l2
 
 const L2Levels& l2_levels() { return latest_l2_levels() ? *latest_l2_levels() : remeasure_l2_levels(); }
 
-void l2_sweep(benchmark::State& state, std::size_t footprint) { sweep_point(state, l2_latency(kLine), footprint, true); }
+void l2_sweep(benchmark::State& state, std::size_t footprint) {
+  sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
+}
 
 void l2_capacity(benchmark::State& state) {
   guarded(state, [&] {
@@ -377,7 +389,8 @@ void readonly_shares_l1(benchmark::State& state) {
 constexpr std::size_t kConstStride = 64;
 
 void const_sweep(benchmark::State& state, std::size_t footprint) {
-  sweep_point(state, const_latency(kConstStride), footprint, false);
+  // One 64 KiB bank, no placements to choose: the samples are repeats.
+  sweep_point(state, [](int) { return const_latency(kConstStride); }, footprint, false);
 }
 
 void const_capacity(benchmark::State& state) {

@@ -143,8 +143,10 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     throw std::invalid_argument("atomics: a target memory is for global memory and must hold " +
                                 std::to_string(cells * e.bytes) + " bytes");
   DeviceBuffer<std::uint8_t> own;
-  if (!l.target) own = DeviceBuffer<std::uint8_t>(cells * e.bytes);
-  std::uint8_t* const base = l.target ? static_cast<std::uint8_t*>(l.target) : own.get();
+  const std::size_t placement = l.space == AtomSpace::global && !l.target ? l.placement_bytes : 0;
+  if (placement % 128) throw std::invalid_argument("atomics: a placement must be a whole number of 128 B lines");
+  if (!l.target) own = DeviceBuffer<std::uint8_t>(placement + cells * e.bytes);
+  std::uint8_t* const base = l.target ? static_cast<std::uint8_t*>(l.target) : own.get() + placement;
   {  // every address starts at the op's initial value
     std::vector<std::uint8_t> init(cells * e.bytes);
     const std::uint64_t v = atomic_initial(l.op);

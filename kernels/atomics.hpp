@@ -27,6 +27,10 @@ struct AtomicLaunch {
   // in an allocation of the running GPU; target_bytes must cover every address.
   void* target = nullptr;
   std::size_t target_bytes = 0;
+  // Global memory without a target: the addresses start this many bytes into a fresh allocation,
+  // so that successive launches put them on other pages and other L2 slices (the benchmarks take
+  // the median over placements: with few lines, which slices they hash to moves the rate).
+  std::size_t placement_bytes = 0;
 };
 
 struct AtomicRun {

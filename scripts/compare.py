@@ -16,7 +16,9 @@ What is compared (docs/regression.md has the whole rule):
       against the spread of the history and the baseline (t distribution, n - 1 degrees of
       freedom), and the change must leave the band of 3 standard deviations;
     * else with repetitions on both sides (>= 2): Welch's t-test on the logarithms (scipy);
-    * else (single runs, no history) the noise is unknown: the change must exceed --floor.
+    * else (single runs, no history) the noise is unknown: the change must exceed --floor;
+    * in every case the band is at least 3 standard errors of the difference of the medians
+      where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples).
 - An inferred value (capacity, line, banks, ...) changes when it moves by more than its declared
   tolerance: a finding, not noise.
 - Per feature, the median change of all its measured metrics with a sign test: a whole feature
@@ -197,9 +199,11 @@ def load(path):
         primary.setdefault(name, decl or legacy_primary(name))
         entry = values.setdefault(name, {})
         for counter, _, _ in primary[name]:
-            v = b.get(counter)
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
-                entry.setdefault(counter, []).append(float(v))
+            # The metric, and the spread of the samples it is the median of (report_sampled).
+            for key in (counter, counter + SAMPLE_SD_SUFFIX, counter + SAMPLE_COUNT_SUFFIX):
+                v = b.get(key)
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    entry.setdefault(key, []).append(float(v))
     return Run(path, context, values, primary, declared, errors)
 
 
@@ -247,6 +251,24 @@ def welch_p(a, b):
 
 
 ROBUST_FROM = 5  # centres from which the band is robust (median absolute deviation)
+
+# A benchmark whose metric is the median of several samples in the run (launches, placements of
+# its data) reports their spread beside it: <metric>_sd_pct and <metric>_samples.
+SAMPLE_SD_SUFFIX, SAMPLE_COUNT_SUFFIX = "_sd_pct", "_samples"
+MEDIAN_EFFICIENCY = 1.2533  # the standard error of a median is ~1.2533 x that of a mean
+
+
+def sample_sigma_pct(base_entry, cont_entry, counter):
+    """The standard error (%) of the difference of the two sides' medians, from the spread of each
+    side's own samples; None when a side did not report one. It is a lower bound of the noise: a
+    spread that only shows between runs (another board, another allocation) is not in it."""
+    parts = []
+    for entry in (base_entry, cont_entry):
+        sd, n = entry.get(counter + SAMPLE_SD_SUFFIX), entry.get(counter + SAMPLE_COUNT_SUFFIX)
+        if not sd or not n or statistics.median(n) < 2:
+            return None
+        parts.append((MEDIAN_EFFICIENCY * statistics.median(sd)) ** 2 / statistics.median(n))
+    return math.sqrt(sum(parts))
 
 
 def lookback(centres, value):
@@ -350,6 +372,12 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 threshold = max(threshold, BAND_SIGMAS * 100 * spread)
             else:
                 threshold = max(threshold, floor_pct)
+            # Never tighter than the benchmark's own samples allow.
+            within = sample_sigma_pct(base.values[name], cont.values[name], counter)
+            if within is not None and BAND_SIGMAS * within > threshold:
+                threshold = BAND_SIGMAS * within
+                row["sigma_pct"] = max(row["sigma_pct"] or 0.0, within)
+                row["noise"] += ", samples"
             row["threshold_pct"] = threshold
     qs = benjamini_hochberg([r["p"] for r in rows])
     for r, q in zip(rows, qs):

@@ -150,6 +150,27 @@ def test_history_band_absorbs_a_noisy_benchmark_that_single_runs_would_flag(tmp_
     assert status["MemLatency/chain/steady"]["status"] == "regressed"
 
 
+def test_a_benchmarks_own_sample_spread_widens_its_band_never_narrows_it(tmp_path):
+    """A sweep point at a capacity edge reports the spread of its samples (report_sampled): a
+    14 % move inside 3 standard errors of that spread is not flagged; the same move of a point
+    whose samples agree is; and a tiny spread does not lower the floor of single runs."""
+    def side(fname, edge, steady, tight):
+        return compare.load(write(tmp_path, fname, [
+            entry("Geometry/l1/sweep/edge", "primary=latency_cycles:lower",
+                  {"latency_cycles": edge, "latency_cycles_sd_pct": 12.0, "latency_cycles_samples": 3}),
+            entry("Geometry/l1/sweep/steady", "primary=latency_cycles:lower",
+                  {"latency_cycles": steady, "latency_cycles_sd_pct": 0.2, "latency_cycles_samples": 3}),
+            entry("Geometry/l1/sweep/tight", "primary=latency_cycles:lower",
+                  {"latency_cycles": tight, "latency_cycles_sd_pct": 0.1, "latency_cycles_samples": 3})]))
+    rows, _ = compare.compare(side("a.json", 200, 100, 100), side("b.json", 228, 114, 105))
+    r = {row["name"].rsplit("/", 1)[1]: row for row in rows}
+    # 3 x 1.2533 x sqrt(2 x 12^2 / 3) = 36.8 %
+    assert math.isclose(r["edge"]["threshold_pct"], 3 * 1.2533 * math.sqrt(2 * 144 / 3), rel_tol=1e-3)
+    assert r["edge"]["status"] == "same" and r["edge"]["noise"].endswith("samples")
+    assert r["steady"]["status"] == "regressed"
+    assert r["tight"]["status"] == "same" and r["tight"]["threshold_pct"] == compare.DEFAULT_FLOOR_PCT
+
+
 def test_a_value_is_compared_against_the_history_median_not_one_odd_baseline(tmp_path):
     def f(i, line):
         return write(tmp_path, f"g{i}.json", [entry("Geometry/l2/capacity", "primary=capacity_bytes:5%",
