@@ -29,8 +29,13 @@ BandwidthRunner& runner() {
 
 void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, const BwShape& shape) {
   const BwMeasurement& last = runs.back();
-  state.counters["bytes_per_second"] = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
-  state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
+  std::vector<double> per_second, per_clk;
+  for (const BwMeasurement& m : runs) {
+    per_second.push_back(m.bytes_per_second);
+    per_clk.push_back(m.bytes_per_clk_per_sm);
+  }
+  report_sampled(state, "bytes_per_second", per_second);  // medians, with the launches' spread
+  report_sampled(state, "bytes_per_clk_per_sm", per_clk);
   state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
   if (last.peak_bytes_per_second) {
     state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });

@@ -36,6 +36,7 @@ import gzip
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import warnings as _warnings
@@ -159,6 +160,15 @@ def legacy_primary(name):
     return list(best[1]) if best else []
 
 
+_ITERATIONS = re.compile(r"/iterations:\d+")
+
+
+def benchmark_key(name):
+    """A benchmark's name without Google Benchmark's '/iterations:N': a change of the timed
+    launches per benchmark (Atomics went from 3 to 5) must not cut a benchmark off its history."""
+    return _ITERATIONS.sub("", name)
+
+
 def feature_of(name):
     return name.split("/", 1)[0]
 
@@ -187,6 +197,7 @@ def load(path):
         name = b.get("run_name") or b.get("name")
         if not isinstance(name, str) or not name:
             continue
+        name = benchmark_key(name)
         if b.get("error_occurred"):
             errors.add(name)
             continue

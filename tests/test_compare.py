@@ -171,6 +171,16 @@ def test_a_benchmarks_own_sample_spread_widens_its_band_never_narrows_it(tmp_pat
     assert r["tight"]["status"] == "same" and r["tight"]["threshold_pct"] == compare.DEFAULT_FLOOR_PCT
 
 
+def test_a_changed_iteration_count_keeps_a_benchmark_on_its_history(tmp_path):
+    """Google Benchmark puts '/iterations:N' in the name; Atomics went from 3 to 5 launches."""
+    a = write(tmp_path, "a.json", [entry("Atomics/global/x/iterations:3/manual_time", "primary=atomics_per_clk:higher",
+                                         {"atomics_per_clk": 10.0})])
+    b = write(tmp_path, "b.json", [entry("Atomics/global/x/iterations:5/manual_time", "primary=atomics_per_clk:higher",
+                                         {"atomics_per_clk": 5.0})])
+    rows, _ = compare.compare(compare.load(a), compare.load(b))
+    assert [(r["name"], r["status"]) for r in rows] == [("Atomics/global/x/manual_time", "regressed")]
+
+
 def test_a_value_is_compared_against_the_history_median_not_one_odd_baseline(tmp_path):
     def f(i, line):
         return write(tmp_path, f"g{i}.json", [entry("Geometry/l2/capacity", "primary=capacity_bytes:5%",
