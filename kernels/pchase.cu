@@ -46,14 +46,14 @@ T* symbol_address(const T& symbol) {
 }
 
 template <class Load>
-ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct) {
+ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct, std::uint32_t pin_sm) {
   auto kernel = dev::pchase_chain<Load, kChainUnroll>;
   set_carveout(kernel, carveout_pct);
   ChainOut* out = symbol_address(g_chain_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
   launch_pinned("pchase_chain", claim, [&](int blocks) {
-    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, kPinnedSm, claim);
-  });
+    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, pin_sm, claim);
+  }, pin_sm);
   ChainOut o{};
   ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
   return {o.cycles, o.ns, o.final_pointer, o.smid};
@@ -93,11 +93,11 @@ const char* cache_op_name(CacheOp op) {
 }
 
 ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm, std::uint32_t timed,
-                            int carveout_pct) {
+                            int carveout_pct, std::uint32_t pin_sm) {
   switch (op) {
-    case CacheOp::ca: return chain<dev::LoadCa>(start, warm, timed, carveout_pct);
-    case CacheOp::cg: return chain<dev::LoadCg>(start, warm, timed, carveout_pct);
-    case CacheOp::nc: return chain<dev::LoadNc>(start, warm, timed, carveout_pct);
+    case CacheOp::ca: return chain<dev::LoadCa>(start, warm, timed, carveout_pct, pin_sm);
+    case CacheOp::cg: return chain<dev::LoadCg>(start, warm, timed, carveout_pct, pin_sm);
+    case CacheOp::nc: return chain<dev::LoadNc>(start, warm, timed, carveout_pct, pin_sm);
   }
   return {};
 }

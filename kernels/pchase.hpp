@@ -39,9 +39,10 @@ struct FineTiming {
 
 // One thread chases 64-bit pointers from `start` (a device address inside a pointer chase array):
 // `warm_steps` untimed, then `timed_steps` timed (a multiple of kChainUnroll).
-// carveout_pct is the preferred shared-memory carveout (0 = largest L1).
+// carveout_pct is the preferred shared-memory carveout (0 = largest L1). The chase runs on SM
+// pin_sm (kPinnedSm, 0, unless a caller spreads its chases over several SMs).
 ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps,
-                            std::uint32_t timed_steps, int carveout_pct);
+                            std::uint32_t timed_steps, int carveout_pct, std::uint32_t pin_sm = 0);
 
 // One thread chases 32-bit indices from element `start`: `warm_steps` untimed, then times
 // kFineSamples accesses one by one.

@@ -25,13 +25,17 @@ __device__ __forceinline__ bool claim_pinned_sm(std::uint32_t pin_sm, std::uint3
 }
 }  // namespace dev
 
-// Calls launch(blocks, claim) until a block has run on kPinnedSm: 2 blocks per SM, then more if
-// the block scheduler left that SM out. `claim` is a device word of the caller's translation unit.
+// Calls launch(blocks, claim) until a block has run on SM `sm` (the kernel must pin to the same
+// one): 2 blocks per SM, then more if the block scheduler left that SM out. `claim` is a device
+// word of the caller's translation unit.
 template <class Launch>
-void launch_pinned(const char* what, std::uint32_t* claim, Launch launch) {
+void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::uint32_t sm = kPinnedSm) {
   int device = 0, sms = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&device));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (sm >= std::uint32_t(sms))
+    throw std::invalid_argument(std::string(what) + ": SM " + std::to_string(sm) + " does not exist (" +
+                                std::to_string(sms) + " SMs)");
   for (int blocks = 2 * sms; blocks <= 32 * sms; blocks *= 4) {
     ARCHBENCH_CUDA(cudaMemset(claim, 0, sizeof *claim));
     launch(blocks);
@@ -40,7 +44,7 @@ void launch_pinned(const char* what, std::uint32_t* claim, Launch launch) {
     ARCHBENCH_CUDA(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));
     if (claimed) return;
   }
-  throw std::runtime_error(std::string(what) + ": no block was scheduled on SM " + std::to_string(kPinnedSm));
+  throw std::runtime_error(std::string(what) + ": no block was scheduled on SM " + std::to_string(sm));
 }
 
 }  // namespace archbench
