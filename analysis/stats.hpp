@@ -18,6 +18,14 @@ inline double percentile(std::vector<double> v, double p) {
 
 inline double median(std::vector<double> v) { return percentile(std::move(v), 50.0); }
 
+// Arithmetic mean; NaN for an empty sample.
+inline double mean(const std::vector<double>& v) {
+  if (v.empty()) return std::nan("");
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / double(v.size());
+}
+
 // Median over a list of measurements of one quantity of each: median_of(runs, [](auto& m) { ... }).
 template <class Runs, class Field>
 double median_of(const Runs& runs, Field field) {

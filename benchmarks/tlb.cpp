@@ -27,7 +27,6 @@ namespace {
 
 constexpr int kIterations = 3;
 constexpr int kMaxLevels = 4;
-constexpr int kChaseSms = 4;  // SMs 0, n/4, n/2, 3n/4 of n
 // The inference leaves out chases of fewer lines: their mean latency depends on which L2
 // partition homes each of the few lines (+-15 cycles between footprints), not on translation.
 constexpr std::size_t kMinElementsForLevels = 32;
@@ -36,61 +35,36 @@ std::string probe_name(const TlbProbe& probe) {
   return std::string(cache_op_name(probe.op)) + "/mapping:" + tlb_mapping_name(probe.mapping);
 }
 
-// One sample: the chase on kChaseSms SMs spread over the SM ids, one after another, and the mean
-// of their latencies. A page walk's latency depends on where the SM sits relative to the L2
-// partition that homes the page-table entries, and SM 0 sits elsewhere on each board (SM 0
-// alone read 291 cycles on two H100 boards and 327 on a third, at 64 GiB and 32 MiB pages).
-struct SpreadSample {
-  double cycles = 0, window_ns = 0, sm_clock_mhz = 0;
-  std::vector<double> per_sm;  // cycles on SM k * n / kChaseSms
-  TlbLatency last;
-};
-
-std::uint32_t chase_sm(int k) { return std::uint32_t(k * Gpu::current().info().sm_count / kChaseSms); }
-
-SpreadSample spread_sample(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p) {
-  SpreadSample s;
-  std::vector<double> mhz;
-  for (int k = 0; k < kChaseSms; ++k) {
-    s.last = runner.measure(probe, p.stride, p.footprint, chase_sm(k));  // throws SelfCheckError on a wrong end
-    s.per_sm.push_back(s.last.cycles);
-    s.cycles += s.last.cycles / kChaseSms;
-    s.window_ns += s.last.window_ns;
-    mhz.push_back(s.last.sm_clock_mhz);
-  }
-  s.sm_clock_mhz = median(mhz);
-  return s;
-}
+// Launch i of a benchmark chases on SM i * n / kIterations of n, and the latency is the mean
+// over those SMs. A page walk's cost depends on where the SM sits against the L2 partition that
+// homes the page-table entries, and SM 0 sits elsewhere on each board: SM 0 alone read 291
+// cycles on two H100 boards and 327 on a third (64 GiB at 32 MiB strides). The SMs' spread is
+// reported beside the mean, so compare.py bands a point by it.
+std::uint32_t chase_sm(int launch) { return std::uint32_t(launch * Gpu::current().info().sm_count / kIterations); }
 
 void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
   guarded(state, [&] {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
-    std::vector<std::vector<double>> per_sm(kChaseSms);
     for (auto _ : state) {
-      const SpreadSample s = spread_sample(runner, probe, p);
-      runs.push_back(s.last);
-      runs.back().cycles = s.cycles;
-      runs.back().ns = s.sm_clock_mhz > 0 ? s.cycles * 1e3 / s.sm_clock_mhz : 0;
-      runs.back().sm_clock_mhz = s.sm_clock_mhz;
-      samples.push_back(s.cycles);
-      for (int k = 0; k < kChaseSms; ++k) per_sm[k].push_back(s.per_sm[k]);
-      state.SetIterationTime(s.window_ns * 1e-9);
+      const auto sm = chase_sm(int(runs.size()) % kIterations);
+      runs.push_back(runner.measure(probe, p.stride, p.footprint, sm));  // throws SelfCheckError on a wrong end
+      samples.push_back(runs.back().cycles);
+      state.counters["latency_sm" + std::to_string(sm) + "_cycles"] = runs.back().cycles;
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
-    const double cycles = median(samples);
-    for (int k = 0; k < kChaseSms; ++k)
-      state.counters["latency_sm" + std::to_string(chase_sm(k)) + "_cycles"] = median(per_sm[k]);
+    const double cycles = mean(samples);
     const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
     runner.record({probe.mapping, probe.op, p.stride, p.footprint}, {cycles, mhz});
-    report_sampled(state, "latency_cycles", samples);  // the median, with the launches' spread
-    state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns; });
+    report_sampled(state, "latency_cycles", samples, Centre::mean);
+    state.counters["latency_ns"] = mhz > 0 ? cycles * 1e3 / mhz : 0;
     state.counters["footprint_bytes"] = double(p.footprint);
     state.counters["stride_bytes"] = double(p.stride);
     state.counters["elements"] = double(runs.back().elements);
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
-    state.counters["sms_chased"] = kChaseSms;
+    state.counters["sms_chased"] = double(runs.size() < std::size_t(kIterations) ? runs.size() : kIterations);
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
   });
@@ -106,8 +80,13 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     const TlbRunner::Key key{probe.mapping, probe.op, p.stride, p.footprint};
     auto it = runner.recorded().find(key);
     if (it == runner.recorded().end()) {
-      const SpreadSample s = spread_sample(runner, probe, p);
-      runner.record(key, {s.cycles, s.sm_clock_mhz});
+      std::vector<double> per_sm, clocks;
+      for (int i = 0; i < kIterations; ++i) {
+        const TlbLatency m = runner.measure(probe, p.stride, p.footprint, chase_sm(i));
+        per_sm.push_back(m.cycles);
+        clocks.push_back(m.sm_clock_mhz);
+      }
+      runner.record(key, {mean(per_sm), median(clocks)});
       it = runner.recorded().find(key);
     }
     c.push_back({double(p.footprint), it->second.cycles});
