@@ -477,6 +477,9 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     out.append(f"- contender: `{cont.path}` ({describe(cont)})" if markdown else f"contender: {cont.path} ({describe(cont)})")
     noise = f"history of {history_n} earlier run(s) and the baseline" if history_n >= 2 else \
         "repetitions where both sides have them, else unknown (single runs: the floor decides)"
+    sampled = sum(1 for r in rows if r["noise"].endswith("samples"))
+    if sampled:
+        noise += f"; {sampled} band(s) widened to the benchmark's own samples"
     out.append(("- " if markdown else "") + f"noise: {noise}; FDR (Benjamini-Hochberg) over {len(rows)} metrics")
     for n in notes:
         out.append(("- " if markdown else "") + n)

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, finish, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
@@ -63,9 +63,7 @@ def plot_contention(datasets, out_dir):
         ax.grid(True, which="both", alpha=0.3)
         if ax.lines:
             ax.legend(fontsize=5.5, ncol=2)
-    fig.suptitle("Atomics throughput vs contention" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "atomics_contention")
+    return finish(fig, "Atomics throughput vs contention", datasets, out_dir, "atomics_contention")
 
 
 def plot_latency(datasets, out_dir):
@@ -84,7 +82,7 @@ def plot_latency(datasets, out_dir):
     ax.set_yticklabels([f"{s} {o}" for s, o in keys], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("dependent-chain latency (cycles per atomic)")
-    ax.set_title("Atomics latency" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
+    ax.set_title(run_title("Atomics latency", datasets))
     if len(datasets) > 1:
         ax.legend(fontsize=7)
     ax.grid(True, axis="x", alpha=0.3)

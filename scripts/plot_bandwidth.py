@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, plain_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import bytes_axis, plain_axis, feature_benchmarks, main, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 KINDS = ["read", "write", "copy", "rmw"]
@@ -67,9 +67,7 @@ def plot_footprint(datasets, width, out_dir):
         ax.tick_params(labelsize=7)
         if ax.lines:
             ax.legend(fontsize=6, ncol=2)
-    fig.suptitle("Bandwidth vs footprint" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "bandwidth_footprint")
+    return finish(fig, "Bandwidth vs footprint", datasets, out_dir, "bandwidth_footprint")
 
 
 def plot_shapes(datasets, out_dir):

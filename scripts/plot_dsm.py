@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -55,9 +55,7 @@ def plot_latency(datasets, out_dir):
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
-    fig.suptitle("Distributed shared memory latency" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "dsm_latency")
+    return finish(fig, "Distributed shared memory latency", datasets, out_dir, "dsm_latency")
 
 
 def plot_bandwidth(datasets, out_dir):
@@ -85,9 +83,7 @@ def plot_bandwidth(datasets, out_dir):
         ax.set_ylabel("bytes per clock per reading SM", fontsize=8)
         ax.set_title(f"{load_name} (16-byte loads)", fontsize=10)
         ax.grid(True, axis="y", which="both", alpha=0.3)
-    fig.suptitle("Distributed shared memory bandwidth" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "dsm_bandwidth")
+    return finish(fig, "Distributed shared memory bandwidth", datasets, out_dir, "dsm_bandwidth")
 
 
 def plot(datasets, args):

@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import feature_benchmarks, main, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -66,9 +66,7 @@ def plot_sweeps(datasets, out_dir):
         a.grid(True, which="both", alpha=0.3)
         a.legend(fontsize=7)
         a.set_title(title, fontsize=10)
-    fig.suptitle("Cache geometry sweeps" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "geometry_sweeps")
+    return finish(fig, "Cache geometry sweeps", datasets, out_dir, "geometry_sweeps")
 
 
 def plot_sm_map(datasets, out_dir):

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 OPS = ["ld.ca", "ld.cg", "ld.nc"]
@@ -65,7 +65,7 @@ def plot(datasets, unit, out_dir, x_key, select, title, stem):
     ax.set_xlabel(x_key.replace("_bytes", "").replace("_", " "))
     bytes_axis(ax.xaxis)
     ax.set_ylabel(f"latency ({unit})")
-    ax.set_title(title + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
+    ax.set_title(run_title(title, datasets))
     ticks = [2 ** k for k in range(2, 40) if ax.get_xlim()[0] <= 2 ** k <= ax.get_xlim()[1]]
     ax.set_xticks(ticks[:: max(1, len(ticks) // 12)])
     ax.set_xticklabels([human(t) for t in ticks[:: max(1, len(ticks) // 12)]], rotation=30, fontsize=8)

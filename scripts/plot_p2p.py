@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
@@ -155,9 +155,7 @@ def plot_copy_size(datasets, out_dir):
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    fig.suptitle("cudaMemcpyPeerAsync bandwidth" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "p2p_copy_size")
+    return finish(fig, "cudaMemcpyPeerAsync bandwidth", datasets, out_dir, "p2p_copy_size")
 
 
 def plot(datasets, args):

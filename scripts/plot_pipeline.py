@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, unit_arg  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, unit_arg, finish, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -47,7 +47,7 @@ def plot_latency(datasets, unit, out_dir):
     ax.set_yticklabels(ops, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(f"dependent-chain latency ({unit} per instruction)")
-    ax.set_title("Pipeline latency" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
+    ax.set_title(run_title("Pipeline latency", datasets))
     if len(datasets) > 1:
         ax.legend(fontsize=7)
     ax.grid(True, axis="x", alpha=0.3)
@@ -92,9 +92,7 @@ def plot_throughput(datasets, out_dir):
             ax.legend(fontsize=6)
     for j in range(len(ops), rows_n * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.suptitle("Pipeline throughput" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "pipeline_throughput", dpi=130)
+    return finish(fig, "Pipeline throughput", datasets, out_dir, "pipeline_throughput", dpi=130)
 
 
 if __name__ == "__main__":

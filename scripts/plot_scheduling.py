@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save  # noqa: E402
+from plotlib import feature_benchmarks, main, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -62,9 +62,7 @@ def plot_icache(datasets, out_dir):
     ax.set_ylim(bottom=0)
     ax2.set_ylabel("instructions per clock per SM")
     ax2.set_ylim(bottom=0)
-    fig.suptitle("Instruction cache: straight-line FFMA code" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "scheduling_icache")
+    return finish(fig, "Instruction cache: straight-line FFMA code", datasets, out_dir, "scheduling_icache")
 
 
 def read_csv(path, fields):

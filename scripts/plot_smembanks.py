@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 WIDTHS = [4, 8, 16]
@@ -64,9 +64,7 @@ def plot_stride(datasets, out_dir, key, ylabel, stem, title):
         ax.grid(True, which="both", alpha=0.3)
         if ax.lines:
             ax.legend(fontsize=7)
-    fig.suptitle(title + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, stem)
+    return finish(fig, title, datasets, out_dir, stem)
 
 
 def plot(datasets, args):

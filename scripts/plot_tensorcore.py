@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
@@ -113,9 +113,7 @@ def plot_wgmma_n(datasets, out_dir):
     axl.set_ylabel("cycles per wgmma, one at a time")
     axl.set_ylim(bottom=0)
     axl.legend(fontsize=7)
-    fig.suptitle("wgmma against N" + (f": {datasets[0][0]}" if len(datasets) == 1 else ""))
-    fig.tight_layout()
-    return save(fig, out_dir, "tensor_wgmma_n")
+    return finish(fig, "wgmma against N", datasets, out_dir, "tensor_wgmma_n")
 
 
 def plot(datasets, args):

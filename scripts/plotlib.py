@@ -39,6 +39,18 @@ def save(fig, out_dir, stem, dpi=120):
     return paths
 
 
+def run_title(title, datasets):
+    """A figure's title, with the run's label when one run is plotted (several have a legend)."""
+    return title + (f": {datasets[0][0]}" if len(datasets) == 1 else "")
+
+
+def finish(fig, title, datasets, out_dir, stem, dpi=120):
+    """A figure's common end: its title (run_title), the layout, and the PNG and SVG (save)."""
+    fig.suptitle(run_title(title, datasets))
+    fig.tight_layout()
+    return save(fig, out_dir, stem, dpi)
+
+
 def human_bytes(n):
     """4096 -> '4 KiB', 52428800 -> '50 MiB' (binary units, at most 3 significant digits)."""
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
