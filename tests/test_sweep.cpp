@@ -50,3 +50,14 @@ TEST(HumanBytes, Units) {
   EXPECT_EQ(human_bytes(1536u << 10), "1.5 MiB");
   EXPECT_EQ(human_bytes(std::size_t(1) << 50), "1 PiB");
 }
+
+TEST(Sweep, NoPointSitsOnACacheCliff) {
+  const std::size_t l2 = 50u << 20;
+  const auto v = off_the_cliffs(log_sweep(1024, 4 * l2, 2, {{l2 / 4, 2 * l2, 4}}, 128), {l2}, 0.01, 128);
+  EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
+  EXPECT_EQ(std::adjacent_find(v.begin(), v.end()), v.end());
+  for (std::size_t f : v) EXPECT_GT(std::fabs(double(f) - double(l2)), 0.01 * double(l2)) << f;
+  // 50 MiB itself was in the sweep; it moved 2 % below, aligned.
+  EXPECT_NE(std::find(v.begin(), v.end(), std::size_t(0.98 * double(l2)) / 128 * 128), v.end());
+  EXPECT_THROW(off_the_cliffs(v, {l2}, 0.0, 128), std::invalid_argument);
+}
