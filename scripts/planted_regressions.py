@@ -11,7 +11,11 @@ Usage: planted_regressions.py --binary PATH --out DIR [--pct 3] [--baselines 3]
 3. Compares each planted run with the baseline (scripts/compare.py, with the history) and prints
    which features compare flagged. A planted feature must be flagged, and no other.
 
-With --from-existing the runs already in DIR are compared again without measuring.
+With --from-existing the runs already in DIR are compared again without measuring. With
+--emulate-from RUN.json, no GPU is needed: each planted run is RUN with the feature's measured
+primary metrics scaled as the hook scales them in the wrapper (a cost x (1 + PCT/100), a rate
+/ (1 + PCT/100), inferred values unchanged), against the baselines already in DIR: the same
+test on two real full runs, which a GPU session may not have time to plant one feature at a time.
 Exit codes: 0 every planted feature flagged alone, 1 otherwise, 2 error.
 """
 import argparse
@@ -24,6 +28,7 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import resultfile  # noqa: E402
 
 FEATURES = ["MemLatency", "Pipeline", "Bandwidth", "Atomics", "SmemBanks", "Dsm", "Tlb", "Scheduling", "TensorCore",
             "Geometry", "P2P"]
@@ -38,6 +43,24 @@ def run_suite(binary, out, extra, fault=None):
     print(f"planted: {'ARCHBENCH_FAULT=' + fault + ' ' if fault else ''}{' '.join(cmd)}", file=sys.stderr, flush=True)
     with open(out + ".log", "w") as log:
         return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+
+
+def emulate_fault(source, feature, pct, out):
+    """Writes `source` with `feature`'s measured primary metrics pct % worse, as
+    ARCHBENCH_FAULT=slow:<feature>:<pct> reports them (fixtures/primary_metrics.cpp)."""
+    doc = resultfile.load(source)
+    factor = 1 + pct / 100
+    for b in doc["benchmarks"]:
+        if not isinstance(b, dict) or compare.feature_of(str(b.get("name", ""))) != feature:
+            continue
+        declared, _ = compare.parse_label(b.get("label", ""))
+        for counter, how, _ in declared or compare.legacy_primary(b["name"]):
+            if how in ("lower", "higher") and isinstance(b.get(counter), (int, float)):
+                b[counter] = b[counter] * factor if how == "lower" else b[counter] / factor
+    doc.setdefault("context", {})["archbench_fault"] = (
+        f"slow:{feature}:{pct:g} (emulated on {os.path.basename(source)}: the wrapper's scaling applied to its JSON)")
+    with open(out, "w") as fh:
+        json.dump(doc, fh)
 
 
 def flagged_features(baseline, contender, history):
@@ -61,14 +84,23 @@ def main(argv=None):
     ap.add_argument("--baselines", type=int, default=3)
     ap.add_argument("--features", default=",".join(FEATURES))
     ap.add_argument("--from-existing", action="store_true", help="compare the runs already in --out")
+    ap.add_argument("--emulate-from", metavar="RUN.json",
+                    help="no GPU: plant each fault into a copy of this run (see above)")
     args = ap.parse_args(argv)
-    if not args.from_existing and not args.binary:
-        print("planted: error: --binary is required unless --from-existing", file=sys.stderr)
+    if not args.from_existing and not args.emulate_from and not args.binary:
+        print("planted: error: --binary is required unless --from-existing or --emulate-from", file=sys.stderr)
         return 2
     os.makedirs(args.out, exist_ok=True)
     baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
     features = [f for f in args.features.split(",") if f]
-    if not args.from_existing:
+    if args.emulate_from:
+        try:
+            for f in features:
+                emulate_fault(args.emulate_from, f, args.pct, os.path.join(args.out, f"planted-{f}.json"))
+        except (resultfile.ResultError, compare.InputError) as e:
+            print(f"planted: error: {e}", file=sys.stderr)
+            return 2
+    elif not args.from_existing:
         for b in baselines:
             run_suite(args.binary, b, extra)
         for f in features:

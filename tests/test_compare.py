@@ -317,3 +317,26 @@ def test_planted_regressions_script_tabulates_each_feature(tmp_path):
     for f in ("MemLatency", "Bandwidth", "TensorCore"):
         assert re.search(rf"\| {f} \| {f}: \d+ regressed, the whole feature \+\d\.\d\d % worse \| ok \|", r.stdout), r.stdout
     assert (out / "planted.md").exists()
+
+
+def test_planted_regressions_can_be_emulated_on_a_real_run(tmp_path):
+    """--emulate-from: each feature's measured primaries scaled as the wrapper's hook scales
+    them, in a copy of another healthy run, against the baseline; inferred values untouched."""
+    rng = random.Random(8)
+    out = tmp_path / "emulated"
+    out.mkdir()
+    (out / "baseline-0.json").write_text(open(write(tmp_path, "b.json", suite(rng), date="2026-11-20")).read())
+    other = write(tmp_path, "other.json", suite(rng), date="2026-11-21")
+    script = os.path.join(os.path.dirname(SCRIPT), "planted_regressions.py")
+    r = subprocess.run([sys.executable, script, "--out", str(out), "--baselines", "1", "--emulate-from", other,
+                        "--features", "MemLatency,Bandwidth"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    planted = json.loads((out / "planted-Bandwidth.json").read_text())
+    source = json.loads(open(other).read())
+    assert planted["context"]["archbench_fault"].startswith("slow:Bandwidth:3 (emulated")
+    pairs = [(p, s) for p, s in zip(planted["benchmarks"], source["benchmarks"])]
+    bw = [(p, s) for p, s in pairs if p["name"].startswith("Bandwidth/")]
+    assert all(math.isclose(p["bytes_per_clk_per_sm"] * 1.03, s["bytes_per_clk_per_sm"]) for p, s in bw)
+    assert all(p == s for p, s in pairs if not p["name"].startswith("Bandwidth/"))
+    for f in ("MemLatency", "Bandwidth"):
+        assert re.search(rf"\| {f} \| {f}: [^|]+\| ok \|", r.stdout), r.stdout
