@@ -55,7 +55,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
     state.counters["threads_per_address"] = double(last.threads_per_address);
     state.counters["addresses"] = double(last.addresses);
     state.counters["spacing_bytes"] = l.spacing_bytes ? l.spacing_bytes : atom_op_info(l.op).bytes;
-    state.counters["iters"] = last.iters;
+    state.counters["iterations"] = last.iters;  // per thread
     state.counters["warps_per_block"] = l.threads_per_block / 32;
     state.counters["blocks_per_sm"] = double(l.blocks) / g.sm_count;
     state.counters["sms"] = last.summary.sms_used;

@@ -179,8 +179,8 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
     state.counters["launch_fixed_us"] = median_of(runs, [](const auto& m) { return m.launch_fixed_ns / 1e3; });
     state.counters["threads_per_address"] = double(last.threads_per_address);
     state.counters["addresses"] = double(last.addresses);
-    state.counters["iters"] = runs.back().iters_long;
-    state.counters["iters_short"] = runs.back().iters_short;
+    state.counters["iterations"] = runs.back().iters_long;
+    state.counters["iterations_short"] = runs.back().iters_short;
     state.counters["self_checked"] = 1;
     report_gpu_clocks(state, i, median_of(runs, [](const auto& m) { return m.launch.summary.sm_clock_mhz; }));
     if (headline)

@@ -27,6 +27,9 @@ CONTEXT_KEYS = [
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
             "Pipeline", "TensorCore", "P2P", "Scheduling", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
+# Counters renamed since: files written before keep their old name.
+OLD_NAMES = {"iterations": "iters"}
+
 FEATURE_COUNTERS = {
     "TensorCore": ["fill_zero"],
     "TensorCore/cublas": ["flops", "m", "n", "k", "gemms"],
@@ -37,9 +40,9 @@ FEATURE_COUNTERS = {
     "Atomics": [],
     "Atomics/latency": ["latency_cycles", "latency_ns"],
     "Atomics/global": ["atomics_per_second", "atomics_per_clk", "atomics_per_clk_per_sm", "threads_per_address",
-                       "addresses", "spacing_bytes", "iters", "self_checked"],
+                       "addresses", "spacing_bytes", "iterations", "self_checked"],
     "Atomics/shared": ["atomics_per_second", "atomics_per_clk", "atomics_per_clk_per_sm", "threads_per_address",
-                       "addresses", "spacing_bytes", "iters", "self_checked"],
+                       "addresses", "spacing_bytes", "iterations", "self_checked"],
     "Pipeline/latency": ["latency_cycles", "latency_ns", "latency_raw_cycles", "loop_overhead_cycles"],
     "Pipeline/throughput": ["inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
                             "warps_per_sm", "blocks_per_sm", "sms", "registers_per_thread"],
@@ -65,7 +68,7 @@ FEATURE_COUNTERS = {
     "P2P/remote_write": ["bytes_per_second", "bytes_per_clk_per_sm", "footprint_bytes", "passes", "width_bytes", "sms",
                          "self_checked"],
     "P2P/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "steps", "self_checked"],
-    "P2P/atomics": ["atomics_per_second", "atomics_per_clk", "threads_per_address", "iters", "self_checked"],
+    "P2P/atomics": ["atomics_per_second", "atomics_per_clk", "threads_per_address", "iterations", "self_checked"],
     "Dsm/bandwidth": ["bytes_per_clk_per_sm", "bytes_per_clk_per_cluster", "bytes_per_second", "cluster_size",
                       "clusters", "sms", "self_checked"],
 }
@@ -112,7 +115,7 @@ def check_file(path, required_features, no_errors):
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS
         for c in wanted:
-            v = b.get(c)
+            v = b.get(c, b.get(OLD_NAMES.get(c, c)))
             if not isinstance(v, (int, float)) or not math.isfinite(v):
                 problems.append(f"{path}: '{name}': counter '{c}' missing or not finite")
         pct = b.get("pct_of_peak")
