@@ -70,8 +70,10 @@ void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
     const ThroughputMeasurement& last = runs.back();
-    state.counters["inst_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
-    state.counters["inst_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+    // Thread-level instructions (a warp instruction is 32 of them) per clock per SM.
+    state.counters["thread_inst_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["thread_inst_per_clk_per_sm_min"] =
+        median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
     state.counters["results_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.results_per_clk_per_sm; });
     state.counters["ops_per_second"] = median_of(runs, [](const auto& m) { return m.ops_per_second; });
     if (info.flops_per_result > 0) state.counters["flops"] = median_of(runs, [](const auto& m) { return m.flops; });
@@ -122,7 +124,7 @@ void register_pipeline(const SuiteConfig& cfg) {
                      [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
   }
   register_points("Pipeline", named, kIterations,
-                  {{"Pipeline/latency/", {lower("latency_cycles")}}, {"Pipeline/throughput/", {higher("inst_per_clk_per_sm")}}});
+                  {{"Pipeline/latency/", {lower("latency_cycles")}}, {"Pipeline/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
 }
 
 }  // namespace

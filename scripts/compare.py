@@ -169,6 +169,11 @@ def benchmark_key(name):
     return _ITERATIONS.sub("", name)
 
 
+# Counters renamed since: a file written before is read under the new name, so the history
+# carries over the rename.
+RENAMED = {"inst_per_clk_per_sm": "thread_inst_per_clk_per_sm"}
+
+
 def feature_of(name):
     return name.split("/", 1)[0]
 
@@ -207,12 +212,13 @@ def load(path):
             raise InputError(f"{path}: {name}: {e}")
         if decl:
             declared += 1
-        primary.setdefault(name, decl or legacy_primary(name))
+        primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
         entry = values.setdefault(name, {})
+        old_name = {new: old for old, new in RENAMED.items()}
         for counter, _, _ in primary[name]:
             # The metric, and the spread of the samples it is the median of (report_sampled).
             for key in (counter, counter + SAMPLE_SD_SUFFIX, counter + SAMPLE_COUNT_SUFFIX):
-                v = b.get(key)
+                v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
     return Run(path, context, values, primary, declared, errors)

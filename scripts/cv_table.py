@@ -21,7 +21,7 @@ METRICS = [
     ("MemLatency/", "latency_cycles", "spread"),
     ("Pipeline/latency/", "latency_cycles", "spread"),
     ("Atomics/latency/", "latency_cycles", "spread"),
-    ("Pipeline/throughput/", "inst_per_clk_per_sm", "cv"),
+    ("Pipeline/throughput/", "thread_inst_per_clk_per_sm", "cv"),
     ("Bandwidth/", "bytes_per_second", "cv"),
     ("Atomics/", "atomics_per_second", "cv"),
 ]
@@ -41,6 +41,8 @@ def table(doc):
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
         metric, kind = metric_for(b.get("name", ""))
+        if metric == "thread_inst_per_clk_per_sm" and metric not in b:  # files before the rename
+            metric = "inst_per_clk_per_sm"
         if metric and isinstance(b.get(metric), (int, float)):
             key = b.get("run_name", b["name"])
             runs.setdefault(key, (metric, kind, []))[2].append(float(b[metric]))

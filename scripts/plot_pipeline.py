@@ -26,7 +26,7 @@ def load(path):
             latency[op] = {"cycles": b["latency_cycles"], "ns": b["latency_ns"]}
         elif kind == "throughput":
             throughput.append({"op": op, "ilp": int(b["ilp"]), "warps": int(b["warps_per_sm"]), "sms": int(b["sms"]),
-                               "rate": b["inst_per_clk_per_sm"], "pct": b.get("pct_of_peak")})
+                               "rate": b.get("thread_inst_per_clk_per_sm", b.get("inst_per_clk_per_sm")), "pct": b.get("pct_of_peak")})
     return label, ctx, (latency, throughput) if latency or throughput else None
 
 

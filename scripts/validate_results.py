@@ -28,7 +28,7 @@ FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "A
             "Pipeline", "TensorCore", "P2P", "Scheduling", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
-OLD_NAMES = {"iterations": "iters"}
+OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
 
 FEATURE_COUNTERS = {
     "TensorCore": ["fill_zero"],
@@ -44,7 +44,7 @@ FEATURE_COUNTERS = {
     "Atomics/shared": ["atomics_per_second", "atomics_per_clk", "atomics_per_clk_per_sm", "threads_per_address",
                        "addresses", "spacing_bytes", "iterations", "self_checked"],
     "Pipeline/latency": ["latency_cycles", "latency_ns", "latency_raw_cycles", "loop_overhead_cycles"],
-    "Pipeline/throughput": ["inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
+    "Pipeline/throughput": ["thread_inst_per_clk_per_sm", "results_per_clk_per_sm", "ops_per_second", "ilp",
                             "warps_per_sm", "blocks_per_sm", "sms", "registers_per_thread"],
     "SmemBanks/geometry": ["banks", "bank_width_bytes", "confidence", "cycles_per_wavefront", "rms_log_error"],
     "SmemBanks/latency": ["latency_cycles", "latency_ns", "model_wavefronts", "access_bytes", "self_checked"],

@@ -340,3 +340,14 @@ def test_planted_regressions_can_be_emulated_on_a_real_run(tmp_path):
     assert all(p == s for p, s in pairs if not p["name"].startswith("Bandwidth/"))
     for f in ("MemLatency", "Bandwidth"):
         assert re.search(rf"\| {f} \| {f}: [^|]+\| ok \|", r.stdout), r.stdout
+
+
+def test_a_renamed_counter_keeps_its_history(tmp_path):
+    """Pipeline's inst_per_clk_per_sm became thread_inst_per_clk_per_sm: an older file is read
+    under the new name, so the benchmark is still compared across the rename."""
+    a = write(tmp_path, "a.json", [entry("Pipeline/throughput/ffma/ilp:4", "primary=inst_per_clk_per_sm:higher",
+                                         {"inst_per_clk_per_sm": 128.0})])
+    b = write(tmp_path, "b.json", [entry("Pipeline/throughput/ffma/ilp:4", "primary=thread_inst_per_clk_per_sm:higher",
+                                         {"thread_inst_per_clk_per_sm": 100.0})])
+    rows, _ = compare.compare(compare.load(a), compare.load(b))
+    assert [(r["counter"], r["status"]) for r in rows] == [("thread_inst_per_clk_per_sm", "regressed")]
