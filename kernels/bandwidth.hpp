@@ -26,6 +26,8 @@ struct BwVariant {
   std::string name() const;  // "read/ld.cg", "write/st.cs", "copy/ld.cs+st.cs"
   // Bytes moved per element and pass (read + written).
   int accesses() const { return (load != BwLoad::none) + (store != BwStore::none); }
+  // Arrays of footprint bytes each that a pass touches: copy has a source and a destination.
+  int arrays() const { return kind == BwKind::copy ? 2 : 1; }
   // Evict-first loads keep part of a cyclic footprint in L2 (analysis/memory_levels.hpp).
   bool loads_keep_in_l2() const { return load == BwLoad::cs; }
   // Whether its loads allocate in L1 (stores never do: L1 is write-through).

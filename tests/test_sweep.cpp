@@ -51,13 +51,25 @@ TEST(HumanBytes, Units) {
   EXPECT_EQ(human_bytes(std::size_t(1) << 50), "1 PiB");
 }
 
-TEST(Sweep, NoPointSitsOnACacheCliff) {
+TEST(Sweep, NoPointSitsInACachesTransition) {
   const std::size_t l2 = 50u << 20;
-  const auto v = off_the_cliffs(log_sweep(1024, 4 * l2, 2, {{l2 / 4, 2 * l2, 4}}, 128), {l2}, 0.01, 128);
+  const auto in = log_sweep(1024, 4 * l2, 2, {{l2 / 4, 2 * l2, 4}}, 128);
+  const auto v = off_the_cliffs(in, {l2}, 0.2, 0.1, 128);
   EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
   EXPECT_EQ(std::adjacent_find(v.begin(), v.end()), v.end());
-  for (std::size_t f : v) EXPECT_GT(std::fabs(double(f) - double(l2)), 0.01 * double(l2)) << f;
-  // 50 MiB itself was in the sweep; it moved 2 % below, aligned.
-  EXPECT_NE(std::find(v.begin(), v.end(), std::size_t(0.98 * double(l2)) / 128 * 128), v.end());
-  EXPECT_THROW(off_the_cliffs(v, {l2}, 0.0, 128), std::invalid_argument);
+  const std::size_t lo_edge = std::size_t(0.8 * double(l2)) / 128 * 128;
+  const std::size_t hi_edge = (std::size_t(std::ceil(1.1 * double(l2))) + 127) / 128 * 128;
+  for (std::size_t f : v) {
+    EXPECT_TRUE(f <= lo_edge || f >= hi_edge) << f;
+    EXPECT_EQ(f % 128, 0u) << f;
+  }
+  // 50 MiB itself was in the sweep: it went to the nearer end (above), 0.85x to the lower end;
+  // points outside the transition stay where they were.
+  ASSERT_NE(std::find(in.begin(), in.end(), l2), in.end());
+  EXPECT_NE(std::find(v.begin(), v.end(), hi_edge), v.end());
+  EXPECT_NE(std::find(v.begin(), v.end(), lo_edge), v.end());
+  for (std::size_t f : in)
+    if (double(f) < 0.8 * double(l2) || double(f) > 1.1 * double(l2)) EXPECT_NE(std::find(v.begin(), v.end(), f), v.end()) << f;
+  EXPECT_THROW(off_the_cliffs(v, {l2}, 0.0, 0.1, 128), std::invalid_argument);
+  EXPECT_THROW(off_the_cliffs(v, {l2}, 0.2, 0.0, 128), std::invalid_argument);
 }
