@@ -342,6 +342,33 @@ def test_planted_regressions_can_be_emulated_on_a_real_run(tmp_path):
         assert re.search(rf"\| {f} \| {f}: [^|]+\| ok \|", r.stdout), r.stdout
 
 
+def test_emulated_plants_are_judged_against_the_a_a(tmp_path):
+    """With --emulate-from, a benchmark that moved between the two healthy runs (the A/A's own
+    flag, here one TensorCore point) is not held against the plant of another feature: each row
+    passes when its feature is flagged and the others are flagged as in the A/A; the A/A line
+    names the point's feature. A planted feature that is missed still fails."""
+    rng = random.Random(9)
+    out = tmp_path / "emulated"
+    out.mkdir()
+    (out / "baseline-0.json").write_text(open(write(tmp_path, "b.json", suite(rng), date="2026-11-20")).read())
+    moved = suite(rng)
+    tc = next(b for b in moved if b["name"].startswith("TensorCore/"))
+    tc["flop_per_clk_per_sm"] *= 0.5
+    other = write(tmp_path, "other.json", moved, date="2026-11-21")
+    script = os.path.join(os.path.dirname(SCRIPT), "planted_regressions.py")
+    r = subprocess.run([sys.executable, script, "--out", str(out), "--baselines", "1", "--emulate-from", other,
+                        "--features", "MemLatency,Bandwidth"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for f in ("MemLatency", "Bandwidth"):
+        assert re.search(rf"\| {f} \| {f}: [^|]+ \(other features: as in the A/A\) \| ok \|", r.stdout), r.stdout
+    assert re.search(r"A/A \(other.json against the baseline\): TensorCore: 1 regressed", r.stdout), r.stdout
+    # A plant too small to see is a failure, whatever the A/A did.
+    r = subprocess.run([sys.executable, script, "--out", str(out), "--baselines", "1", "--emulate-from", other,
+                        "--features", "MemLatency", "--pct", "0.01"], capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert re.search(r"\| MemLatency \| [^|]+\| FAIL \|", r.stdout), r.stdout
+
+
 def test_a_renamed_counter_keeps_its_history(tmp_path):
     """Pipeline's inst_per_clk_per_sm became thread_inst_per_clk_per_sm: an older file is read
     under the new name, so the benchmark is still compared across the rename."""
