@@ -68,6 +68,19 @@ TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, 
   return best;
 }
 
+std::size_t plateau_start(const LatencyAt& latency, std::size_t from, std::size_t limit, std::size_t step,
+                          double noise_cycles) {
+  const auto aligned = [step](double x) { return std::max(step, std::size_t(x) / step * step); };
+  for (std::size_t x = aligned(double(from)); x < limit;) {
+    const std::size_t next = std::max(x + step, aligned(1.1 * double(x)));
+    if (next > limit) break;
+    const double a = latency(x), b = latency(next);
+    if (std::abs(b - a) <= std::max(3 * noise_cycles, 0.02 * a)) return x;
+    x = next;
+  }
+  return limit;
+}
+
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
                              double noise_cycles, int transition_points) {
   if (step == 0 || start == 0 || start % step || limit < start)

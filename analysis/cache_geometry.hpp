@@ -69,6 +69,13 @@ struct CapacityResult {
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
                              double noise_cycles, int transition_points = 0);
 
+// Where the next level's hit plateau begins at or after `from`: the first footprint x (a
+// multiple of step) with f(x) and f(1.1 x) within max(3 noise, 2 %) of each other, so that a
+// search for the next capacity does not start inside the previous level's transition (which
+// find_capacity would read as this level's onset). `limit` when no plateau is found below it.
+std::size_t plateau_start(const LatencyAt& latency, std::size_t from, std::size_t limit, std::size_t step,
+                          double noise_cycles);
+
 struct FetchFit {
   int inner_bytes = 0;    // g1: fill granularity of the level nearest the SM (0 when one level)
   int outer_bytes = 0;    // g2: fill granularity of the next level

@@ -239,3 +239,26 @@ TEST(CacheGeometry, BadInputIsRefused) {
 
 }  // namespace
 }  // namespace archbench
+
+// An L2 of two partitions as a latency curve: the near plateau to 24 MB, a ramp to the far
+// plateau at 32 MB, the far plateau to 45 MB, then DRAM.
+TEST(PlateauStart, SkipsThePreviousLevelsTransition) {
+  const double mb = 1e6;
+  const auto curve = [mb](std::size_t f) {
+    const double x = double(f) / mb;
+    if (x <= 24) return 280.0;
+    if (x <= 32) return 280.0 + (x - 24) / 8 * 245;
+    if (x <= 45) return 525.0;
+    return std::min(680.0, 525.0 + (x - 45) / 10 * 155);
+  };
+  const std::size_t step = 128, limit = std::size_t(100 * mb);
+  // From inside the ramp (1.25x a near partition found at 23.7 MB): on the far plateau.
+  const std::size_t s = archbench::plateau_start(curve, std::size_t(29.6 * mb), limit, step, 0.2);
+  EXPECT_GE(double(s), 32 * mb);
+  EXPECT_LE(double(s), 1.1 * 32 * mb);
+  EXPECT_EQ(s % step, 0u);
+  // Already on a plateau: the footprint itself, aligned.
+  EXPECT_EQ(archbench::plateau_start(curve, std::size_t(34.6 * mb), limit, step, 0.2), std::size_t(34.6 * mb) / step * step);
+  // A curve that keeps rising has no plateau below the limit.
+  EXPECT_EQ(archbench::plateau_start([](std::size_t f) { return double(f); }, 1 << 20, 1 << 24, step, 0.2), std::size_t(1) << 24);
+}
