@@ -126,8 +126,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
     }
 
   // Launch shapes at one footprint per level (width 16): blocks per SM x warps per block on every
-  // SM, then the number of SMs at one block of 32 warps (a grid of n blocks lands on n SMs; two
-  // blocks per SM would not: the block scheduler spreads them).
+  // SM, then the number of SMs at one block of 32 warps, on n SMs spread over the SM ids
+  // (BwLaunch::spread_sms: the same SMs on every board, not the block scheduler's pick).
   struct LevelCase {
     const char* level;
     BwVariant variant;

@@ -1,8 +1,10 @@
 // Host calls that launch the bandwidth kernels: one instantiation per variant x width.
 #include "kernels/bandwidth.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "fixtures/cuda_check.hpp"
@@ -31,15 +33,15 @@ template <> struct StoreTag<BwStore::na> { using T = dev::bw::StNa; };
 
 using Key = std::tuple<BwKind, BwLoad, BwStore, int>;
 using RawKernel = const void*;
-using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3);
+using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3, BwPin);
 
 template <BwKind K, BwLoad L, BwStore S, int W>
-void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block) {
+void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin) {
   using V = typename dev::VecOf<W>::T;
   constexpr Kind kind = K == BwKind::read ? Kind::read : K == BwKind::write ? Kind::write
                         : K == BwKind::copy ? Kind::copy : Kind::rmw;
   dev::bw::bandwidth_kernel<kind, typename LoadTag<L>::T, typename StoreTag<S>::T, W><<<grid, block>>>(
-      static_cast<const V*>(l.src), static_cast<V*>(l.dst), l.footprint_bytes / W, l.passes, out);
+      static_cast<const V*>(l.src), static_cast<V*>(l.dst), l.footprint_bytes / W, l.passes, out, pin);
 }
 template <BwKind K, BwLoad L, BwStore S, int W>
 RawKernel raw() {
@@ -162,9 +164,30 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
   const Entry& e = entry(l.variant, l.width);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
   DeviceBuffer<WarpTiming> out(warps);
-  e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block));
-  cuda_check_launch("bandwidth_kernel");
-  return out.download();
+  if (l.spread_sms == 0) {
+    e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), BwPin{});
+    cuda_check_launch("bandwidth_kernel");
+    return out.download();
+  }
+  int device = 0, sm_count = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  if (l.spread_sms > sm_count || l.blocks % l.spread_sms != 0)
+    throw std::invalid_argument("bandwidth: " + std::to_string(l.blocks) + " blocks do not spread evenly over " +
+                                std::to_string(l.spread_sms) + " of " + std::to_string(sm_count) + " SMs");
+  const auto per_sm = std::uint32_t(l.blocks / l.spread_sms);
+  DeviceBuffer<std::uint32_t> tickets(std::size_t(l.spread_sms));
+  // A few blocks per SM over the whole GPU: the chosen SMs take theirs in the first wave, every
+  // other block returns at once. A chosen SM left short (never seen) gets a larger grid.
+  for (int grid = 2 * sm_count * int(per_sm); grid <= 32 * sm_count * int(per_sm); grid *= 4) {
+    ARCHBENCH_CUDA(cudaMemset(tickets.get(), 0, tickets.bytes()));
+    e.launch(l, out.get(), dim3(grid), dim3(l.threads_per_block),
+             BwPin{std::uint32_t(l.spread_sms), std::uint32_t(sm_count), per_sm, tickets.get()});
+    cuda_check_launch("bandwidth_kernel");
+    const std::vector<std::uint32_t> taken = tickets.download();
+    if (std::all_of(taken.begin(), taken.end(), [per_sm](std::uint32_t t) { return t >= per_sm; })) return out.download();
+  }
+  throw std::runtime_error("bandwidth: the block scheduler left a chosen SM without its blocks");
 }
 
 int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block) {

@@ -103,15 +103,30 @@ __device__ __forceinline__ void consume(V v, V* dst, std::size_t i, std::uint32_
 template <Kind K, class Ld, class St, int kBytes>
 __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kBytes>::T* src,
                                                          typename VecOf<kBytes>::T* dst, std::size_t n,
-                                                         std::uint32_t passes, WarpTiming* __restrict__ out) {
+                                                         std::uint32_t passes, WarpTiming* __restrict__ out,
+                                                         BwPin pin) {
   using V = typename VecOf<kBytes>::T;
   constexpr int kUnroll = 4;  // independent accesses in flight per thread
+  // The block's place in the work: its index, or with pinning the ticket it took on a chosen SM.
+  std::uint32_t block = blockIdx.x, blocks = gridDim.x;
+  if (pin.spread_sms) {
+    __shared__ std::uint32_t claimed;
+    if (threadIdx.x == 0) {
+      const int r = spread_rank(smid(), pin.spread_sms, pin.sm_count);
+      const std::uint32_t t = r < 0 ? pin.blocks_per_sm : atomicAdd(&pin.tickets[r], 1u);
+      claimed = t < pin.blocks_per_sm ? std::uint32_t(r) * pin.blocks_per_sm + t : ~0u;
+    }
+    __syncthreads();
+    if (claimed == ~0u) return;  // not a chosen SM, or one that has its blocks
+    block = claimed;
+    blocks = pin.spread_sms * pin.blocks_per_sm;
+  }
   // This block's slice, warp-aligned: [begin, end).
-  const std::size_t begin = (std::size_t(blockIdx.x) * n / gridDim.x) & ~std::size_t(31);
-  const std::size_t end = blockIdx.x + 1 == gridDim.x ? n : (std::size_t(blockIdx.x + 1) * n / gridDim.x) & ~std::size_t(31);
+  const std::size_t begin = (std::size_t(block) * n / blocks) & ~std::size_t(31);
+  const std::size_t end = block + 1 == blocks ? n : (std::size_t(block + 1) * n / blocks) & ~std::size_t(31);
   const std::size_t stride = blockDim.x;
   const std::size_t first = begin + threadIdx.x;
-  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  WarpTiming* mine = &out[block * (blockDim.x / 32) + threadIdx.x / 32];
   std::uint32_t acc = 0;
   __syncthreads();
   const WarpClock clock = warp_clock_start();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
+#include "kernels/host_device.hpp"
 
 namespace archbench {
 
@@ -38,6 +39,22 @@ struct BwVariant {
 const std::vector<BwVariant>& bw_variants();
 inline constexpr int kBwWidths[] = {4, 8, 16};
 
+// Blocks on chosen SMs (BwLaunch::spread_sms): the n chosen of sm_count SMs are SM floor(r *
+// sm_count / n), r = 0..n-1, spread evenly over the SM ids. The rank r of SM s, or -1 when s is
+// not chosen.
+ARCHBENCH_HOST_DEVICE inline int spread_rank(std::uint32_t s, std::uint32_t n, std::uint32_t sm_count) {
+  if (n == 0 || sm_count == 0 || s >= sm_count) return -1;
+  const std::uint64_t r = (std::uint64_t(s) * n + sm_count - 1) / sm_count;
+  return r < n && r * sm_count / n == s ? int(r) : -1;
+}
+
+// What a pinned launch's blocks need: every block that lands on chosen SM r takes a ticket from
+// tickets[r]; the first blocks_per_sm run as blocks r * blocks_per_sm + ticket, the rest return.
+struct BwPin {
+  std::uint32_t spread_sms = 0, sm_count = 0, blocks_per_sm = 0;
+  std::uint32_t* tickets = nullptr;
+};
+
 struct BwLaunch {
   BwVariant variant;
   int width = 16;                  // bytes per thread per access
@@ -46,6 +63,10 @@ struct BwLaunch {
   std::size_t footprint_bytes = 0; // per array; a multiple of width
   std::uint32_t passes = 1;
   int blocks = 1, threads_per_block = 1024;
+  // > 0: the blocks run on this many SMs spread over the SM ids (spread_rank), blocks / spread_sms
+  // on each, whatever the block scheduler does with a small grid (which differs between boards of
+  // one model: 8 blocks read the L2 at 69 B/clk/SM on two H100s and 93 on a third).
+  int spread_sms = 0;
 };
 
 // Runs the kernel once; one timing per warp. Throws std::invalid_argument (no such kernel,

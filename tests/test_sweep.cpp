@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "fixtures/sweep.hpp"
+#include "kernels/bandwidth.hpp"
 
 using namespace archbench;
 
@@ -68,8 +70,31 @@ TEST(Sweep, NoPointSitsInACachesTransition) {
   ASSERT_NE(std::find(in.begin(), in.end(), l2), in.end());
   EXPECT_NE(std::find(v.begin(), v.end(), hi_edge), v.end());
   EXPECT_NE(std::find(v.begin(), v.end(), lo_edge), v.end());
-  for (std::size_t f : in)
-    if (double(f) < 0.8 * double(l2) || double(f) > 1.1 * double(l2)) EXPECT_NE(std::find(v.begin(), v.end(), f), v.end()) << f;
+  for (std::size_t f : in) {
+    if (double(f) < 0.8 * double(l2) || double(f) > 1.1 * double(l2)) {
+      EXPECT_NE(std::find(v.begin(), v.end(), f), v.end()) << f;
+    }
+  }
   EXPECT_THROW(off_the_cliffs(v, {l2}, 0.0, 0.1, 128), std::invalid_argument);
   EXPECT_THROW(off_the_cliffs(v, {l2}, 0.2, 0.0, 128), std::invalid_argument);
+}
+
+TEST(SpreadRank, ChoosesSmsEvenlyAndFindsTheirRank) {
+  // 8 of 132 SMs: SM floor(r * 132 / 8).
+  const std::vector<std::uint32_t> chosen = {0, 16, 33, 49, 66, 82, 99, 115};
+  std::vector<std::uint32_t> found;
+  for (std::uint32_t s = 0; s < 132; ++s)
+    if (const int r = archbench::spread_rank(s, 8, 132); r >= 0) {
+      EXPECT_EQ(std::size_t(r), found.size()) << s;
+      found.push_back(s);
+    }
+  EXPECT_EQ(found, chosen);
+  // Every n from 1 to the SM count chooses exactly n distinct SMs; n = all chooses every SM.
+  for (std::uint32_t n = 1; n <= 132; ++n) {
+    int count = 0;
+    for (std::uint32_t s = 0; s < 132; ++s) count += archbench::spread_rank(s, n, 132) >= 0;
+    EXPECT_EQ(count, int(n)) << n;
+  }
+  EXPECT_EQ(archbench::spread_rank(132, 8, 132), -1);
+  EXPECT_EQ(archbench::spread_rank(0, 0, 132), -1);
 }
