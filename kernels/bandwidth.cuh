@@ -100,7 +100,10 @@ __device__ __forceinline__ void consume(V v, V* dst, std::size_t i, std::uint32_
   }
 }
 
-template <Kind K, class Ld, class St, int kBytes>
+// kPinned: the blocks run on chosen SMs (BwPin); a separate instantiation, because the claim in
+// the prologue made the compiler re-check the unrolled loop's bound on every pass, which cost a
+// quarter of the L1 rate at 8 KiB per SM (one element per thread per pass).
+template <Kind K, class Ld, class St, int kBytes, bool kPinned = false>
 __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kBytes>::T* src,
                                                          typename VecOf<kBytes>::T* dst, std::size_t n,
                                                          std::uint32_t passes, WarpTiming* __restrict__ out,
@@ -109,7 +112,7 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
   constexpr int kUnroll = 4;  // independent accesses in flight per thread
   // The block's place in the work: its index, or with pinning the ticket it took on a chosen SM.
   std::uint32_t block = blockIdx.x, blocks = gridDim.x;
-  if (pin.spread_sms) {
+  if constexpr (kPinned) {
     __shared__ std::uint32_t claimed;
     if (threadIdx.x == 0) {
       const int r = spread_rank(smid(), pin.spread_sms, pin.sm_count);
