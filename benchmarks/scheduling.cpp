@@ -80,7 +80,8 @@ void sustained_clock(benchmark::State& state, double seconds) {
     const GpuInfo& g = Gpu::current().info();
     SustainedRun run;
     for (auto _ : state) {
-      run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * 2, 1024);  // 64 warps per SM
+      // Every SM full in one wave (64 warps per SM on an H100): a second wave would go unsampled.
+      run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * std::max(1, g.max_threads_per_sm / 1024), 1024);
       state.SetIterationTime(run.kernel_seconds);
     }
     report_sustained(state, run, "ffma");

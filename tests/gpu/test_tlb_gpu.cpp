@@ -45,7 +45,7 @@ TEST(Tlb, AFootprintAboveTheMemoryIsRefusedWithAReason) {
   // were 67,000 elements).
   const std::size_t memory = Gpu::current().info().total_mem_bytes + (1ull << 30);
   std::size_t stride = kStride;
-  while (memory / stride >= kTlbMaxElements / 2) stride *= 2;
+  while (memory / stride >= tlb_max_elements(CacheOp::cg) / 2) stride *= 2;
   const std::size_t too_big = (memory + stride - 1) / stride * stride;
   try {
     runner.measure({TlbMapping::contiguous, CacheOp::cg}, stride, too_big);
