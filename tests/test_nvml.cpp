@@ -11,6 +11,8 @@ TEST(Nvml, UnknownDeviceIsUnavailableWithAReason) {
   EXPECT_FALSE(n.available());
   EXPECT_FALSE(n.why_unavailable().empty());
   EXPECT_EQ(n.driver_version(), "");
+  EXPECT_EQ(n.vbios_version(), "");
+  EXPECT_EQ(n.board_part_number(), "");
   EXPECT_FALSE(n.power_limit_w().has_value());
   EXPECT_FALSE(n.sample().has_value());
 }
