@@ -549,7 +549,7 @@ def write_table(path, rows):
             w.writerow(r)
 
 
-def warnings(base, cont):
+def warnings(base, cont, history=()):
     out = []
     for key in ("gpu_name", "gpu_cuda_driver_api_version", "gpu_driver_version"):
         if base.context.get(key) != cont.context.get(key):
@@ -557,6 +557,10 @@ def warnings(base, cont):
                        "the files may not be comparable")
     if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
         out.append("note: another board of the model (gpu_uuid differs)")
+    boards = {h.context.get("gpu_uuid") for h in history} | {base.context.get("gpu_uuid")}
+    if history and cont.context.get("gpu_uuid") not in boards:
+        out.append("note: no run of the contender's board in the history: what differs between boards of the "
+                   "model counts as a change (docs/regression.md, section 6)")
     for r, side in ((base, "baseline"), (cont, "contender")):
         if r.values and not r.declared:
             out.append(f"note: the {side} declares no primary metrics (written before they existed): "
@@ -591,7 +595,7 @@ def main(argv=None):
         print(f"compare: error: {e}", file=sys.stderr)
         return 2
     rows, features = compare(base, cont, history, args.alpha, args.floor)
-    out = warnings(base, cont) + notes
+    out = warnings(base, cont, history) + notes
     out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
     if args.table:
         try:

@@ -8,9 +8,10 @@ Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DI
 1. Runs `archbench --isolate` into DIR/<gpu-slug>/<UTC timestamp>.json. The history keeps, per
    GPU model, the last --keep runs of each board (gpu_uuid); planted-fault runs never enter it.
 2. Compares the run with its baseline (--baseline, else DIR/<gpu-slug>/baseline.json, else the
-   previous run) with the last --window runs as the noise history (scripts/compare.py: the
-   look-back band of each benchmark, Benjamini-Hochberg over all, a minimum effect per metric
-   kind, and per-feature shifts).
+   board's previous run, else the model's) with the last --window runs as the noise history: the
+   board's own when it has 2 or more, else the model's (scripts/compare.py: the look-back band of
+   each benchmark, Benjamini-Hochberg over all, a minimum effect per metric kind, and
+   per-feature shifts).
 3. Tells a step from a blip: a benchmark that also changed the night before, the same way, is a
    step (it persists); one that changed tonight only is new; one that changed the night before
    and is back tonight was a one-night blip.
@@ -114,10 +115,14 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     cur = compare.load(current)
     base = compare.load(baseline_path)
     earlier = [r for r in runs if os.path.abspath(r.path) not in (os.path.abspath(current), os.path.abspath(baseline_path))]
-    hist = earlier[-window:] if window > 0 else []
+    # The board's own nights where it has enough of them: boards of one model differ by a few %
+    # in some latencies (docs/regression.md, section 6), which a history of other boards would
+    # report as tonight's change.
+    own = [r for r in earlier if r.context.get("gpu_uuid") == cur.context.get("gpu_uuid")]
+    hist = (own if len(own) >= 2 else earlier)[-window:] if window > 0 else []
     rows, features = compare.compare(base, cur, hist)
     stem = os.path.basename(current)[:-5]
-    lines = compare.warnings(base, cur) + [""]
+    lines = compare.warnings(base, cur, hist) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
@@ -214,7 +219,9 @@ def main(argv=None):
         baseline = os.path.join(gpu_dir, "baseline.json")
     if not baseline:
         before = [r for r in runs if os.path.abspath(r.path) != os.path.abspath(current)]
-        baseline = before[-1].path if before else None
+        board = compare.load(current).context.get("gpu_uuid")
+        same_board = [r for r in before if r.context.get("gpu_uuid") == board]
+        baseline = (same_board or before)[-1].path if before else None
     if not baseline:
         print(f"nightly: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
         return 0

@@ -378,3 +378,15 @@ def test_a_renamed_counter_keeps_its_history(tmp_path):
                                          {"thread_inst_per_clk_per_sm": 100.0})])
     rows, _ = compare.compare(compare.load(a), compare.load(b))
     assert [(r["counter"], r["status"]) for r in rows] == [("thread_inst_per_clk_per_sm", "regressed")]
+
+
+def test_a_history_without_the_contenders_board_is_named(tmp_path):
+    rng = random.Random(11)
+    base = write(tmp_path, "b.json", suite(rng), uuid="GPU-1")
+    hist = [write(tmp_path, f"h{i}.json", suite(rng), uuid="GPU-1", date=f"2026-11-2{i}") for i in range(2)]
+    other = write(tmp_path, "c.json", suite(rng), uuid="GPU-2")
+    same = write(tmp_path, "s.json", suite(rng), uuid="GPU-1")
+    _, out = run(base, other, "--history", *hist)
+    assert "no run of the contender's board in the history" in out, out
+    _, out = run(base, same, "--history", *hist)
+    assert "no run of the contender's board" not in out, out

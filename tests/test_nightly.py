@@ -75,3 +75,21 @@ def test_the_history_keeps_the_last_runs_of_each_board(tmp_path):
 def test_a_run_that_leaves_no_result_is_an_error(tmp_path):
     code, out = nightly(tmp_path, {"FAKE_FAIL": "1"})
     assert code == 2 and "left no usable result" in out and "Traceback" not in out
+
+
+def test_a_board_is_compared_with_its_own_nights(tmp_path):
+    """Two boards of one model share the history folder; board 1 reads 80 % of board 0's
+    bandwidth every night (a board difference, not a regression). Board 1's night is compared
+    with board 1's previous night and history, so nothing is flagged; against board 0 it would
+    be a 20 % regression."""
+    slow = {"FAKE_SLOW_DEVICE": "1"}
+    for _ in range(4):
+        assert nightly(tmp_path, slow, "--", "--device=0")[0] == 0
+    for _ in range(3):
+        nightly(tmp_path, slow, "--", "--device=1")
+    code, out = nightly(tmp_path, slow, "--", "--device=1")
+    gpu_dir = tmp_path / "h" / "nvidia-h100-80gb-hbm3"
+    text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
+    assert code == 0, text
+    assert "uuid GPU-1" in text.split("contender:")[0]  # the baseline is board 1's previous night
+    assert "no run of the contender's board" not in text
