@@ -52,23 +52,35 @@ int placements_for(std::uint64_t elements) {
 constexpr std::size_t kPlacementStep = 5 * 128;
 static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "placements leave the pages");
 
+// One point's latency on one SM, as the benchmark and the inference both take it: the mean over
+// the point's placements (cycles), their summed window and the median clock.
+TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm) {
+  const int placements = placements_for(p.footprint / p.stride);
+  std::vector<TlbLatency> runs;
+  for (int j = 0; j < placements; ++j)
+    runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep));  // throws on a wrong end
+  TlbLatency m = runs.back();  // elements, warm steps, SM
+  m.cycles = m.window_ns = 0;
+  for (const TlbLatency& r : runs) {
+    m.cycles += r.cycles / placements;
+    m.window_ns += r.window_ns;
+  }
+  m.sm_clock_mhz = median_of(runs, [](const auto& r) { return r.sm_clock_mhz; });
+  m.ns = m.sm_clock_mhz > 0 ? m.cycles * 1e3 / m.sm_clock_mhz : 0;
+  return m;
+}
+
 void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
   guarded(state, [&] {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
-    const int placements = placements_for(p.footprint / p.stride);
     for (auto _ : state) {
       const auto sm = chase_sm(int(samples.size()) % kIterations);
-      double cycles = 0, window_ns = 0;
-      for (int j = 0; j < placements; ++j) {
-        runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep));  // throws on a wrong end
-        cycles += runs.back().cycles / placements;
-        window_ns += runs.back().window_ns;
-      }
-      samples.push_back(cycles);
-      state.counters["latency_sm" + std::to_string(sm) + "_cycles"] = cycles;
-      state.SetIterationTime(window_ns * 1e-9);
+      runs.push_back(chase_on(runner, probe, p, sm));
+      samples.push_back(runs.back().cycles);
+      state.counters["latency_sm" + std::to_string(sm) + "_cycles"] = runs.back().cycles;
+      state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
     const double cycles = mean(samples);
     const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
@@ -81,7 +93,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
     state.counters["sms_chased"] = double(samples.size() < std::size_t(kIterations) ? samples.size() : kIterations);
-    state.counters["placements"] = placements;
+    state.counters["placements"] = placements_for(p.footprint / p.stride);
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
   });
@@ -99,7 +111,7 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     if (it == runner.recorded().end()) {
       std::vector<double> per_sm, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = runner.measure(probe, p.stride, p.footprint, chase_sm(i));
+        const TlbLatency m = chase_on(runner, probe, p, chase_sm(i));
         per_sm.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
