@@ -1,6 +1,6 @@
 // Dsm: distributed shared memory, the shared memory of the other blocks of a thread-block
 // cluster (sm_90+), read through the cluster's shared window (mapa + ld.shared::cluster).
-//   Dsm/latency/cluster:C                      rank 0 chases through each rank's memory, and its own
+//   Dsm/latency/cluster:C                      in every cluster that fits, rank 0 chases through each rank's memory and its own
 //   Dsm/bandwidth/cluster:C/pattern:P/load:L   16-byte loads, 32 warps per block, one block per SM
 // C: blocks per cluster (2, 4, 8; 16 where the GPU allows the non-portable size).
 // P: local (own memory through the window), pairs (r reads r^1), ring (r reads r+1),
@@ -39,25 +39,25 @@ void latency(benchmark::State& state, int size) {
       runs.push_back(measure_dsm_latency(size));  // throws SelfCheckError if a chase went astray
       state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
-    // Remote: every rank but rank 0 itself; per run the median over ranks, then over runs.
+    // Remote: every rank but rank 0 itself; per run the median over ranks (each rank's figure the
+    // median over the clusters), then over runs. Min and max: the clusters' spread.
     auto remote = [](const std::vector<double>& per_rank) { return std::vector<double>(per_rank.begin() + 1, per_rank.end()); };
     state.counters["local_lds_cycles"] = median_of(runs, [](const auto& m) { return m.lds_cycles; });
     state.counters["local_cluster_cycles"] = median_of(runs, [](const auto& m) { return m.cycles_per_rank.front(); });
     state.counters["remote_cycles"] = median_of(runs, [&](const auto& m) { return median(remote(m.cycles_per_rank)); });
     state.counters["remote_min_cycles"] = median_of(runs, [&](const auto& m) {
-      const auto r = remote(m.cycles_per_rank);
-      return *std::min_element(r.begin(), r.end());
+      return *std::min_element(m.remote_per_cluster.begin(), m.remote_per_cluster.end());
     });
     state.counters["remote_max_cycles"] = median_of(runs, [&](const auto& m) {
-      const auto r = remote(m.cycles_per_rank);
-      return *std::max_element(r.begin(), r.end());
+      return *std::max_element(m.remote_per_cluster.begin(), m.remote_per_cluster.end());
     });
     state.counters["local_lds_ns"] = median_of(runs, [](const auto& m) { return m.lds_ns; });
     state.counters["remote_ns"] = median_of(runs, [&](const auto& m) { return median(remote(m.ns_per_rank)); });
     state.counters["remote_over_local"] = state.counters["remote_cycles"] / state.counters["local_lds_cycles"];
     const DsmLatency& last = runs.back();
     state.counters["cluster_size"] = size;
-    state.counters["distinct_sms"] = double(std::set<std::uint32_t>(last.smid_per_rank.begin(), last.smid_per_rank.end()).size());
+    state.counters["clusters"] = last.clusters;
+    state.counters["distinct_sms"] = double(std::set<std::uint32_t>(last.smids.begin(), last.smids.end()).size());
     state.counters["self_checked"] = 1;
     const double clock = median_of(runs, [](const auto& m) { return m.lds_ns > 0 ? m.lds_cycles / m.lds_ns * 1e3 : 0.0; });
     report_clocks(state, clock);

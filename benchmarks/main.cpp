@@ -22,6 +22,7 @@
 #include "fixtures/gpu.hpp"
 #include "fixtures/gpu_profile.hpp"
 #include "fixtures/incremental_json.hpp"
+#include "fixtures/placement.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/supervisor.hpp"
@@ -150,14 +151,18 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   return failed ? 1 : 0;
 }
 
+// --benchmark_list_tests: the names, nothing measured.
+bool listing_only(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true";
+  });
+}
+
 // --gpu_profile=FILE --benchmark_list_tests: the names a run would register on the GPU that FILE's
 // context describes, without a GPU (a login node, a laptop). Nothing is measured.
 int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
   using namespace archbench;
-  const bool listing = std::any_of(opt.rest.begin(), opt.rest.end(), [](const std::string& a) {
-    return a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true";
-  });
-  if (!listing) return fail("--gpu_profile only lists benchmarks: add --benchmark_list_tests");
+  if (!listing_only(opt.rest)) return fail("--gpu_profile only lists benchmarks: add --benchmark_list_tests");
   try {
     Gpu::select_profile(gpu_info_from_result(opt.gpu_profile));
     const SuiteConfig cfg{Gpu::current(), opt.quick, opt.dense};
@@ -315,6 +320,18 @@ int main(int argc, char** argv) {
   // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
   benchmark::AddCustomContext("archbench_primary_metrics", "label");
   if (!fault.empty()) benchmark::AddCustomContext("archbench_fault", fault);
+  if (!gpu.described_only() && !listing_only(gb_args)) {
+    try {
+      const ReferenceSmChoice ref = choose_reference_sm();  // where single-SM measurements run
+      benchmark::AddCustomContext("archbench_reference_sm", std::to_string(ref.sm));
+      char l2[96];
+      std::snprintf(l2, sizeof l2, "%.2f (SMs: median %.2f, min %.2f, max %.2f)", ref.sm_cycles, ref.median_cycles,
+                    ref.min_cycles, ref.max_cycles);
+      benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
+    } catch (const std::exception& e) {
+      return fail(std::string("choosing the reference SM: ") + e.what());
+    }
+  }
   watchdog_start(opt.watchdog_s);
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();

@@ -35,12 +35,10 @@ std::string probe_name(const TlbProbe& probe) {
   return std::string(cache_op_name(probe.op)) + "/mapping:" + tlb_mapping_name(probe.mapping);
 }
 
-// Launch i of a benchmark chases on SM i * n / kIterations of n, and the latency is the mean
-// over those SMs. A page walk's cost depends on where the SM sits against the L2 partition that
-// homes the page-table entries, and SM 0 sits elsewhere on each board: SM 0 alone read 291
-// cycles on two H100 boards and 327 on a third (64 GiB at 32 MiB strides). The SMs' spread is
-// reported beside the mean, so compare.py bands a point by it.
-std::uint32_t chase_sm(int launch) { return std::uint32_t(launch * Gpu::current().info().sm_count / kIterations); }
+// Every launch chases on the reference SM (kernels/placement.hpp). A page walk's cost depends on
+// where the SM sits against the L2 partition that homes the page-table entries, and SM 0 sits
+// elsewhere on each board: SM 0 alone read 291 cycles on two H100 boards and 327 on a third
+// (64 GiB at 32 MiB strides); the SM of median L2 latency is one place on every board.
 
 // A chase of fewer than kMinElementsForLevels lines reads the L2 homes of those few lines as much
 // as the translation: two lines at a 64 KiB stride read 299 cycles on one H100 and 267 on another,
@@ -76,10 +74,8 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
     for (auto _ : state) {
-      const auto sm = chase_sm(int(samples.size()) % kIterations);
-      runs.push_back(chase_on(runner, probe, p, sm));
+      runs.push_back(chase_on(runner, probe, p, kReferenceSm));
       samples.push_back(runs.back().cycles);
-      state.counters["latency_sm" + std::to_string(sm) + "_cycles"] = runs.back().cycles;
       state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
     const double cycles = mean(samples);
@@ -92,7 +88,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     state.counters["elements"] = double(runs.back().elements);
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
-    state.counters["sms_chased"] = double(samples.size() < std::size_t(kIterations) ? samples.size() : kIterations);
+    state.counters["sm"] = double(reference_sm());
     state.counters["placements"] = placements_for(p.footprint / p.stride);
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
@@ -109,13 +105,13 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     const TlbRunner::Key key{probe.mapping, probe.op, p.stride, p.footprint};
     auto it = runner.recorded().find(key);
     if (it == runner.recorded().end()) {
-      std::vector<double> per_sm, clocks;
+      std::vector<double> cycles, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = chase_on(runner, probe, p, chase_sm(i));
-        per_sm.push_back(m.cycles);
+        const TlbLatency m = chase_on(runner, probe, p, kReferenceSm);
+        cycles.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
-      runner.record(key, {mean(per_sm), median(clocks)});
+      runner.record(key, {mean(cycles), median(clocks)});
       it = runner.recorded().find(key);
     }
     c.push_back({double(p.footprint), it->second.cycles});

@@ -194,16 +194,16 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
   const auto go = [&](auto tag) {
     using Op = decltype(tag);
     using T = typename Op::type;
-    launch_pinned("atomic_latency_kernel", claim, [&](int blocks) {
+    launch_pinned("atomic_latency_kernel", claim, [&](int blocks, std::uint32_t sm) {
       if (space == AtomSpace::global && line_of)
         at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
-            reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, kPinnedSm, claim);
+            reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, sm, claim);
       else if (space == AtomSpace::global)
         at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, kPinnedSm, claim);
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, sm, claim);
       else
         at::atomic_latency_kernel<Op, AtomSpace::shared><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, kPinnedSm, claim);
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, sm, claim);
     });
   };
   switch (op) {

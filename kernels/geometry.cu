@@ -48,7 +48,9 @@ __global__ void __launch_bounds__(32) sm_chase_kernel(std::uint64_t start, std::
 }
 
 __global__ void __launch_bounds__(1) ca_nc_pair_kernel(std::uint64_t a, std::uint64_t b, std::uint32_t warm_steps,
-                                                       std::uint32_t timed_blocks, PairChase* out) {
+                                                       std::uint32_t timed_blocks, PairChase* out, std::uint32_t pin_sm,
+                                                       std::uint32_t* claim) {
+  if (!dev::claim_pinned_sm(pin_sm, claim)) return;
 #pragma unroll 1
   for (std::uint32_t i = 0; i < warm_steps; ++i) {
     a = dev::LoadCa::load(reinterpret_cast<const std::uint64_t*>(a));
@@ -70,19 +72,21 @@ __global__ void __launch_bounds__(1) ca_nc_pair_kernel(std::uint64_t a, std::uin
 }
 
 __constant__ std::uint32_t c_chase[kConstChaseWords];
+__device__ std::uint32_t g_pair_claim;
 
-struct ConstOut {
-  std::uint64_t cycles, ns;
-  std::uint32_t final_index;
-};
 
 // j = the word at byte offset j of c_chase: a data-dependent constant load (LDC c[bank][Rj]), one
 // per step and nothing else (the chase holds byte offsets, so no shift sits between two loads).
 __device__ __forceinline__ std::uint32_t const_at(std::uint32_t byte_offset) {
   return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(c_chase) + byte_offset);
 }
+// The first block to reach each SM chases; the others leave.
 __global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::uint32_t warm_steps,
-                                                        std::uint32_t timed_blocks, ConstOut* out) {
+                                                        std::uint32_t timed_blocks, unsigned* __restrict__ claimed,
+                                                        ConstChase* __restrict__ out_per_sm) {
+  const std::uint32_t sm = dev::smid();
+  if (atomicCAS(&claimed[sm], 0u, 1u) != 0u) return;
+  ConstChase* out = &out_per_sm[sm];
 #pragma unroll 1
   for (std::uint32_t i = 0; i < warm_steps; ++i) j = const_at(j);
   dev::st_global_u32(&out->final_index, j);
@@ -96,6 +100,8 @@ __global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::ui
   dev::st_global_u32(&out->final_index, j);
   out->cycles = dev::clock64_ordered() - c0;
   out->ns = dev::globaltimer_ns() - g0;
+  out->smid = sm;
+  out->ran = 1;
 }
 
 }  // namespace
@@ -104,8 +110,11 @@ PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint
                          std::uint32_t timed_steps) {
   if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_ca_nc_pair: timed steps");
   DeviceBuffer<PairChase> out(1);
-  ca_nc_pair_kernel<<<1, 1>>>(start_a, start_b, warm_steps, timed_steps / kChainUnroll, out.get());
-  cuda_check_launch("ca_nc_pair");
+  std::uint32_t* claim = nullptr;
+  ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_pair_claim));
+  launch_pinned("ca_nc_pair", claim, [&](int blocks, std::uint32_t sm) {
+    ca_nc_pair_kernel<<<blocks, 1>>>(start_a, start_b, warm_steps, timed_steps / kChainUnroll, out.get(), sm, claim);
+  });
   return out.download()[0];
 }
 
@@ -115,13 +124,23 @@ void upload_const_chase(const std::vector<std::uint32_t>& next) {
   ARCHBENCH_CUDA(cudaMemcpyToSymbol(c_chase, next.data(), next.size() * sizeof(std::uint32_t)));
 }
 
-ConstChase run_const_chase(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps) {
+std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps) {
   if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_const_chase: timed steps");
-  DeviceBuffer<ConstOut> out(1);
-  const_chase_kernel<<<1, 1>>>(start, warm_steps, timed_steps / kChainUnroll, out.get());
+  int device = 0, sms = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t slots = std::size_t(sms) + 64;  // %smid may exceed the count on some parts
+  DeviceBuffer<unsigned> claimed(slots);
+  DeviceBuffer<ConstChase> out(slots);
+  ARCHBENCH_CUDA(cudaMemset(claimed.get(), 0, claimed.bytes()));
+  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.bytes()));
+  // Four blocks per SM: every SM receives at least one.
+  const_chase_kernel<<<4 * sms, 1>>>(start, warm_steps, timed_steps / kChainUnroll, claimed.get(), out.get());
   cuda_check_launch("const_chase");
-  const ConstOut o = out.download()[0];
-  return {o.cycles, o.ns, o.final_index};
+  std::vector<ConstChase> ran;
+  for (const ConstChase& c : out.download())
+    if (c.ran) ran.push_back(c);
+  return ran;
 }
 
 void write_offset_chase(std::uint8_t* base, const std::uint64_t* d_offsets, std::uint32_t n) {

@@ -30,18 +30,22 @@ std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t
 struct PairChase {
   std::uint64_t cycles = 0, end_a = 0, end_b = 0;
 };
+// Runs on the reference SM (kernels/placement.hpp).
 PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps, std::uint32_t timed_steps);
 
 // The constant cache: a chase of 32-bit byte offsets, j = word at byte j, through a __constant__
 // array of kConstChaseWords words (one 64 KiB constant bank: the most one kernel can address),
-// uploaded with cudaMemcpyToSymbol. Cycles per step over `timed_steps` after `warm_steps`, and
-// the byte offset where it ended.
+// uploaded with cudaMemcpyToSymbol. One thread on every SM at once chases: cycles per step over
+// `timed_steps` after `warm_steps`, and the byte offset where it ended, one record per SM that
+// ran. Every SM, because the constant caches' latency beyond the SM's own depends on where the
+// SM sits (98 cycles from SM 0 of one H100 at 4 KiB, 94 from SM 0 of another); their median is
+// the same on every board.
 inline constexpr std::uint32_t kConstChaseWords = 16384;
 struct ConstChase {
   std::uint64_t cycles = 0, ns = 0;
-  std::uint32_t final_index = 0;
+  std::uint32_t final_index = 0, smid = 0, ran = 0;
 };
 void upload_const_chase(const std::vector<std::uint32_t>& next);  // at most kConstChaseWords words
-ConstChase run_const_chase(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps);
+std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps);
 
 }  // namespace archbench

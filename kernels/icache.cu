@@ -10,6 +10,7 @@
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/device_buffer.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/pinned_launch.cuh"
 
 namespace archbench {
 namespace {
@@ -33,10 +34,18 @@ __device__ __forceinline__ void ffma_body(float (&x)[kChains], float b, float c,
   ((ffma_block(x, b, c), (void)kBlocks), ...);
 }
 
+// One block runs, on the reference SM: refills come from caches outside the SM, whose latency
+// depends on where the SM sits (2.23 cycles per instruction from one H100's SM 0, 2.02 from
+// another's, at 64 KiB of code).
 template <int kInstructions>
 __global__ void __launch_bounds__(1024) icache_kernel(float b, float c, std::uint32_t iterations,
-                                                      WarpTiming* __restrict__ out) {
+                                                      WarpTiming* __restrict__ out, std::uint32_t pin_sm,
+                                                      std::uint32_t* claim) {
   static_assert(kInstructions % kBlock == 0, "whole blocks");
+  __shared__ bool chosen;
+  if (threadIdx.x == 0) chosen = dev::claim_pinned_sm(pin_sm, claim);
+  __syncthreads();
+  if (!chosen) return;
   float x[kChains];
 #pragma unroll
   for (int j = 0; j < kChains; ++j) x[j] = float(threadIdx.x + j) * 1e-3f;
@@ -66,7 +75,9 @@ __global__ void __launch_bounds__(1024) icache_kernel(float b, float c, std::uin
   }
 }
 
-using KernelFn = void (*)(float, float, std::uint32_t, WarpTiming*);
+using KernelFn = void (*)(float, float, std::uint32_t, WarpTiming*, std::uint32_t, std::uint32_t*);
+
+__device__ std::uint32_t g_icache_claim;
 
 template <std::size_t... I>
 KernelFn kernel_for(int instructions, std::index_sequence<I...>) {
@@ -85,9 +96,11 @@ std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t it
     throw std::invalid_argument("icache: 1..32 warps and at least 2 iterations");
   DeviceBuffer<WarpTiming> out(static_cast<std::size_t>(warps));
   // b and c keep the chains finite (x -> c / (1 - b)) and are not constants the compiler could fold.
-  kernel<<<1, 32 * warps>>>(0.999f, 1e-4f, iterations, out.get());
-  ARCHBENCH_CUDA(cudaGetLastError());
-  ARCHBENCH_CUDA(cudaDeviceSynchronize());
+  std::uint32_t* claim = nullptr;
+  ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_icache_claim));
+  launch_pinned("icache", claim, [&](int blocks, std::uint32_t sm) {
+    kernel<<<blocks, 32 * warps>>>(0.999f, 1e-4f, iterations, out.get(), sm, claim);
+  });
   return out.download();
 }
 

@@ -51,8 +51,8 @@ ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, 
   set_carveout(kernel, carveout_pct);
   ChainOut* out = symbol_address(g_chain_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
-  launch_pinned("pchase_chain", claim, [&](int blocks) {
-    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, pin_sm, claim);
+  launch_pinned("pchase_chain", claim, [&](int blocks, std::uint32_t sm) {
+    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, sm, claim);
   }, pin_sm);
   ChainOut o{};
   ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
@@ -66,8 +66,8 @@ FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
   std::uint32_t* cycles = symbol_address(g_fine_cycles)[0];
   FineOut* out = symbol_address(g_fine_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
-  launch_pinned("pchase_fine", claim, [&](int blocks) {
-    kernel<<<blocks, 1>>>(d, start, warm, cycles, out, kPinnedSm, claim);
+  launch_pinned("pchase_fine", claim, [&](int blocks, std::uint32_t sm) {
+    kernel<<<blocks, 1>>>(d, start, warm, cycles, out, sm, claim);
   });
   FineOut o{};
   FineTiming t;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/placement.hpp"
+
 namespace archbench {
 
 // Global-load cache operators, as PTX spells them. The SASS each becomes on sm_90 is checked by
@@ -16,7 +18,7 @@ enum class CacheOp { ca, cg, nc };
 inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};
 const char* cache_op_name(CacheOp op);  // "ld.ca", "ld.cg", "ld.nc"
 
-// Every chase runs on SM kPinnedSm (kernels/pinned_launch.cuh): placement is a parameter.
+// Every chase runs on one chosen SM, the reference SM unless told (kernels/placement.hpp).
 // The timed loop of the chain kernel is unrolled this many times: timed steps are a multiple.
 inline constexpr std::uint32_t kChainUnroll = 8;
 // Samples per fine-grained run, each one access timed on its own; they live in shared memory.
@@ -40,9 +42,9 @@ struct FineTiming {
 // One thread chases 64-bit pointers from `start` (a device address inside a pointer chase array):
 // `warm_steps` untimed, then `timed_steps` timed (a multiple of kChainUnroll).
 // carveout_pct is the preferred shared-memory carveout (0 = largest L1). The chase runs on SM
-// pin_sm (kPinnedSm, 0, unless a caller spreads its chases over several SMs).
+// pin_sm (the reference SM unless a caller spreads its chases over several SMs).
 ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps,
-                            std::uint32_t timed_steps, int carveout_pct, std::uint32_t pin_sm = 0);
+                            std::uint32_t timed_steps, int carveout_pct, std::uint32_t pin_sm = kReferenceSm);
 
 // One thread chases 32-bit indices from element `start`: `warm_steps` untimed, then times
 // kFineSamples accesses one by one.

@@ -12,11 +12,9 @@
 
 #include "fixtures/cuda_check.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/placement.hpp"
 
 namespace archbench {
-
-// Every single-thread chase and chain runs on this SM (Geometry/l2/sm_map measures every SM).
-inline constexpr std::uint32_t kPinnedSm = 0;
 
 namespace dev {
 // True in the one block that runs the measurement.
@@ -25,11 +23,13 @@ __device__ __forceinline__ bool claim_pinned_sm(std::uint32_t pin_sm, std::uint3
 }
 }  // namespace dev
 
-// Calls launch(blocks, claim) until a block has run on SM `sm` (the kernel must pin to the same
-// one): 2 blocks per SM, then more if the block scheduler left that SM out. `claim` is a device
-// word of the caller's translation unit.
+// Calls launch(blocks, sm) until a block has run on SM `sm` (kReferenceSm: the reference SM,
+// kernels/placement.hpp); the kernel must claim that SM (claim_pinned_sm). 2 blocks per SM, then
+// more if the block scheduler left that SM out. `claim` is a device word of the caller's
+// translation unit.
 template <class Launch>
-void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::uint32_t sm = kPinnedSm) {
+void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::uint32_t pin_sm = kReferenceSm) {
+  const std::uint32_t sm = resolve_sm(pin_sm);
   int device = 0, sms = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&device));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -38,7 +38,7 @@ void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::u
                                 std::to_string(sms) + " SMs)");
   for (int blocks = 2 * sms; blocks <= 32 * sms; blocks *= 4) {
     ARCHBENCH_CUDA(cudaMemset(claim, 0, sizeof *claim));
-    launch(blocks);
+    launch(blocks, sm);
     cuda_check_launch(what);
     std::uint32_t claimed = 0;
     ARCHBENCH_CUDA(cudaMemcpy(&claimed, claim, sizeof claimed, cudaMemcpyDeviceToHost));

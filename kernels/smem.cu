@@ -143,31 +143,41 @@ int dsm_max_active_clusters(int size, int threads, std::uint32_t smem_bytes) {
   return clusters;
 }
 
-DsmChaseResult run_dsm_chase(int size, std::uint32_t chase_bytes, std::uint32_t stride_bytes, std::uint32_t steps) {
+std::vector<DsmChaseResult> run_dsm_chase(int size, int clusters, std::uint32_t smem_bytes, std::uint32_t chase_bytes,
+                                          std::uint32_t stride_bytes, std::uint32_t steps) {
   if (steps == 0 || steps % kSmemChaseUnroll != 0)
     throw std::invalid_argument("dsm chase: steps must be a positive multiple of " + std::to_string(kSmemChaseUnroll));
   if (chase_bytes % 4 != 0 || stride_bytes % 4 != 0 || stride_bytes == 0 || stride_bytes >= chase_bytes)
     throw std::invalid_argument("dsm chase: the stride and the chase must be whole words, the stride inside the chase");
+  if (clusters < 1 || smem_bytes < chase_bytes)
+    throw std::invalid_argument("dsm chase: at least one cluster, and the chase inside each block's shared memory");
   const auto k = reinterpret_cast<RawKernel>(dev::smem::dsm_chase_kernel);
-  prepare_cluster_kernel(k, size, chase_bytes);
-  DeviceBuffer<std::uint64_t> cycles(std::size_t(size) + 1), ns(std::size_t(size) + 1);
-  DeviceBuffer<std::uint32_t> final_offset(static_cast<std::size_t>(size) + 1);
-  DeviceBuffer<std::uint32_t> smids(static_cast<std::size_t>(size));
+  prepare_cluster_kernel(k, size, smem_bytes);
+  const std::size_t slots = std::size_t(clusters) * std::size_t(size + 1);
+  DeviceBuffer<std::uint64_t> cycles(slots), ns(slots);
+  DeviceBuffer<std::uint32_t> final_offset(slots);
+  DeviceBuffer<std::uint32_t> smids(std::size_t(clusters) * std::size_t(size));
   cudaLaunchAttribute attribute{};
-  const cudaLaunchConfig_t config = cluster_config(size, size, 32, chase_bytes, attribute);
+  const cudaLaunchConfig_t config = cluster_config(size, clusters * size, 32, smem_bytes, attribute);
   ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, dev::smem::dsm_chase_kernel, chase_bytes, stride_bytes, steps, cycles.get(),
                                     ns.get(), final_offset.get(), smids.get()));
   cuda_check_launch("dsm_chase_kernel");
-  DsmChaseResult r;
-  r.cycles_per_rank = cycles.download();
-  r.ns_per_rank = ns.download();
-  r.lds_cycles = r.cycles_per_rank.back();
-  r.lds_ns = r.ns_per_rank.back();
-  r.cycles_per_rank.pop_back();
-  r.ns_per_rank.pop_back();
-  r.final_offset = final_offset.download();
-  r.smid_per_rank = smids.download();
-  return r;
+  const auto all_cycles = cycles.download(), all_ns = ns.download();
+  const auto all_final = final_offset.download();
+  const auto all_smids = smids.download();
+  std::vector<DsmChaseResult> out(static_cast<std::size_t>(clusters));
+  for (std::size_t c = 0; c < out.size(); ++c) {
+    DsmChaseResult& r = out[c];
+    const std::size_t from = c * std::size_t(size + 1), to = from + std::size_t(size);
+    r.cycles_per_rank.assign(all_cycles.begin() + std::ptrdiff_t(from), all_cycles.begin() + std::ptrdiff_t(to));
+    r.ns_per_rank.assign(all_ns.begin() + std::ptrdiff_t(from), all_ns.begin() + std::ptrdiff_t(to));
+    r.lds_cycles = all_cycles[to];
+    r.lds_ns = all_ns[to];
+    r.final_offset.assign(all_final.begin() + std::ptrdiff_t(from), all_final.begin() + std::ptrdiff_t(to + 1));
+    r.smid_per_rank.assign(all_smids.begin() + std::ptrdiff_t(c * std::size_t(size)),
+                           all_smids.begin() + std::ptrdiff_t((c + 1) * std::size_t(size)));
+  }
+  return out;
 }
 
 std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, DsmLoad load, int size, int clusters, int warps_per_block,

@@ -128,9 +128,10 @@ __device__ __forceinline__ uint4 ld_cluster_v4(std::uint32_t a) {
 }
 
 // DSM latency: every block fills its memory with a chase (the word at offset o holds
-// (o + stride) % bytes); rank 0's thread 0 then chases through every rank's memory in turn, and
-// through its own with plain ld.shared. cycles[rank] and ns[rank], [size] for ld.shared; the same
-// for final[]; smids[rank] = the SM of each rank.
+// (o + stride) % bytes); in each cluster c, rank 0's thread 0 then chases through every rank's
+// memory in turn, and through its own with plain ld.shared. Per cluster, (size + 1) slots from
+// c * (size + 1): cycles[rank] and ns[rank], [size] for ld.shared; the same for final[];
+// smids[c * size + rank] = the SM of each rank. Ranks of a 1-D grid are consecutive blocks.
 __global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std::uint32_t stride, std::uint32_t steps,
                                                        std::uint64_t* __restrict__ cycles, std::uint64_t* __restrict__ ns,
                                                        std::uint32_t* __restrict__ final_offset,
@@ -138,7 +139,8 @@ __global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std:
   extern __shared__ __align__(16) std::uint32_t words[];
   for (std::uint32_t i = threadIdx.x; i < bytes / 4; i += blockDim.x) words[i] = (4 * i + stride) % bytes;
   const std::uint32_t rank = cluster_rank(), size = cluster_size();
-  if (threadIdx.x == 0) smids[rank] = smid();
+  const std::uint32_t cluster = blockIdx.x / size, slot = cluster * (size + 1);
+  if (threadIdx.x == 0) smids[cluster * size + rank] = smid();
   cluster_sync();
   if (rank == 0 && threadIdx.x == 0) {
     const auto base = static_cast<std::uint32_t>(__cvta_generic_to_shared(words));
@@ -154,11 +156,11 @@ __global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std:
 #pragma unroll
         for (int u = 0; u < kSmemChaseUnroll; ++u) p = plain ? lds<4>(window + p) : ld_cluster_u32(window + p);
       }
-      st_global_u32(&final_offset[target], p);  // the clock waits for the last load
+      st_global_u32(&final_offset[slot + target], p);  // the clock waits for the last load
       const std::uint64_t t1 = clock64_ordered();
       const std::uint64_t n1 = globaltimer_ns();
-      cycles[target] = t1 - t0;
-      ns[target] = n1 - n0;
+      cycles[slot + target] = t1 - t0;
+      ns[slot + target] = n1 - n0;
     }
   }
   cluster_sync();  // no block leaves while another may still read its memory

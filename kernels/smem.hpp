@@ -66,7 +66,7 @@ ARCHBENCH_HOST_DEVICE inline int dsm_source_rank(DsmPattern p, int rank, int war
 // of dynamic shared memory each, and how many such clusters are resident at once (0: none).
 int dsm_max_active_clusters(int size, int threads, std::uint32_t smem_bytes);
 
-struct DsmChaseResult {
+struct DsmChaseResult {                        // one cluster
   std::vector<std::uint64_t> cycles_per_rank;  // rank 0's chase through each rank's memory (own at 0)
   std::vector<std::uint64_t> ns_per_rank;      // the same windows in %globaltimer
   std::uint64_t lds_cycles = 0, lds_ns = 0;    // the same chase in its own memory with ld.shared
@@ -74,9 +74,13 @@ struct DsmChaseResult {
   std::vector<std::uint32_t> final_offset;     // per rank, then ld.shared (self-check)
 };
 
-// One cluster of `size` blocks; rank 0's thread 0 chases `steps` 4-byte words (a multiple of
-// kSmemChaseUnroll) through each rank's `chase_bytes`, `stride_bytes` apart.
-DsmChaseResult run_dsm_chase(int size, std::uint32_t chase_bytes, std::uint32_t stride_bytes, std::uint32_t steps);
+// `clusters` clusters of `size` blocks at once, `smem_bytes` of dynamic shared memory per block
+// (at least chase_bytes; more keeps a second block off an SM). In each, rank 0's thread 0 chases
+// `steps` 4-byte words (a multiple of kSmemChaseUnroll) through each rank's `chase_bytes`,
+// `stride_bytes` apart. One result per cluster: the GPCs the clusters land in differ in their
+// SM-to-SM latency, so one cluster alone reads differently on each board.
+std::vector<DsmChaseResult> run_dsm_chase(int size, int clusters, std::uint32_t smem_bytes, std::uint32_t chase_bytes,
+                                          std::uint32_t stride_bytes, std::uint32_t steps);
 
 // `clusters` clusters of `size` blocks of `warps_per_block` warps, `smem_bytes` of dynamic shared
 // memory per block (which sets how many blocks share an SM). Every reading warp makes `iterations`

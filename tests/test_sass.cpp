@@ -492,7 +492,9 @@ TEST(Sass, IcacheBodiesAreStraightLineFfmaOfTheirSize) {
       branches += op == "BRA";
     }
     ffma_of_size[size] = ffma;
-    EXPECT_LE(branches, 4) << f.name << ": a loop inside the body";
+    // The iteration loop, the first-pass test, the claim of the reference SM and the trailing
+    // self-loop: 5. A loop left inside the body adds one.
+    EXPECT_LE(branches, 5) << f.name << ": a loop inside the body";
   }
   for (int size : archbench::kIcacheInstructions) EXPECT_EQ(ffma_of_size[size], size) << "body of " << size;
 }

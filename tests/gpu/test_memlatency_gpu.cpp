@@ -7,6 +7,8 @@
 #include "analysis/stats.hpp"
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/gpu.hpp"
+#include "fixtures/placement.hpp"
+#include "kernels/placement.hpp"
 
 namespace archbench {
 namespace {
@@ -94,6 +96,33 @@ TEST(MemLatency, SelfCheckCatchesAWrongChase) {
   const std::uint32_t skip = 64;
   ASSERT_EQ(cudaMemcpy(runner.index_data(), &skip, sizeof skip, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_THROW(runner.fine_once(), SelfCheckError);
+}
+
+// The reference SM is the median of every SM's L2 latency, and a pinned chase then runs there and
+// reads what the probe read. Planted defect: a choice of SM 0 (or of any SM off the median) fails
+// the first check on a GPU whose SM 0 is not at the median.
+TEST(MemLatency, ChasesRunOnTheReferenceSmOfMedianL2Latency) {
+  const ReferenceSmChoice c = choose_reference_sm();
+  std::printf("reference SM %u: %.2f cycles (SMs: median %.2f, min %.2f, max %.2f)\n", c.sm, c.sm_cycles, c.median_cycles,
+              c.min_cycles, c.max_cycles);
+  int ran = 0, below = 0, above = 0;
+  for (double x : c.cycles_per_sm) {
+    if (x <= 0) continue;
+    ++ran;
+    below += x < c.sm_cycles;
+    above += x > c.sm_cycles;
+  }
+  EXPECT_GE(ran, gpu().sm_count * 9 / 10) << "most SMs must have chased";
+  EXPECT_LE(below, ran / 2) << "the reference SM must sit at the median";
+  EXPECT_LE(above, ran / 2 + 1) << "the reference SM must sit at the median";
+  EXPECT_LT(c.min_cycles, c.max_cycles);
+  EXPECT_EQ(reference_sm(), c.sm);
+  // A chase with the default placement runs on it, at the latency the probe saw for it.
+  static ChaseRunner runner(gpu().l2_bytes);
+  runner.prepare({CacheOp::cg, std::size_t(1) << 20, 128}, ChaseForm::chain);
+  const ChainTiming t = runner.chain_once();
+  EXPECT_EQ(t.smid, c.sm);
+  EXPECT_NEAR(double(t.cycles) / kChainTimedSteps, c.sm_cycles, 0.03 * c.sm_cycles);
 }
 
 }  // namespace
