@@ -23,6 +23,7 @@
 #include "fixtures/gpu_profile.hpp"
 #include "fixtures/incremental_json.hpp"
 #include "fixtures/placement.hpp"
+#include "kernels/placement.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/supervisor.hpp"
@@ -158,6 +159,28 @@ bool listing_only(const std::vector<std::string>& args) {
   });
 }
 
+// Sets the SM that single-SM measurements run on (kernels/placement.hpp) and records it, with every
+// SM's L2 latency, in the context: `given` >= 0 (--reference_sm), else the SM of median latency.
+int place_single_sm_measurements(const archbench::Gpu& gpu, int given) {
+  using namespace archbench;
+  if (given >= gpu.info().sm_count)
+    return fail("--reference_sm=" + std::to_string(given) + " is out of range: the GPU has " +
+                std::to_string(gpu.info().sm_count) + " SMs (0.." + std::to_string(gpu.info().sm_count - 1) + ")");
+  try {
+    const ReferenceSmChoice ref = choose_reference_sm();
+    if (given >= 0) set_reference_sm(std::uint32_t(given));
+    benchmark::AddCustomContext("archbench_reference_sm", std::to_string(reference_sm()));
+    benchmark::AddCustomContext("archbench_reference_sm_source", given >= 0 ? "given" : "median L2 latency");
+    char l2[112];
+    std::snprintf(l2, sizeof l2, "%.2f (SMs: median %.2f, min %.2f, max %.2f)", ref.cycles_per_sm[reference_sm()],
+                  ref.median_cycles, ref.min_cycles, ref.max_cycles);
+    benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
+  } catch (const std::exception& e) {
+    return fail(std::string("choosing the reference SM: ") + e.what());
+  }
+  return 0;
+}
+
 // --gpu_profile=FILE --benchmark_list_tests: the names a run would register on the GPU that FILE's
 // context describes, without a GPU (a login node, a laptop). Nothing is measured.
 int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
@@ -261,7 +284,17 @@ int main(int argc, char** argv) {
   }
   if (opt.isolate && opt.only_feature.empty()) {
     if (!json_path.empty() && out_format != "json") return fail("--isolate writes JSON only");
-    return run_isolated(std::vector<std::string>(argv, argv + argc), json_path, opt.skip_features);
+    std::vector<std::string> args(argv, argv + argc);
+    // One reference SM for the whole run: each child would otherwise choose its own, and SMs
+    // within a cycle of the median trade places between probes.
+    if (opt.reference_sm < 0 && !listing_only(gb_args)) {
+      try {
+        args.push_back("--reference_sm=" + std::to_string(choose_reference_sm().sm));
+      } catch (const std::exception& e) {
+        return fail(std::string("choosing the reference SM: ") + e.what());
+      }
+    }
+    return run_isolated(args, json_path, opt.skip_features);
   }
   // The table as Google Benchmark would print it: colour on a terminal, tabular counters on request.
   int console_opts = isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
@@ -320,18 +353,8 @@ int main(int argc, char** argv) {
   // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
   benchmark::AddCustomContext("archbench_primary_metrics", "label");
   if (!fault.empty()) benchmark::AddCustomContext("archbench_fault", fault);
-  if (!gpu.described_only() && !listing_only(gb_args)) {
-    try {
-      const ReferenceSmChoice ref = choose_reference_sm();  // where single-SM measurements run
-      benchmark::AddCustomContext("archbench_reference_sm", std::to_string(ref.sm));
-      char l2[96];
-      std::snprintf(l2, sizeof l2, "%.2f (SMs: median %.2f, min %.2f, max %.2f)", ref.sm_cycles, ref.median_cycles,
-                    ref.min_cycles, ref.max_cycles);
-      benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
-    } catch (const std::exception& e) {
-      return fail(std::string("choosing the reference SM: ") + e.what());
-    }
-  }
+  if (!listing_only(gb_args))
+    if (const int rc = place_single_sm_measurements(gpu, opt.reference_sm); rc != 0) return rc;
   watchdog_start(opt.watchdog_s);
   const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
                                         : benchmark::RunSpecifiedBenchmarks();

@@ -49,7 +49,7 @@ TEST(Cli, EnvironmentAndFlagPrecedence) {
 TEST(Cli, BadValuesGiveOneLineErrors) {
   for (const auto& bad : std::vector<std::vector<std::string>>{
            {"--device=abc"}, {"--device=-1"}, {"--device="}, {"--device"}, {"--device=1x"},
-           {"--results_dir="}, {"--tag=a/b"}}) {
+           {"--results_dir="}, {"--tag=a/b"}, {"--reference_sm=-1"}, {"--reference_sm=x"}, {"--reference_sm="}}) {
     try {
       parse(bad);
       ADD_FAILURE() << "accepted " << bad[0];
@@ -58,6 +58,15 @@ TEST(Cli, BadValuesGiveOneLineErrors) {
     }
   }
   EXPECT_THROW(parse({}, FakeEnv{{{"ARCHBENCH_DEVICE", "gpu0"}}}), CliError);
+}
+
+TEST(Cli, ReferenceSmIsChosenUnlessGiven) {
+  EXPECT_EQ(parse({}).reference_sm, -1);
+  EXPECT_EQ(parse({"--reference_sm=14"}).reference_sm, 14);
+  FakeEnv env{{{"ARCHBENCH_REFERENCE_SM", "7"}}};
+  EXPECT_EQ(parse({}, env).reference_sm, 7);
+  EXPECT_EQ(parse({"--reference_sm=3"}, env).reference_sm, 3);
+  EXPECT_EQ(parse({"--reference_sm=3"}).rest.size(), 1u) << "taken out before Google Benchmark parses";
 }
 
 TEST(Cli, GpuSlug) {
