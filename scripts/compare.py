@@ -54,7 +54,7 @@ except ImportError:  # the decision still works without a p-value; say so in the
 
 # Minimum relative change (%) that counts, by the metric's kind (its unit).
 MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
-                  "other": 5.0}
+                  "ns": 5.0, "other": 5.0}  # ns: host-side and launch costs, which the OS and driver move
 FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
@@ -108,7 +108,7 @@ LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest
 ]
 
 UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "per_second": "per s", "clock_mhz": "MHz",
-         "other": ""}
+         "ns": "ns", "other": ""}
 
 
 class InputError(Exception):
@@ -127,6 +127,8 @@ def metric_kind(counter):
         return "per_second"
     if counter.endswith("_mhz"):
         return "clock_mhz"
+    if counter.endswith("_ns"):
+        return "ns"
     return "other"
 
 

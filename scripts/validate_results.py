@@ -25,7 +25,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
@@ -56,6 +56,10 @@ FEATURE_COUNTERS = {
                                    "confidence", "pairs"],
     "Scheduling/sustained_clock": ["sm_clock_initial_mhz", "sm_clock_sustained_mhz", "sm_clock_min_mhz",
                                    "sm_clock_drop_pct", "seconds", "clock_samples", "flops"],
+    "Launch/back_to_back": ["host_launch_ns", "host_launch_ns_p10", "host_launch_ns_p90", "gpu_gap_ns", "gpu_gap_ns_p10",
+                            "gpu_gap_ns_p90", "launches_per_second", "launches", "param_bytes", "self_checked"],
+    "Launch/end_to_end": ["end_to_end_ns", "end_to_end_ns_p10", "end_to_end_ns_p90", "launches", "param_bytes",
+                          "self_checked"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",

@@ -1,0 +1,133 @@
+// Launch: what a kernel launch costs, as the host sees it and in the GPU's own timeline.
+//   Launch/back_to_back/path:P/stream:S/params:B   kLaunches empty kernels launched back to back,
+//       then one synchronise: the host's time per launch call, and the gap on the GPU between one
+//       kernel's last %globaltimer read and the next one's first
+//   Launch/end_to_end/path:P/stream:S/params:B     each launch followed by a synchronise: the
+//       host's time for the pair
+// P: stream (<<<>>>), graph (captured once, launched), cluster (cudaLaunchKernelEx, a cluster of
+// 2 blocks), pdl (programmatic dependent launch); S: legacy, per_thread, created (non-blocking);
+// B: parameter bytes beyond the stamp pointer (0 .. 4000). Every figure is the median of many
+// launches (per iteration the median of its launches, then the median of the iterations), with
+// the 10th and 90th percentiles over every launch beside it.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "analysis/stats.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "kernels/launch.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+constexpr int kLaunches = 1000;  // per iteration; below the launch queue's depth (1024)
+
+void spread(benchmark::State& state, const std::string& name, const std::vector<double>& v) {
+  state.counters[name + "_p10"] = percentile(v, 10);
+  state.counters[name + "_p90"] = percentile(v, 90);
+}
+
+std::string point_args(LaunchPath path, StreamKind stream, int bytes) {
+  return std::string("path:") + launch_path_name(path) + "/stream:" + stream_kind_name(stream) +
+         "/params:" + std::to_string(bytes);
+}
+
+bool skip_unsupported(benchmark::State& state, LaunchPath path) {
+  if (const std::string why = launch_path_unsupported(path); !why.empty()) {
+    state.SkipWithError(("unsupported: " + why).c_str());
+    return true;
+  }
+  return false;
+}
+
+void back_to_back(benchmark::State& state, LaunchPath path, StreamKind stream, int bytes) {
+  if (skip_unsupported(state, path)) return;
+  guarded(state, [&] {
+    launch_batch(path, stream, bytes, 64);  // warm: module load, stream creation, first-launch costs
+    std::vector<double> host, gaps, host_medians, gap_medians;
+    double wall = 0;
+    for (auto _ : state) {
+      const LaunchBatch b = launch_batch(path, stream, bytes, kLaunches);  // throws if a kernel did not run
+      std::vector<double> g;
+      for (std::size_t i = 0; i + 1 < b.start_ns.size(); ++i)
+        g.push_back(double(std::int64_t(b.start_ns[i + 1] - b.end_ns[i])));
+      host.insert(host.end(), b.host_ns.begin() + 1, b.host_ns.end());
+      gaps.insert(gaps.end(), g.begin(), g.end());
+      host_medians.push_back(median(std::vector<double>(b.host_ns.begin() + 1, b.host_ns.end())));
+      gap_medians.push_back(median(g));
+      wall += b.wall_ns;
+      state.SetIterationTime(b.wall_ns * 1e-9);
+    }
+    // The figure: the median over iterations of each one's median launch, with the iterations'
+    // spread (the noise compare.py reads); p10 and p90 over every launch beside it.
+    report_sampled(state, "host_launch_ns", host_medians);
+    spread(state, "host_launch_ns", host);
+    report_sampled(state, "gpu_gap_ns", gap_medians);
+    spread(state, "gpu_gap_ns", gaps);
+    state.counters["launches_per_second"] = double(kLaunches) * double(state.iterations()) / (wall * 1e-9);
+    state.counters["launches"] = double(kLaunches);
+    state.counters["param_bytes"] = bytes;
+    state.counters["self_checked"] = 1;
+    report_clocks(state, 0);
+  });
+}
+
+void end_to_end(benchmark::State& state, LaunchPath path, StreamKind stream, int bytes) {
+  if (skip_unsupported(state, path)) return;
+  guarded(state, [&] {
+    launch_and_sync_ns(path, stream, bytes, 16);  // warm
+    std::vector<double> all, medians;
+    for (auto _ : state) {
+      const std::vector<double> ns = launch_and_sync_ns(path, stream, bytes, kLaunches / 4);
+      all.insert(all.end(), ns.begin(), ns.end());
+      medians.push_back(median(ns));
+      double sum = 0;
+      for (double x : ns) sum += x;
+      state.SetIterationTime(sum * 1e-9);
+    }
+    report_sampled(state, "end_to_end_ns", medians);
+    spread(state, "end_to_end_ns", all);
+    state.counters["launches"] = double(kLaunches / 4);
+    state.counters["param_bytes"] = bytes;
+    state.counters["self_checked"] = 1;
+    report_clocks(state, 0);
+  });
+}
+
+const std::vector<MetricRule> kLaunchMetrics = {
+    {"Launch/back_to_back/", {lower("host_launch_ns"), lower("gpu_gap_ns")}},
+    {"Launch/end_to_end/", {lower("end_to_end_ns")}}};
+
+void register_launch(const SuiteConfig& cfg) {
+  struct Case {
+    LaunchPath path;
+    StreamKind stream;
+    int bytes;
+  };
+  std::vector<Case> cases;
+  const std::vector<int> all_bytes = cfg.quick ? std::vector<int>{0, 4000}
+                                               : std::vector<int>(std::begin(kLaunchParamBytes), std::end(kLaunchParamBytes));
+  for (StreamKind s : {StreamKind::legacy_default, StreamKind::per_thread_default, StreamKind::created})
+    cases.push_back({LaunchPath::stream, s, 0});
+  for (int b : all_bytes)
+    if (b != 0) cases.push_back({LaunchPath::stream, StreamKind::created, b});
+  for (int b : all_bytes) cases.push_back({LaunchPath::graph, StreamKind::created, b});
+  cases.push_back({LaunchPath::cluster, StreamKind::created, 0});
+  cases.push_back({LaunchPath::pdl, StreamKind::created, 0});
+  std::vector<BenchmarkPoint> points;
+  for (const Case& c : cases)
+    points.push_back({"Launch/back_to_back/" + point_args(c.path, c.stream, c.bytes),
+                      [c](benchmark::State& st) { back_to_back(st, c.path, c.stream, c.bytes); }});
+  for (const Case& c : cases)
+    points.push_back({"Launch/end_to_end/" + point_args(c.path, c.stream, c.bytes),
+                      [c](benchmark::State& st) { end_to_end(st, c.path, c.stream, c.bytes); }});
+  register_points("Launch", points, kIterations, kLaunchMetrics);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(Launch, archbench::register_launch);
