@@ -1,7 +1,8 @@
 // Launch: what a kernel launch costs, as the host sees it and in the GPU's own timeline.
-//   Launch/back_to_back/path:P/stream:S/params:B   kLaunches empty kernels launched back to back,
-//       then one synchronise: the host's time per launch call, and the gap on the GPU between one
-//       kernel's last %globaltimer read and the next one's first
+//   Launch/back_to_back/path:P/stream:S/params:B   512 empty kernels launched back to back behind a
+//       kernel that holds the stream until all are queued, then one synchronise: the host's time
+//       per launch call, and the gap on the GPU between one kernel's last %globaltimer read and
+//       the next one's first (from a full queue: the GPU's cost, not the host's pace)
 //   Launch/end_to_end/path:P/stream:S/params:B     each launch followed by a synchronise: the
 //       host's time for the pair
 // P: stream (<<<>>>), graph (captured once, launched), cluster (cudaLaunchKernelEx, a cluster of
@@ -23,7 +24,7 @@ namespace archbench {
 namespace {
 
 constexpr int kIterations = 3;
-constexpr int kLaunches = 1000;  // per iteration; below the launch queue's depth (1024)
+constexpr int kLaunches = kMaxLaunchBatch;  // per iteration
 
 void spread(benchmark::State& state, const std::string& name, const std::vector<double>& v) {
   state.counters[name + "_p10"] = percentile(v, 10);

@@ -48,6 +48,44 @@ __global__ void stamp_kernel(Params<kBytes> params, Stamp* __restrict__ stamps, 
 #endif
 }
 
+// Holds the stream until the host has queued the whole batch (release set in mapped host memory),
+// so that the stamped kernels then run from a full queue and their gaps are the GPU's, not the
+// host's submission rate. Gives up after timeout_ns (and says so) rather than hang.
+__global__ void hold_kernel(const volatile std::uint32_t* release, std::uint64_t timeout_ns, std::uint32_t* timed_out) {
+  const std::uint64_t t0 = dev::globaltimer_ns();
+  while (*release == 0u) {
+    if (dev::globaltimer_ns() - t0 > timeout_ns) {
+      *timed_out = 1u;
+      return;
+    }
+    __nanosleep(200);
+  }
+}
+
+// The release word and the timed-out word, in pinned host memory mapped for the device.
+struct Hold {
+  std::uint32_t* host = nullptr;  // [0] release, [1] timed out
+  std::uint32_t* device = nullptr;
+  Hold() {
+    ARCHBENCH_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host), 2 * sizeof(std::uint32_t), cudaHostAllocMapped));
+    ARCHBENCH_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device), host, 0));
+  }
+  void engage(cudaStream_t s) {
+    reinterpret_cast<volatile std::uint32_t*>(host)[0] = 0;
+    reinterpret_cast<volatile std::uint32_t*>(host)[1] = 0;
+    hold_kernel<<<1, 1, 0, s>>>(device, 2'000'000'000ull, device + 1);
+  }
+  void release() { reinterpret_cast<volatile std::uint32_t*>(host)[0] = 1; }
+  void check() const {
+    if (reinterpret_cast<volatile std::uint32_t*>(host)[1])
+      throw std::runtime_error("launch: the batch was not queued within 2 s (launch queue full?): gaps not measured");
+  }
+};
+Hold& hold() {
+  static Hold h;
+  return h;
+}
+
 cudaStream_t stream_of(StreamKind k, cudaStream_t created) {
   switch (k) {
     case StreamKind::legacy_default: return cudaStreamLegacy;
@@ -130,11 +168,14 @@ LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
     ARCHBENCH_CUDA(cudaGraphInstantiate(&exec, graph, 0));
     ARCHBENCH_CUDA(cudaGraphUpload(exec, s));
     ARCHBENCH_CUDA(cudaStreamSynchronize(s));
+    hold().engage(s);
     const auto t0 = Clock::now();
     ARCHBENCH_CUDA(cudaGraphLaunch(exec, s));
     const auto t1 = Clock::now();
+    hold().release();
     ARCHBENCH_CUDA(cudaStreamSynchronize(s));
     const auto t2 = Clock::now();
+    hold().check();
     b.host_ns.assign(std::size_t(count), ns_between(t0, t1) / count);
     b.wall_ns = ns_between(t0, t2);
     cuda_check_launch("launch graph");
@@ -143,6 +184,7 @@ LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
   } else {
     cudaStream_t s = stream_of(kind, created_stream());
     b.host_ns.reserve(std::size_t(count));
+    hold().engage(s);
     const auto first = Clock::now();
     auto t0 = first;
     for (int i = 0; i < count; ++i) {
@@ -151,9 +193,11 @@ LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
       b.host_ns.push_back(ns_between(t0, t1));
       t0 = t1;
     }
+    hold().release();
     ARCHBENCH_CUDA(cudaStreamSynchronize(s));
     b.wall_ns = ns_between(first, Clock::now());
     cuda_check_launch("launch batch");
+    hold().check();
   }
   check_stamps(stamps.download(), &b);
   return b;
@@ -223,6 +267,8 @@ auto with_param_bytes(int param_bytes, F&& f) {
 
 void require(LaunchPath path, int count) {
   if (count < 2) throw std::invalid_argument("launch: at least 2 kernels per batch");
+  if (count > kMaxLaunchBatch)
+    throw std::invalid_argument("launch: at most " + std::to_string(kMaxLaunchBatch) + " kernels per batch (the launch queue)");
   if (const std::string why = launch_path_unsupported(path); !why.empty()) throw std::invalid_argument(why);
 }
 

@@ -26,9 +26,12 @@ const char* stream_kind_name(StreamKind k);  // "legacy", "per_thread", "created
 // Parameter bytes of the kernel launched: 0 (no parameter besides the stamp buffer) .. 4096.
 inline constexpr int kLaunchParamBytes[] = {0, 64, 256, 1024, 4000};
 
-// A batch of `count` kernels launched back to back. host_ns[i]: the host's time in the launch
-// call of kernel i (for a graph, the graph launch divided evenly); start_ns/end_ns[i]: the
-// kernel's first and last %globaltimer reads on the GPU; checked: every kernel stamped (self-check).
+// A batch of `count` kernels launched back to back behind a kernel that holds the stream until
+// the host has queued them all: the host's cost per launch call, then the GPU's gaps between
+// kernels that wait in a full queue. host_ns[i]: the host's time in the launch call of kernel i
+// (for a graph, the graph launch divided evenly); start_ns/end_ns[i]: the kernel's first and
+// last %globaltimer reads on the GPU; every kernel stamped and read its parameters (self-check).
+inline constexpr int kMaxLaunchBatch = 512;  // within the launch queue, which the held stream fills
 struct LaunchBatch {
   std::vector<double> host_ns;
   std::vector<std::uint64_t> start_ns, end_ns;

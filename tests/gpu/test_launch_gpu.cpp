@@ -61,6 +61,7 @@ TEST(Launch, ProgrammaticDependentLaunchClosesTheGap) {
 TEST(Launch, BadInputIsRefusedWithAReason) {
   EXPECT_THROW(launch_batch(LaunchPath::stream, StreamKind::created, 100, 10), std::invalid_argument);
   EXPECT_THROW(launch_batch(LaunchPath::stream, StreamKind::created, 0, 1), std::invalid_argument);
+  EXPECT_THROW(launch_batch(LaunchPath::stream, StreamKind::created, 0, kMaxLaunchBatch + 1), std::invalid_argument);
 }
 
 }  // namespace
