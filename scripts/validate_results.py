@@ -25,7 +25,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
@@ -60,6 +60,10 @@ FEATURE_COUNTERS = {
                             "gpu_gap_ns_p90", "launches_per_second", "launches", "param_bytes", "self_checked"],
     "Launch/end_to_end": ["end_to_end_ns", "end_to_end_ns_p10", "end_to_end_ns_p90", "launches", "param_bytes",
                           "self_checked"],
+    "HostLink/link": ["pcie_gen", "pcie_width", "link_peak_bytes_per_second", "gpu_numa_node", "numa_nodes"],
+    "HostLink/copy": ["bytes_per_second", "size_bytes", "copies", "self_checked", "host_numa_node", "gpu_numa_node"],
+    "HostLink/sm": ["bytes_per_second", "footprint_bytes", "passes", "width_bytes"],
+    "HostLink/latency": ["latency_ns", "latency_cycles", "footprint_bytes", "self_checked", "host_numa_node"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",

@@ -1,0 +1,158 @@
+// HostLink: data between host and device, and the link that carries it.
+//   HostLink/link                                  the link (PCIe generation x width, NVML) and its
+//                                                  per-direction peak; NUMA nodes of the GPU and the host
+//   HostLink/copy/dir:D/memory:M/size:S            cudaMemcpyAsync (managed: cudaMemPrefetchAsync);
+//                                                  D h2d, d2h, bidir (both at once, two buffers);
+//                                                  M pinned, pageable, registered, managed; S 4 KiB .. 1 GiB
+//   HostLink/sm/read|write/memory:pinned           every SM's 16-byte loads (stores) in mapped host memory
+//   HostLink/latency/memory:pinned                 one thread's dependent loads through mapped host memory
+// pct_of_link_peak: of the link's per-direction peak, twice that for bidir. Every copy is timed on
+// the host from the first call to the last synchronise (what an application waits for), and its
+// destination checked word by word afterwards.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "analysis/stats.hpp"
+#include "fixtures/hostlink_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 3;
+constexpr std::size_t kSmFootprint = std::size_t(256) << 20;
+constexpr std::size_t kLatencyFootprint = std::size_t(64) << 20;
+
+void set_peak(benchmark::State& state, double bytes_per_second, double directions) {
+  const HostLinkModel m = host_link_model();
+  if (!m.peak_bytes_per_second) return;
+  state.counters["link_peak_bytes_per_second"] = *m.peak_bytes_per_second * directions;
+  state.counters["pct_of_link_peak"] = 100.0 * bytes_per_second / (*m.peak_bytes_per_second * directions);
+}
+
+void numa(benchmark::State& state, int host_node) {
+  state.counters["host_numa_node"] = host_node;
+  state.counters["gpu_numa_node"] = gpu_numa_node();
+}
+
+void link(benchmark::State& state) {
+  guarded(state, [&] {
+    HostLinkModel m;
+    for (auto _ : state) {
+      const auto t0 = std::chrono::steady_clock::now();
+      m = host_link_model();
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    state.counters["pcie_gen"] = m.pcie_gen;
+    state.counters["pcie_width"] = m.pcie_width;
+    state.counters["pcie_gen_current"] = m.pcie_gen_current;
+    state.counters["pcie_width_current"] = m.pcie_width_current;
+    state.counters["link_peak_bytes_per_second"] = m.peak_bytes_per_second.value_or(0);
+    state.counters["gpu_numa_node"] = gpu_numa_node();
+    state.counters["numa_nodes"] = numa_nodes();
+    note(state, m.formula + (numa_nodes() > 1 ? "" : "; one NUMA node: no near and far socket to compare"));
+    report_clocks(state, 0);
+  });
+}
+
+void copy(benchmark::State& state, HostMemory memory, CopyDir dir, std::size_t bytes) {
+  guarded(state, [&] {
+    const int copies = calibrate_host_copy(memory, dir, bytes);
+    std::vector<double> rates;
+    HostCopy last;
+    for (auto _ : state) {
+      last = measure_host_copy(memory, dir, bytes, copies);  // throws SelfCheckError on a wrong destination
+      rates.push_back(last.bytes_per_second);
+      state.SetIterationTime(last.seconds);
+    }
+    report_sampled(state, "bytes_per_second", rates);
+    state.counters["size_bytes"] = double(bytes);
+    state.counters["copies"] = copies;
+    state.counters["self_checked"] = 1;
+    set_peak(state, median(rates), dir == CopyDir::bidir ? 2 : 1);
+    numa(state, last.host_numa_node);
+    report_clocks(state, 0);
+  });
+}
+
+void sm_access(benchmark::State& state, bool write) {
+  guarded(state, [&] {
+    const std::uint32_t passes = calibrate_host_sm_access(write, kSmFootprint);
+    std::vector<double> rates;
+    for (auto _ : state) {
+      const HostSmAccess m = measure_host_sm_access(write, kSmFootprint, passes);  // writes checked
+      rates.push_back(m.bytes_per_second);
+      state.SetIterationTime(m.seconds);
+    }
+    report_sampled(state, "bytes_per_second", rates);
+    state.counters["footprint_bytes"] = double(kSmFootprint);
+    state.counters["passes"] = passes;
+    state.counters["width_bytes"] = 16;
+    state.counters["self_checked"] = write ? 1 : 0;
+    set_peak(state, median(rates), 1);
+    report_clocks(state, 0);
+  });
+}
+
+void latency(benchmark::State& state) {
+  guarded(state, [&] {
+    std::vector<double> ns, cycles, mhz;
+    int node = -1;
+    for (auto _ : state) {
+      const HostLatency l = measure_host_latency(kLatencyFootprint);  // throws on a wrong end
+      ns.push_back(l.ns);
+      cycles.push_back(l.cycles);
+      mhz.push_back(l.sm_clock_mhz);
+      node = l.host_numa_node;
+      state.SetIterationTime(l.ns * 1024 * 1e-9);
+    }
+    report_sampled(state, "latency_ns", ns);
+    state.counters["latency_cycles"] = median(cycles);
+    state.counters["footprint_bytes"] = double(kLatencyFootprint);
+    state.counters["self_checked"] = 1;
+    numa(state, node);
+    report_clocks(state, median(mhz));
+  });
+}
+
+const std::vector<MetricRule> kHostLinkMetrics = {
+    {"HostLink/link", {value("link_peak_bytes_per_second", 0)}},
+    {"HostLink/copy/", {higher("bytes_per_second")}},
+    {"HostLink/sm/", {higher("bytes_per_second")}},
+    {"HostLink/latency/", {lower("latency_ns")}}};
+
+void register_hostlink(const SuiteConfig& cfg) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = 4096; s <= (std::size_t(1) << 30); s *= cfg.quick ? 512 : 8) sizes.push_back(s);
+  if (sizes.back() != (std::size_t(1) << 30)) sizes.push_back(std::size_t(1) << 30);
+  struct Case {
+    CopyDir dir;
+    HostMemory memory;
+  };
+  const std::vector<Case> cases = {
+      {CopyDir::h2d, HostMemory::pinned},       {CopyDir::d2h, HostMemory::pinned},
+      {CopyDir::bidir, HostMemory::pinned},     {CopyDir::h2d, HostMemory::pageable},
+      {CopyDir::d2h, HostMemory::pageable},     {CopyDir::h2d, HostMemory::registered},
+      {CopyDir::d2h, HostMemory::registered},   {CopyDir::bidir, HostMemory::registered},
+      {CopyDir::h2d, HostMemory::managed},      {CopyDir::d2h, HostMemory::managed}};
+  std::vector<BenchmarkPoint> points;
+  points.push_back({"HostLink/link", link});
+  for (const Case& c : cases)
+    for (std::size_t s : sizes)
+      points.push_back({std::string("HostLink/copy/dir:") + copy_dir_name(c.dir) + "/memory:" + host_memory_name(c.memory) +
+                            "/size:" + std::to_string(s),
+                        [c, s](benchmark::State& st) { copy(st, c.memory, c.dir, s); }});
+  points.push_back({"HostLink/sm/read/memory:pinned", [](benchmark::State& st) { sm_access(st, false); }});
+  points.push_back({"HostLink/sm/write/memory:pinned", [](benchmark::State& st) { sm_access(st, true); }});
+  points.push_back({"HostLink/latency/memory:pinned", latency});
+  register_points("HostLink", points, kIterations, kHostLinkMetrics);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE(HostLink, archbench::register_hostlink);
