@@ -25,7 +25,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
@@ -64,6 +64,10 @@ FEATURE_COUNTERS = {
     "HostLink/copy": ["bytes_per_second", "size_bytes", "copies", "self_checked", "host_numa_node", "gpu_numa_node"],
     "HostLink/sm": ["bytes_per_second", "footprint_bytes", "passes", "width_bytes"],
     "HostLink/latency": ["latency_ns", "latency_cycles", "footprint_bytes", "self_checked", "host_numa_node"],
+    "L2Persist/kept": ["kept_bytes", "kept_fraction", "persisting_read_bytes_per_second", "setaside_bytes", "window_bytes",
+                       "hit_ratio", "hit_cycles", "miss_cycles", "probe_cycles", "self_checked"],
+    "L2Persist/capacity": ["capacity_bytes", "capacity_over_setaside", "max_persisting_bytes", "kept_bytes"],
+    "L2Persist/reset": ["kept_bytes_without_reset", "kept_bytes_after_reset", "window_bytes", "setaside_bytes"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",

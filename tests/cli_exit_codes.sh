@@ -53,7 +53,7 @@ if [ -n "$profile" ]; then
   names=$("$bin" --gpu_profile="$profile" --benchmark_list_tests 2>/dev/null); rc=$?
   n=$(printf '%s\n' "$names" | grep -c '^[A-Z][A-Za-z0-9]*/')
   missing=""
-  for f in MemLatency Pipeline Bandwidth Atomics SmemBanks Dsm Tlb Scheduling TensorCore Geometry Launch HostLink; do
+  for f in MemLatency Pipeline Bandwidth Atomics SmemBanks Dsm Tlb Scheduling TensorCore Geometry Launch HostLink L2Persist; do
     printf '%s\n' "$names" | grep -q "^$f/" || missing="$missing $f"
   done
   if [ "$rc" -ne 0 ] || [ "$n" -lt 5000 ] || [ -n "$missing" ] || ! printf '%s\n' "$names" | grep -q '^MemLatency/chain/ld.cg/'; then
