@@ -55,6 +55,9 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["hit_cycles"] = median_of(runs, [](const auto& m) { return m.hit_cycles; });
   state.counters["miss_cycles"] = median_of(runs, [](const auto& m) { return m.miss_cycles; });
   state.counters["probe_cycles"] = median_of(runs, [](const auto& m) { return m.probe_cycles; });
+  state.counters["threshold_cycles"] = median_of(runs, [](const auto& m) { return m.threshold_cycles; });
+  state.counters["survived_without_setaside"] = median_of(runs, [](const auto& m) { return m.survived_without_setaside; });
+  state.counters["resident_below_threshold"] = median_of(runs, [](const auto& m) { return m.resident_below_threshold; });
   state.counters["self_checked"] = 1;
   report_clocks(state, 0);
 }

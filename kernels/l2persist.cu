@@ -23,24 +23,20 @@ __global__ void __launch_bounds__(1024) persist_read_kernel(const uint4* __restr
 }
 
 // Thread 0 of block b loads lines b, b + G, b + 2G, ...; each address carries the previous value
-// AND zero_mask, so the loads are serialised without the compiler knowing.
+// AND zero_mask, so the loads are serialised without the compiler knowing. Each load is timed on
+// its own: clock, load, a store of the value (the clock waits for it), clock.
 __global__ void persist_probe_kernel(const std::uint8_t* __restrict__ base, std::size_t lines, std::uint32_t zero_mask,
-                                     unsigned long long* __restrict__ cycles, unsigned long long* __restrict__ loads,
-                                     std::uint32_t* __restrict__ sink) {
+                                     std::uint32_t* __restrict__ cycles_per_line, std::uint32_t* __restrict__ sink) {
   if (threadIdx.x != 0) return;
-  std::uint32_t v = 0, acc = 0;
-  unsigned long long count = 0;
-  const std::uint64_t t0 = dev::clock64_ordered();
+  std::uint32_t v = 0;
   for (std::size_t i = blockIdx.x; i < lines; i += gridDim.x) {
     const auto* p = reinterpret_cast<const std::uint32_t*>(base + i * kLine + (v & zero_mask));
+    const std::uint64_t c0 = dev::clock64_ordered();
     asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    acc ^= v;
-    ++count;
+    dev::st_global_u32(sink + blockIdx.x, v);
+    const std::uint64_t c1 = dev::clock64_ordered();
+    cycles_per_line[i] = static_cast<std::uint32_t>(c1 - c0);
   }
-  dev::st_global_u32(sink + blockIdx.x, acc);  // the clock waits for the last load
-  const std::uint64_t t1 = dev::clock64_ordered();
-  atomicAdd(cycles, static_cast<unsigned long long>(t1 - t0));
-  atomicAdd(loads, count);
 }
 
 int sm_count() {
@@ -74,20 +70,19 @@ std::uint64_t persist_read(const void* buffer, std::size_t bytes, cudaStream_t s
   return s;
 }
 
-double persist_probe_cycles(const void* buffer, std::size_t bytes, cudaStream_t stream) {
+std::vector<std::uint32_t> persist_probe_cycles(const void* buffer, std::size_t bytes, cudaStream_t stream) {
   const std::size_t lines = bytes / kLine;
   if (lines == 0) throw std::invalid_argument("persist_probe: at least one 128-byte line");
   const int sms = sm_count();
-  DeviceBuffer<unsigned long long> counters(2);
-  DeviceBuffer<std::uint32_t> sink(static_cast<std::size_t>(sms));
-  ARCHBENCH_CUDA(cudaMemsetAsync(counters.get(), 0, counters.bytes(), stream));
-  persist_probe_kernel<<<sms, 32, 0, stream>>>(static_cast<const std::uint8_t*>(buffer), lines, 0u, counters.get(),
-                                               counters.get() + 1, sink.get());
+  DeviceBuffer<std::uint32_t> cycles(lines), sink(static_cast<std::size_t>(sms));
+  ARCHBENCH_CUDA(cudaMemsetAsync(cycles.get(), 0, cycles.bytes(), stream));
+  persist_probe_kernel<<<sms, 32, 0, stream>>>(static_cast<const std::uint8_t*>(buffer), lines, 0u, cycles.get(), sink.get());
   ARCHBENCH_CUDA(cudaGetLastError());
   ARCHBENCH_CUDA(cudaStreamSynchronize(stream));
-  const auto c = counters.download();
-  if (c[1] != lines) throw std::runtime_error("persist_probe: " + std::to_string(c[1]) + " of " + std::to_string(lines) + " lines loaded");
-  return double(c[0]) / double(c[1]);
+  std::vector<std::uint32_t> out = cycles.download();
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] == 0) throw std::runtime_error("persist_probe: line " + std::to_string(i) + " was not loaded");
+  return out;
 }
 
 }  // namespace archbench

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace archbench {
 
@@ -12,10 +13,9 @@ namespace archbench {
 // synchronising; *kernel_seconds (when given) the kernel's time between two events.
 std::uint64_t persist_read(const void* buffer, std::size_t bytes, cudaStream_t stream, double* kernel_seconds = nullptr);
 
-// One thread per SM chases the 128-byte lines of `bytes` at `buffer` with ld.global.cg, line
-// i by thread i mod threads, each load dependent on the one before (through `zero_mask`, which is
-// 0 at run time). Returns the mean cycles per load over every line. The lines must hold words
-// whose AND with zero_mask is 0 (any content, with zero_mask = 0).
-double persist_probe_cycles(const void* buffer, std::size_t bytes, cudaStream_t stream);
+// One thread per SM loads the 128-byte lines of `bytes` at `buffer` with ld.global.cg, line i
+// by thread i mod threads, each load dependent on the one before (through a mask that is 0 at
+// run time) and timed on its own. Returns the cycles of each line's load.
+std::vector<std::uint32_t> persist_probe_cycles(const void* buffer, std::size_t bytes, cudaStream_t stream);
 
 }  // namespace archbench
