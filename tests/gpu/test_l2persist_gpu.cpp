@@ -1,4 +1,4 @@
-// L2Persist on a real GPU: with no set-aside a stream leaves nothing of the window; with one, the
+// L2Persist on a real GPU: with no set-aside a stream leaves little of the window; with one, the
 // window's lines survive the stream, up to the set-aside (the device's own maximum, not a typed
 // number); a reset of the persisting lines before the stream loses them again.
 #include <gtest/gtest.h>
@@ -29,10 +29,13 @@ TEST(L2Persist, TheSetAsideKeepsTheWindowThroughAStream) {
                 m->read_bytes_per_second / 1e9);
   EXPECT_GT(none.miss_cycles, 1.2 * none.hit_cycles) << "the probe cannot tell a hit from a miss";
   EXPECT_GT(none.resident_below_threshold, 0.95) << "resident lines must count as hits";
-  EXPECT_LT(none.kept_fraction, 0.1) << "nothing set aside, nothing kept";
-  EXPECT_GT(kept.kept_fraction, 0.8) << "a window the size of the set-aside is kept";
+  // With no set-aside the window still keeps a little: 3.0-3.2 MB of 16-49 MB windows on an H100
+  // (docs/l2persist.md). Far less than a set-aside keeps, and at most a tenth of the L2.
+  EXPECT_LT(none.kept_bytes, 0.1 * double(Gpu::current().info().l2_bytes)) << "nothing set aside, little kept";
+  EXPECT_GT(kept.kept_fraction, 0.9) << "a window the size of the set-aside is kept";
+  EXPECT_GT(kept.kept_bytes, 3 * none.kept_bytes);
   EXPECT_LT(over.kept_bytes, 1.1 * double(over.setaside_bytes)) << "no more kept than set aside";
-  EXPECT_GT(over.kept_bytes, 0.7 * double(over.setaside_bytes));
+  EXPECT_GT(over.kept_bytes, 0.9 * double(over.setaside_bytes)) << "a larger window fills the set-aside";
   EXPECT_LT(reset.kept_fraction, 0.2) << "a reset before the stream gives the lines up";
   EXPECT_GT(kept.read_bytes_per_second, none.read_bytes_per_second) << "kept lines are read faster";
 }
