@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Plots Launch (kernel launch costs) from one or more archbench JSON files.
+
+Usage: plot_launch.py [--out DIR] FILE...
+
+Writes DIR/launch_costs.{png,svg}: per launch path and stream, the host's time per launch call,
+the gap between consecutive kernels on the GPU (from a full queue) and launch-and-synchronise,
+each the median with the 10th-90th percentile range. Files without Launch data are skipped.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plotlib import main, finish  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+METRICS = [("host_launch_ns", "host, per launch call"), ("gpu_gap_ns", "GPU, gap between kernels"),
+           ("end_to_end_ns", "host, launch + synchronise")]
+
+
+def load(path):
+    from plotlib import feature_benchmarks
+    label, ctx, rows = feature_benchmarks(path, "Launch")
+    cases = {}
+    for b in rows:
+        parts = b["name"].split("/")
+        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        if fields.get("params") != "0":
+            continue
+        key = f"{fields['path']}, {fields['stream']}"
+        for m, _ in METRICS:
+            if m in b:
+                cases.setdefault(key, {})[m] = (b[m], b.get(m + "_p10", b[m]), b.get(m + "_p90", b[m]))
+    return label, ctx, cases
+
+
+def plot(datasets, args):
+    fig, axes = plt.subplots(1, len(METRICS), figsize=(15, 4.5), squeeze=False)
+    for ax, (metric, title) in zip(axes[0], METRICS):
+        for k, (label, _, cases) in enumerate(datasets):
+            keys = [c for c in cases if metric in cases[c]]
+            ys = [cases[c][metric][0] / 1e3 for c in keys]
+            lo = [(cases[c][metric][0] - cases[c][metric][1]) / 1e3 for c in keys]
+            hi = [(cases[c][metric][2] - cases[c][metric][0]) / 1e3 for c in keys]
+            width = 0.8 / len(datasets)
+            xs = [i + k * width for i in range(len(keys))]
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=label if len(datasets) > 1 else None)
+            ax.set_xticks([i + 0.4 - width / 2 for i in range(len(keys))])
+            ax.set_xticklabels(keys, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("microseconds (median, p10-p90)")
+        ax.set_title(title, fontsize=10)
+        ax.set_ylim(bottom=0)
+        ax.grid(True, axis="y", alpha=0.3)
+        if len(datasets) > 1:
+            ax.legend(fontsize=7)
+    return finish(fig, "Empty-kernel launch costs (no parameters)", datasets, args.out, "launch_costs")
+
+
+if __name__ == "__main__":
+    sys.exit(main(__doc__, "Launch", load, plot))
