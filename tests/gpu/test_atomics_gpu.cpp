@@ -53,8 +53,12 @@ TEST(Atomics, FarL2PartitionAtomicsAreSlowerAndChecked) {
   std::printf("L2 home probe: %d SMs, near %.0f cycles, far %.0f cycles, %.0f %% near, confidence %.1f\n",
               h.sms_probed, h.near_cycles, h.far_cycles, 100 * h.near_fraction, h.min_separation);
   EXPECT_EQ(h.sms_probed, Gpu::current().info().sm_count);
-  if (h.min_separation < 3) GTEST_SKIP() << "one L2 partition on this GPU (no near/far split)";
+  // Skip on the medians, not on the worst SM's split confidence: one SM of 132 read a
+  // confidence of 1.0 on an H100 whose near and far medians were 376 and 621 cycles, and the
+  // test skipped itself there (the confidence's calibration is issue 21's).
+  if (h.far_cycles < 1.1 * h.near_cycles) GTEST_SKIP() << "one L2 partition on this GPU (no near/far split)";
   EXPECT_GT(h.far_cycles, 1.2 * h.near_cycles);
+  EXPECT_NEAR(h.near_fraction, 0.5, 0.15) << "the lines' homes split between the partitions";
   const AtomicMeasurement near = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::near_l2, 64);
   const AtomicMeasurement far = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::far_l2, 64);
   std::printf("atom.add.u32 near %.3g/s, far %.3g/s\n", near.atomics_per_second, far.atomics_per_second);

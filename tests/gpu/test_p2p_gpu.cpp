@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "fixtures/gpu.hpp"
 #include "fixtures/p2p_runner.hpp"
 #include "fixtures/self_check.hpp"
 
@@ -17,12 +18,22 @@ namespace {
 
 constexpr int kGpu = 0, kPeer = 1;
 
+// Every test of the suite skips itself with one GPU, whatever filter the binary runs with (the
+// whole binary run on a one-GPU machine failed each on "invalid device ordinal").
+class P2P : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (Gpu::device_count() < 2)
+      GTEST_SKIP() << Gpu::device_count() << " GPU(s) visible: P2P needs two";
+  }
+};
+
 bool peer_access() {
   const PeerLink l = query_peer_link(kGpu, kPeer);
   return l.can_access_peer;
 }
 
-TEST(P2P, LinkIsDescribed) {
+TEST_F(P2P, LinkIsDescribed) {
   const PeerLink l = query_peer_link(kGpu, kPeer);
   std::printf("GPU 0 -> 1: peer access %d, native atomics %d, rank %d, %s (%s), %zu active NVLinks\n",
               l.can_access_peer, l.native_atomics, l.performance_rank, link_type_name(l.model.type),
@@ -34,7 +45,7 @@ TEST(P2P, LinkIsDescribed) {
   }
 }
 
-TEST(P2P, CopiesArriveIntactAndStayBelowTheLinkPeak) {
+TEST_F(P2P, CopiesArriveIntactAndStayBelowTheLinkPeak) {
   const std::size_t bytes = std::size_t(64) << 20;
   for (bool bi : {false, true}) {
     const PeerCopy c = measure_peer_copy(kGpu, kPeer, bytes, bi, calibrate_peer_copy(kGpu, kPeer, bytes, bi));
@@ -46,7 +57,7 @@ TEST(P2P, CopiesArriveIntactAndStayBelowTheLinkPeak) {
   }
 }
 
-TEST(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
+TEST_F(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
   if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
   auto rate = [](int peer, BwKind kind) {
     RemoteAccessRunner r(kGpu, peer, kind);
@@ -64,7 +75,7 @@ TEST(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
   }
 }
 
-TEST(P2P, RemoteChaseTakesLongerThanLocalAndEndsWhereItMust) {
+TEST_F(P2P, RemoteChaseTakesLongerThanLocalAndEndsWhereItMust) {
   if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
   for (bool peer_l2 : {true, false}) {
     RemoteLatencyRunner local(kGpu, kGpu, peer_l2), remote(kGpu, kPeer, peer_l2);
@@ -75,7 +86,7 @@ TEST(P2P, RemoteChaseTakesLongerThanLocalAndEndsWhereItMust) {
   }
 }
 
-TEST(P2P, RemoteAtomicsLoseNoUpdate) {
+TEST_F(P2P, RemoteAtomicsLoseNoUpdate) {
   if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
   for (Contention c : {Contention::distinct, Contention::all}) {
     RemoteAtomicsRunner r(kGpu, kPeer, AtomForm::atom, c);
