@@ -50,6 +50,7 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["kept_fraction"] = median_of(runs, [](const auto& m) { return m.kept_fraction; });
   state.counters["persisting_read_bytes_per_second"] = median_of(runs, [](const auto& m) { return m.read_bytes_per_second; });
   state.counters["setaside_bytes"] = double(last.setaside_bytes);
+  state.counters["setaside_requested_bytes"] = double(last.setaside_requested_bytes);
   state.counters["window_bytes"] = double(last.window_bytes);
   state.counters["hit_ratio"] = last.hit_ratio;
   state.counters["hit_cycles"] = median_of(runs, [](const auto& m) { return m.hit_cycles; });
