@@ -122,7 +122,7 @@ void reset(benchmark::State& state) {
 }
 
 const std::vector<MetricRule> kL2PersistMetrics = {
-    {"L2Persist/kept/", {value("kept_bytes", 5), higher("persisting_read_bytes_per_second")}},
+    {"L2Persist/kept/", {value("kept_bytes", 5)}},  // the read rate is mostly launch cost: reported only
     {"L2Persist/capacity/", {value("capacity_bytes", 3)}},
     {"L2Persist/reset", {value("kept_bytes_without_reset", 5)}}};
 
