@@ -134,7 +134,9 @@ void end_to_end(benchmark::State& state, LaunchPath path, StreamKind stream, int
 }
 
 const std::vector<MetricRule> kLaunchMetrics = {
-    {"Launch/back_to_back/", {lower("host_launch_ns"), lower("gpu_gap_ns")}},
+    // The host's time per call is reported beside the gap, not compared: it moved by up to 2x
+    // between runs in a row on one board (docs/regression.md, section 7); the GPU's gap did not.
+    {"Launch/back_to_back/", {lower("gpu_gap_ns")}},
     {"Launch/end_to_end/", {lower("end_to_end_ns")}}};
 
 void register_launch(const SuiteConfig& cfg) {

@@ -54,7 +54,7 @@ except ImportError:  # the decision still works without a p-value; say so in the
 
 # Minimum relative change (%) that counts, by the metric's kind (its unit).
 MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
-                  "ns": 5.0, "other": 5.0}  # ns: host-side and launch costs, which the OS and driver move
+                  "ns": 2.0, "other": 5.0}  # ns: launch costs; the host-side ones take their band from history
 FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
