@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/registry.hpp"
@@ -35,10 +36,12 @@ std::string probe_name(const TlbProbe& probe) {
   return std::string(cache_op_name(probe.op)) + "/mapping:" + tlb_mapping_name(probe.mapping);
 }
 
-// Every launch chases on the reference SM (kernels/placement.hpp). A page walk's cost depends on
-// where the SM sits against the L2 partition that homes the page-table entries, and SM 0 sits
-// elsewhere on each board: SM 0 alone read 291 cycles on two H100 boards and 327 on a third
-// (64 GiB at 32 MiB strides); the SM of median L2 latency is one place on every board.
+// Every launch chases on one SM chosen for the walk: a page walk's cost depends on where the SM
+// sits against the MMU and the L2 partition that homes the page-table entries, and not along
+// its L2 latency. With managed memory (8 GiB at 2 MiB strides) twelve SMs of one H100 read
+// 377-457 cycles (SM 53 twice 432.0 and 432.4), so neither SM 0 nor the SM of median L2 latency is
+// one place on every board. The walk SM is the one whose walk at that point is the median of
+// every SM's, probed once per process (walk_sm()).
 
 // A chase of fewer than kMinElementsForLevels lines reads the L2 homes of those few lines as much
 // as the translation: two lines at a 64 KiB stride read 299 cycles on one H100 and 267 on another,
@@ -49,6 +52,24 @@ int placements_for(std::uint64_t elements) {
 }
 constexpr std::size_t kPlacementStep = 5 * 128;
 static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "placements leave the pages");
+
+TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm);
+
+// The SM of median walk cost: every SM chases a managed footprint of 4096 pages at a 2 MiB stride
+// (fewer where the memory is smaller), far beyond the TLBs' reach, one SM at a time.
+std::uint32_t walk_sm() {
+  static const std::uint32_t sm = [] {
+    TlbRunner& runner = TlbRunner::instance();
+    constexpr std::size_t kStride = std::size_t(2) << 20;
+    const std::size_t pages = std::min<std::size_t>(4096, runner.usable_bytes() / 4 / kStride);
+    const TlbPoint p{kStride, std::max<std::size_t>(pages, 64) * kStride};
+    const int sms = Gpu::current().info().sm_count;
+    std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
+    for (int s = 0; s < sms; ++s) cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
+    return median_latency_sm(cycles).value_or(reference_sm());
+  }();
+  return sm;
+}
 
 // One point's latency on one SM, as the benchmark and the inference both take it: the mean over
 // the point's placements (cycles), their summed window and the median clock.
@@ -74,7 +95,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
     for (auto _ : state) {
-      runs.push_back(chase_on(runner, probe, p, kReferenceSm));
+      runs.push_back(chase_on(runner, probe, p, walk_sm()));
       samples.push_back(runs.back().cycles);
       state.SetIterationTime(runs.back().window_ns * 1e-9);
     }
@@ -88,7 +109,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     state.counters["elements"] = double(runs.back().elements);
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
-    state.counters["sm"] = double(reference_sm());
+    state.counters["sm"] = double(walk_sm());
     state.counters["placements"] = placements_for(p.footprint / p.stride);
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
@@ -107,7 +128,7 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     if (it == runner.recorded().end()) {
       std::vector<double> cycles, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = chase_on(runner, probe, p, kReferenceSm);
+        const TlbLatency m = chase_on(runner, probe, p, walk_sm());
         cycles.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
