@@ -19,6 +19,7 @@
 #include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
 #include "fixtures/cuda_check.hpp"
+#include "fixtures/placement.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/tlb_runner.hpp"
@@ -40,8 +41,9 @@ std::string probe_name(const TlbProbe& probe) {
 // sits against the MMU and the L2 partition that homes the page-table entries, and not along
 // its L2 latency. With managed memory (8 GiB at 2 MiB strides) twelve SMs of one H100 read
 // 377-457 cycles (SM 53 twice 432.0 and 432.4), so neither SM 0 nor the SM of median L2 latency is
-// one place on every board. The walk SM is the one whose walk at that point is the median of
-// every SM's, probed once per process (walk_sm()).
+// one place on every board. The SM of median walk alone read the managed walk 1.5 % apart on
+// two boards but L2-bound chases 2.2 % apart (its L2 latency is not the median), so the walk SM
+// is the SM typical of both (analysis/placement.hpp, typical_sm), probed once per process.
 
 // A chase of fewer than kMinElementsForLevels lines reads the L2 homes of those few lines as much
 // as the translation: two lines at a 64 KiB stride read 299 cycles on one H100 and 267 on another,
@@ -66,7 +68,11 @@ std::uint32_t walk_sm() {
     const int sms = Gpu::current().info().sm_count;
     std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
     for (int s = 0; s < sms; ++s) cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
-    return median_latency_sm(cycles).value_or(reference_sm());
+    // Typical in both its L2 latency and its walk where the start-up probe gave every SM's L2
+    // latency; else (a tool without the probe) the SM of median walk.
+    const std::vector<double>& l2 = l2_cycles_per_sm();
+    const auto typical = l2.size() == cycles.size() ? typical_sm(l2, cycles) : std::nullopt;
+    return typical ? *typical : median_latency_sm(cycles).value_or(reference_sm());
   }();
   return sm;
 }

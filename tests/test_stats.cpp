@@ -27,3 +27,23 @@ TEST(Stats, ReferenceSmIsTheMedianOfTheSmsThatRan) {
   // Which SM number sits where differs by board; the SM chosen is the one at the median wherever it is.
   EXPECT_EQ(median_latency_sm({279.3, 272.3, 276.9, 266.4, 288.4}), 2u);
 }
+
+TEST(Stats, TypicalSmSitsNearTheMedianOfBothLatencies) {
+  // SM:            0    1    2    3    4    5    6
+  const std::vector<double> l2 = {270, 272, 276, 277, 279, 288, 0};
+  const std::vector<double> walk = {380, 457, 441, 430, 377, 445, 420};
+  // SMs 0-5 ran both (mid rank 2.5). L2 ranks: SM s has rank s. Walk ranks: SM 4:0, 0:1, 3:2,
+  // 2:3, 5:4, 1:5. SMs 2 and 3 are both 0.5 from the middle in each ranking: the lower number.
+  // SM 1 (L2 rank 1, walk rank 5) is typical of neither.
+  EXPECT_EQ(typical_sm(l2, walk), 2u);
+  EXPECT_EQ(typical_sm(walk, l2), 2u);  // symmetric in the two latencies
+  // Planted defect: the median of one latency alone is SM 2 or 3 for L2 but SM 3 for the walk's
+  // lower median; a walk that makes SM 2 atypical moves the choice to SM 3.
+  std::vector<double> walk2 = walk;
+  walk2[2] = 500;  // SM 2 now the slowest walk
+  EXPECT_EQ(typical_sm(l2, walk2), 3u);
+  // SM 6 has no L2 figure and is left out; with no SM in both, none.
+  EXPECT_FALSE(typical_sm({0, 0}, {1, 2}).has_value());
+  // One latency flat: the other decides (median walk among equals: SM 1 of 380 < 400 < 420).
+  EXPECT_EQ(typical_sm({5, 5, 5}, {380, 400, 420}), 1u);
+}
