@@ -8,6 +8,7 @@
 
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/device_buffer.hpp"
+#include "fixtures/streams.hpp"
 #include "kernels/clock.cuh"
 
 namespace archbench {
@@ -95,15 +96,7 @@ cudaStream_t stream_of(StreamKind k, cudaStream_t created) {
   return created;
 }
 
-// One created stream for the process (non-blocking: no implicit sync with the legacy stream).
-cudaStream_t created_stream() {
-  static cudaStream_t s = [] {
-    cudaStream_t t = nullptr;
-    ARCHBENCH_CUDA(cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking));
-    return t;
-  }();
-  return s;
-}
+cudaStream_t created_stream() { return nonblocking_stream(StreamSlot::launch); }
 
 using Clock = std::chrono::steady_clock;
 double ns_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::nano>(b - a).count(); }
@@ -149,13 +142,24 @@ void check_stamps(const std::vector<Stamp>& s, LaunchBatch* batch) {
 }
 
 template <int kBytes>
-LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
+Params<kBytes> filled_params() {
   Params<kBytes> params{};
   if constexpr (kBytes > 0)
     for (auto& b : params.bytes) b = kParamPattern;
+  return params;
+}
+
+DeviceBuffer<Stamp> cleared_stamps(int count) {
   DeviceBuffer<Stamp> stamps(static_cast<std::size_t>(count));
   ARCHBENCH_CUDA(cudaMemset(stamps.get(), 0, stamps.bytes()));
   ARCHBENCH_CUDA(cudaDeviceSynchronize());
+  return stamps;
+}
+
+template <int kBytes>
+LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
+  const Params<kBytes> params = filled_params<kBytes>();
+  DeviceBuffer<Stamp> stamps = cleared_stamps(count);
   LaunchBatch b;
   if (path == LaunchPath::graph) {
     // Capture once (untimed), launch the graph: the host cost of one graph launch of `count` kernels.
@@ -205,12 +209,8 @@ LaunchBatch batch_of(LaunchPath path, StreamKind kind, int count) {
 
 template <int kBytes>
 std::vector<double> end_to_end_of(LaunchPath path, StreamKind kind, int count) {
-  Params<kBytes> params{};
-  if constexpr (kBytes > 0)
-    for (auto& b : params.bytes) b = kParamPattern;
-  DeviceBuffer<Stamp> stamps(static_cast<std::size_t>(count));
-  ARCHBENCH_CUDA(cudaMemset(stamps.get(), 0, stamps.bytes()));
-  ARCHBENCH_CUDA(cudaDeviceSynchronize());
+  const Params<kBytes> params = filled_params<kBytes>();
+  DeviceBuffer<Stamp> stamps = cleared_stamps(count);
   std::vector<double> ns;
   ns.reserve(std::size_t(count));
   if (path == LaunchPath::graph) {
