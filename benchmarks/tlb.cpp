@@ -57,22 +57,32 @@ static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "pl
 
 TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm);
 
-// The SM of median walk cost: every SM chases a managed footprint of 4096 pages at a 2 MiB stride
-// (fewer where the memory is smaller), far beyond the TLBs' reach, one SM at a time.
+// The walk SM: every SM chases a managed footprint of 4096 pages at a 2 MiB stride (fewer where
+// the memory is smaller), far beyond the TLBs' reach, one SM at a time; the SM typical of these
+// walks and of the start-up probe's L2 latencies (without that probe: the SM of median walk).
+std::uint32_t probe_walk_sm() {
+  TlbRunner& runner = TlbRunner::instance();
+  constexpr std::size_t kStride = std::size_t(2) << 20;
+  const std::size_t pages = std::min<std::size_t>(4096, runner.usable_bytes() / 4 / kStride);
+  const TlbPoint p{kStride, std::max<std::size_t>(pages, 64) * kStride};
+  const int sms = Gpu::current().info().sm_count;
+  std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
+  for (int s = 0; s < sms; ++s)
+    cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
+  const std::vector<double>& l2 = l2_cycles_per_sm();
+  const auto typical = l2.size() == cycles.size() ? typical_sm(l2, cycles) : std::nullopt;
+  return typical ? *typical : median_latency_sm(cycles).value_or(reference_sm());
+}
+
+// Probed once per process. Where managed memory cannot be chased, the reference SM, so that the
+// other mappings still run (the managed benchmarks then report their own error).
 std::uint32_t walk_sm() {
   static const std::uint32_t sm = [] {
-    TlbRunner& runner = TlbRunner::instance();
-    constexpr std::size_t kStride = std::size_t(2) << 20;
-    const std::size_t pages = std::min<std::size_t>(4096, runner.usable_bytes() / 4 / kStride);
-    const TlbPoint p{kStride, std::max<std::size_t>(pages, 64) * kStride};
-    const int sms = Gpu::current().info().sm_count;
-    std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
-    for (int s = 0; s < sms; ++s) cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
-    // Typical in both its L2 latency and its walk where the start-up probe gave every SM's L2
-    // latency; else (a tool without the probe) the SM of median walk.
-    const std::vector<double>& l2 = l2_cycles_per_sm();
-    const auto typical = l2.size() == cycles.size() ? typical_sm(l2, cycles) : std::nullopt;
-    return typical ? *typical : median_latency_sm(cycles).value_or(reference_sm());
+    try {
+      return probe_walk_sm();
+    } catch (const std::exception&) {
+      return reference_sm();
+    }
   }();
   return sm;
 }
