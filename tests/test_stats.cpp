@@ -37,8 +37,8 @@ TEST(Stats, TypicalSmSitsNearTheMedianOfBothLatencies) {
   // SM 1 (L2 rank 1, walk rank 5) is typical of neither.
   EXPECT_EQ(typical_sm(l2, walk), 2u);
   EXPECT_EQ(typical_sm(walk, l2), 2u);  // symmetric in the two latencies
-  // Planted defect: the median of one latency alone is SM 2 or 3 for L2 but SM 3 for the walk's
-  // lower median; a walk that makes SM 2 atypical moves the choice to SM 3.
+  // A planted change: SM 2 given the slowest walk is no longer typical of both; the choice moves
+  // to SM 3 (a selection that read the L2 ranking alone would stay on SM 2).
   std::vector<double> walk2 = walk;
   walk2[2] = 500;  // SM 2 now the slowest walk
   EXPECT_EQ(typical_sm(l2, walk2), 3u);
