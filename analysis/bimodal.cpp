@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "analysis/confidence.hpp"
 #include "analysis/stats.hpp"
 
 namespace archbench {
@@ -27,6 +28,18 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   r.low_fraction = double(low.size()) / double(s.size());
   const double spread = std::max(percentile(low, 75) - percentile(low, 25), percentile(high, 75) - percentile(high, 25));
   r.separation = (r.high_median - r.low_median) / std::max(spread, 1.0);
+  // Each group's standard deviation from its IQR (at least a thousandth of the scale, so that
+  // identical samples do not make it 0).
+  const double floor = 1e-3 * std::max(std::abs(r.high_median), 1.0);
+  const double sd_low = std::max((percentile(low, 75) - percentile(low, 25)) / 1.349, floor);
+  const double sd_high = std::max((percentile(high, 75) - percentile(high, 25)) / 1.349, floor);
+  const double gap = s[at] - s[at - 1];
+  const bool two_groups = gap >= 4 * std::max(sd_low, sd_high) && r.low_fraction >= 0.02 && r.low_fraction <= 0.98;
+  if (two_groups) {
+    const double wrong = r.low_fraction * (1 - normal_cdf((r.threshold - r.low_median) / sd_low)) +
+                         (1 - r.low_fraction) * (1 - normal_cdf((r.high_median - r.threshold) / sd_high));
+    r.confidence = std::clamp(1 - wrong, 0.0, 1.0);
+  }
   return r;
 }
 

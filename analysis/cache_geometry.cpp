@@ -5,24 +5,54 @@
 #include <limits>
 #include <stdexcept>
 
+#include "analysis/confidence.hpp"
 #include "analysis/stats.hpp"
 
 namespace archbench {
 
-ReplacementEvidence classify_replacement(double m) {
+ReplacementEvidence classify_replacement(double m, double sd) {
   ReplacementEvidence e;
   e.miss_fraction_at_1_5x = m;
-  // LRU-like: >= 0.95 (a hashed index leaves a few sets under W); random: about 0.58.
-  if (m >= 0.95) {
-    e.policy = "LRU-like";
-    e.confidence = std::clamp((m - 0.75) / 0.2, 0.0, 1.0);
-  } else if (m <= 0.75) {
-    e.policy = "random-like";
-    e.confidence = std::clamp((0.95 - m) / 0.2, 0.0, 1.0);
-  } else {
-    e.policy = "undetermined";
+  // LRU-like: 0.9-1 (1 under a modulo index; a hashed index leaves a few sets under W, more
+  // of them the fewer the ways and sets: 0.9 at 8 ways of 32 sets); random: 0.5-0.7.
+  struct Model {
+    const char* name;
+    double mean, spread;
+  };
+  const Model models[2] = {{"LRU-like", 0.965, 0.035}, {"random-like", 0.6, 0.05}};
+  double log_l[2], z[2];
+  for (int k = 0; k < 2; ++k) {
+    const double s = std::hypot(models[k].spread, sd);
+    z[k] = (m - models[k].mean) / s;
+    log_l[k] = -0.5 * z[k] * z[k] - std::log(s);
   }
+  const int pick = log_l[0] >= log_l[1] ? 0 : 1;
+  if (std::abs(z[pick]) > 3) {
+    e.policy = "undetermined";
+    return e;
+  }
+  e.policy = models[pick].name;
+  e.confidence = 1.0 / (1.0 + std::exp(log_l[1 - pick] - log_l[pick]));
   return e;
+}
+
+SharingVerdict decide_shared_store(const std::vector<double>& alone, const std::vector<double>& together) {
+  if (alone.empty() || together.empty()) throw std::invalid_argument("decide_shared_store: no measurements");
+  const auto sd_of_median = [](const std::vector<double>& v) {
+    double m = mean(v), var = 0;
+    for (double x : v) var += (x - m) * (x - m);
+    // sqrt(pi/2) x the mean's standard error; at least 0.2 % of the level (a repeat that reads
+    // the same cycles again does not make the noise 0).
+    const double sd = v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) : 0.0;
+    return std::max(1.2533 * sd / std::sqrt(double(v.size())), 0.002 * m);
+  };
+  SharingVerdict r;
+  const double a = median(alone), t = median(together);
+  r.rise_cycles = t - a;
+  const double threshold = 0.25 * a;
+  r.shared = r.rise_cycles > threshold;
+  r.confidence = side_probability(r.rise_cycles, threshold, std::hypot(sd_of_median(alone), sd_of_median(together)));
+  return r;
 }
 
 LatencyAt median_of_runs(LatencyAt f, int runs) {
@@ -40,31 +70,79 @@ double miss_fraction(double cycles, double hit, double miss) {
 
 double hashed_miss_fraction(double n, double c, int ways) {
   if (c <= 0) return 1;
+  if (n <= 0) return 0;
   const double lambda = double(ways) * n / c;
-  // P(Poisson(lambda) >= ways) = 1 - sum_{k < ways} e^-lambda lambda^k / k!, in log space.
-  double below = 0, log_term = -lambda;
-  for (int k = 0; k < ways; ++k) {
-    below += std::exp(log_term);
-    log_term += std::log(lambda) - std::log(double(k + 1));
+  // P(Poisson(lambda) >= ways), summing the smaller tail from the mode outwards in log space;
+  // terms past 1e-17 of the sum are dropped (the fit calls this millions of times).
+  double sum = 0;
+  if (double(ways) > lambda) {  // the upper tail, k >= ways, falls from k = ways on
+    double t = std::exp(-lambda + ways * std::log(lambda) - std::lgamma(double(ways) + 1));
+    for (int k = ways; t > 1e-17 * sum && t > 0; ++k) sum += t, t *= lambda / double(k + 1);
+    return std::clamp(sum, 0.0, 1.0);
   }
-  return std::clamp(1.0 - below, 0.0, 1.0);
+  // The lower tail, k < ways, falls from k = ways - 1 down.
+  double t = std::exp(-lambda + (ways - 1) * std::log(lambda) - std::lgamma(double(ways)));
+  for (int k = ways - 1; k >= 0 && t > 1e-17 * sum && t > 0; --k) sum += t, t *= double(k) / lambda;
+  return std::clamp(1.0 - sum, 0.0, 1.0);
 }
 
-TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, double line) {
+double modulo_miss_fraction(double n, double c, int ways) {
+  if (n <= c) return 0;
+  return std::min(1.0, (n - c) * double(ways + 1) / n);
+}
+
+TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, double line, double point_sd) {
   TransitionFit best;
   if (pts.size() < 3 || line <= 0) return best;
   double lo = 1e300, hi = 0;
   for (const auto& [f, m] : pts) lo = std::min(lo, f), hi = std::max(hi, f);
-  best.rms_error = 1e300;
-  for (int w = 1; w <= 1024; w *= 2)
-    for (double c = 0.7 * lo; c <= 1.3 * hi; c *= 1.002) {
-      double err = 0;
-      for (const auto& [f, m] : pts) err += std::pow(hashed_miss_fraction(f / line, c / line, w) - m, 2);
-      err = std::sqrt(err / double(pts.size()));
-      if (err < best.rms_error) best = {c, w, err, 0};
-    }
-  best.capacity = std::round(best.capacity / line) * line;
-  best.confidence = std::clamp(1.0 - best.rms_error / 0.08, 0.0, 1.0);
+  // Every model on a grid: capacities 0.2 % apart (a flat prior in log C) by index (hashed or
+  // modulo) by W (4 to 1024 ways: no GPU cache has fewer than 4).
+  struct Cell {
+    double c;
+    int ways;
+    bool modulo;
+    double sse;
+  };
+  const auto model = [line](const Cell& m, double f) {
+    return m.modulo ? modulo_miss_fraction(f / line, m.c / line, m.ways) : hashed_miss_fraction(f / line, m.c / line, m.ways);
+  };
+  std::vector<Cell> cells;
+  for (double c = 0.7 * lo; c <= 1.3 * hi; c *= 1.002)
+    for (int index = 0; index < 2; ++index)
+      for (int w = 4; w <= 1024; w *= 2) {
+        Cell m{c, w, index == 1, 0};
+        for (const auto& [f, y] : pts) m.sse += (model(m, f) - y) * (model(m, f) - y);
+        cells.push_back(m);
+      }
+  const Cell& b = *std::min_element(cells.begin(), cells.end(), [](const Cell& x, const Cell& y) { return x.sse < y.sse; });
+  best.capacity = std::round(b.c / line) * line;
+  best.ways = b.ways;
+  best.modulo_index = b.modulo;
+  best.rms_error = std::sqrt(b.sse / double(pts.size()));
+  // A best C on the grid's edge says the transition measured does not hold the capacity.
+  if (b.c <= 0.7 * lo * 1.002 || b.c * 1.002 > 1.3 * hi) return best;
+  // The posterior over every model (C marginalised over index and W), with the residuals'
+  // variance (misfit included). Residuals that run in one direction from point to point (a
+  // cache's own sets, filled one way by its hash, not measurement noise) are fewer independent
+  // errors than points: the variance is widened by (1 + r) / (1 - r), r the lag-1
+  // autocorrelation of the residuals. The confidence is the posterior mass within
+  // kCapacityTolerance of the best C.
+  double num = 0, den = 0, previous = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const double res = pts[i].second - model(b, pts[i].first);
+    den += res * res;
+    if (i > 0) num += res * previous;
+    previous = res;
+  }
+  const double r = den > 0 ? std::clamp(num / den, 0.0, 0.9) : 0.0;
+  const double variance = residual_variance(b.sse, pts.size(), 2, point_sd) * (1 + r) / (1 - r);
+  std::vector<double> sse;
+  for (const Cell& m : cells) sse.push_back(m.sse);
+  const std::vector<double> w = posterior_from_sse(sse, variance);
+  for (std::size_t k = 0; k < cells.size(); ++k)
+    if (std::abs(cells[k].c / b.c - 1.0) <= kCapacityTolerance) best.confidence += w[k];
+  best.confidence = std::clamp(best.confidence, 0.0, 1.0);
   return best;
 }
 
@@ -96,7 +174,8 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
   // drifts of a flat level, a TLB or DRAM-page effect, stay below it): the first misses of a
   // set-associative cache, a few lines in thousands, cost more than that.
   const double onset = std::max({4 * noise_cycles, 0.25, 0.01 * r.hit_cycles});
-  const auto misses = [&](double v) { return v > r.hit_cycles + onset; };
+  const double threshold = r.hit_cycles + onset;
+  const auto misses = [threshold](double v) { return v > threshold; };
   // Coarse: double until some access misses.
   std::size_t lo = start, hi = 0;
   for (std::size_t f = start * 2;; f *= 2) {
@@ -108,10 +187,13 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     lo = g;
     if (g == limit) return r;  // never left the hit level
   }
-  // The miss level: half again the first footprint with misses (on the next plateau, not past
-  // it when levels are close, as an L2's two partitions are), or the limit.
-  const std::size_t above = std::min(hi + hi / 2, limit);
-  r.miss_cycles = measure(above - above % step);
+  // The miss level: where the next plateau starts from half again the first footprint with
+  // misses (not past it when levels are close, as an L2's two partitions are; further up when
+  // the misses ramp up slowly, as a hashed index of few ways has them), or the limit.
+  std::size_t above = std::min(hi + hi / 2, limit);
+  above = plateau_start(LatencyAt(measure), above - above % step, limit, step, noise_cycles);
+  above -= above % step;
+  r.miss_cycles = measure(above);
   // Fine: bisection to one step between the last footprint without misses and the first with.
   while (hi - lo > step) {
     std::size_t m = lo + (hi - lo) / 2;
@@ -121,36 +203,62 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     else lo = m;
   }
   r.capacity = r.onset = lo;
+  // The levels the miss fractions are read between: the hit level from every footprint read as
+  // no miss, the miss level from three reads (one noisy read of either shifts every fraction
+  // alike, and the fit's C with them).
+  {
+    std::vector<double> hits;
+    for (const auto& [f, v] : r.points)
+      if (f <= lo) hits.push_back(v);
+    r.hit_cycles = median(hits);
+    r.miss_cycles = median({r.miss_cycles, measure(above), measure(above)});
+  }
   double at_hi = 0;
   for (const auto& [f, v] : r.points)
     if (f == hi) at_hi = v;
   r.next_miss_fraction = miss_fraction(at_hi, r.hit_cycles, r.miss_cycles);
   r.sharp = r.next_miss_fraction > 0.9;
-  // Confidence: the jump to the miss level in noise widths, times the share of measurements that
-  // agree with one edge between lo and hi.
-  std::size_t disagreeing = 0;
+  r.noise_cycles = noise_cycles;
+  // Without a transition to fit, the onset is the capacity (a modulo index, or a fully
+  // associative cache): it is right when the two footprints that bracket it were read on the
+  // right side of the miss threshold.
+  double at_lo = r.hit_cycles;
   for (const auto& [f, v] : r.points)
-    if ((f <= lo && misses(v)) || (f >= hi && !misses(v))) ++disagreeing;
-  const double jump = 1.0 - std::exp(-(r.miss_cycles - r.hit_cycles) / (20.0 * std::max(noise_cycles, 0.05)));
-  r.confidence = std::max(0.0, jump * (1.0 - 4.0 * double(disagreeing) / double(r.points.size())));
-  if (transition_points <= 0) return r;
-  // The transition: footprints 3 % apart from the onset, then the fit.
+    if (f == lo) at_lo = v;
+  const double bracket = side_probability(at_lo, threshold, noise_cycles) * side_probability(at_hi, threshold, noise_cycles);
+  if (transition_points <= 0) {
+    r.confidence = bracket;
+    return r;
+  }
+  // The transition: footprints 3 % apart up to the onset and on until two in a row miss 80 % (past
+  // the half-miss point, which pins C for any W: a hashed index of 16 ways starts missing at
+  // 0.55 C), at most transition_points of them; then the fit.
   std::vector<std::pair<double, double>> t;
-  for (int i = 0; i <= transition_points; ++i) {
-    std::size_t f = std::min(std::size_t(double(lo) * (1.0 + 0.03 * i)), limit);
+  int past = 0;
+  // It starts five steps below the onset: under noise the onset is read late, and the fit needs
+  // the foot of the transition to place C.
+  for (int i = -5; i < transition_points && past < 2; ++i) {
+    std::size_t f = std::min(std::size_t(double(lo) * std::pow(1.03, i)), limit);
+    if (f < start) continue;
     f -= f % step;
-    if (!t.empty() && double(f) <= t.back().first) continue;
-    t.emplace_back(double(f), miss_fraction(measure(f), r.hit_cycles, r.miss_cycles));
+    if (!t.empty() && double(f) <= t.back().first) {
+      if (f >= limit - limit % step) break;
+      continue;
+    }
+    // Unclamped: clamping noisy fractions at 0 and 1 would bias the fit.
+    t.emplace_back(double(f), (measure(f) - r.hit_cycles) / std::max(r.miss_cycles - r.hit_cycles, 1e-9));
+    past = t.back().second >= 0.8 && t.size() >= 4 ? past + 1 : 0;
   }
   r.transition = t;
-  const TransitionFit fit = fit_transition(t, double(step));
+  const double span = r.miss_cycles - r.hit_cycles;
+  const TransitionFit fit = fit_transition(t, double(step), span > 0 ? noise_cycles / span : 0.0);
   r.fit_rms = fit.rms_error;
   if (fit.capacity > 0 && fit.confidence > 0) {
     r.capacity = std::size_t(fit.capacity);
     r.ways_fit = fit.ways;
-    r.confidence *= fit.confidence;
+    r.confidence = fit.confidence;
   } else {
-    r.confidence *= 0.5;  // no model fits the transition: the onset stands, with less weight
+    r.confidence = 0;  // no model fits the transition: the onset stands, but it is not the capacity
   }
   return r;
 }
@@ -185,7 +293,10 @@ FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& cur
           const double w = f1 - f2, rest = y - near * (1 - f1) - far * f2;
           num += w * rest, den += w * w;
         }
-        middle = den > 0 ? std::clamp(num / den, near, far) : (near + far) / 2;
+        // A middle level is a level of its own: at least a tenth of the span from either end
+        // (at an end, every g1 below g2 would draw the one-level curve, and none could win).
+        const double margin = 0.1 * (far - near);
+        middle = den > 0 ? std::clamp(num / den, near + margin, far - margin) : (near + far) / 2;
       }
       double err = 0;
       for (const auto& [s, y] : curve) err += std::pow(y - staircase(s, g1, g2, near, middle, far), 2);
@@ -198,11 +309,13 @@ FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& cur
   f.outer_bytes = all[0].g2;
   f.middle_cycles = all[0].middle;
   f.rms_error = all[0].rms;
+  // The posterior over the candidate staircases from their residuals (noise: the best fit's
+  // residual variance, at least 0.2 % of the span: the chase's own resolution).
   const double span = std::max(far - near, 1.0);
-  const double runner_up = all.size() > 1 ? all[1].rms : span;
-  // Good when the best fit is within a few % of the span and clearly better than the next.
-  f.confidence = std::clamp(1.0 - f.rms_error / (0.05 * span), 0.0, 1.0) *
-                 std::clamp((runner_up - f.rms_error) / std::max(runner_up, 1e-9) * 2.0, 0.0, 1.0);
+  const std::size_t n = curve.size(), params = two_levels ? 3 : 1;
+  std::vector<double> sse;
+  for (const Candidate& c : all) sse.push_back(c.rms * c.rms * double(n));
+  f.confidence = posterior_from_sse(sse, residual_variance(sse[0], n, params, 0.002 * span))[0];
   return f;
 }
 
@@ -212,13 +325,20 @@ LineFit infer_line_bytes(std::size_t base, const std::vector<std::pair<std::size
   for (const auto& [stride, cap] : apparent)
     if (double(cap) > 1.1 * double(base)) r.estimates.push_back(double(stride) * double(base) / double(cap));
   if (r.estimates.empty()) return r;
-  const double est = median(r.estimates);
-  const int line = 1 << int(std::lround(std::log2(est)));
-  r.line_bytes = line;
-  // Every estimate within 10 % of the power of two: confidence 1; worse agreement lowers it.
-  double worst = 0;
-  for (double e : r.estimates) worst = std::max(worst, std::abs(e / line - 1.0));
-  r.confidence = std::clamp(1.0 - worst / 0.25, 0.0, 1.0) * std::min(1.0, double(r.estimates.size()) / 2.0);
+  // The line is a power of two: the mean of log2 of the estimates, rounded. Each estimate's
+  // log2 carries its two capacities' errors (3 % each: about 0.05 at least). The spread of a few
+  // estimates is itself uncertain: it is widened by t(0.975, n - 1) / 1.96 (Student's t for
+  // n - 1 degrees of freedom against the normal); one estimate alone is given 0.15.
+  std::vector<double> lg;
+  for (double e : r.estimates) lg.push_back(std::log2(e));
+  const double m = mean(lg);
+  double var = 0;
+  for (double x : lg) var += (x - m) * (x - m);
+  const std::size_t n = lg.size();
+  static constexpr double kTWiden[] = {0, 6.48, 2.19, 1.62, 1.42, 1.31, 1.25, 1.20};
+  const double sd = n > 1 ? std::max(std::sqrt(var / double(n - 1)) * kTWiden[std::min<std::size_t>(n - 1, 7)], 0.05) : 0.15;
+  r.line_bytes = 1 << int(std::lround(m));
+  r.confidence = rounding_probability(m, sd / std::sqrt(double(n)));
   return r;
 }
 

@@ -6,7 +6,8 @@
 //    noise widths and 1 % above the hit level), then bisection down to one step (a line) between the last
 //    footprint without misses and the first with. Confidence: the jump to the miss level against
 //    the noise, and how many measurements disagree with one edge. A set-associative cache misses
-//    first in a few sets, so the edge is the onset, not the midpoint.
+//    first in a few sets, so the edge is the onset, not the midpoint; a fit of the transition
+//    past the onset gives the capacity. Confidence: the fit's posterior mass within 3 %.
 //  - Fetch granularities (Mei & Chu's first stage): at a footprint far beyond every cache, a chase
 //    of stride s makes a new fill every g bytes, so the average latency is a staircase in s; the
 //    best fit over power-of-two g1 <= g2 (the L1's fill from L2, the L2's fill from DRAM) wins.
@@ -30,20 +31,33 @@ namespace archbench {
 
 using LatencyAt = std::function<double(std::size_t)>;  // footprint (or element count) -> cycles
 
+// A capacity is "right" within this share of the true one (the tolerance every capacity
+// confidence refers to).
+inline constexpr double kCapacityTolerance = 0.03;
+
 // The transition from all hits to all misses of a set-associative LRU cache whose set index is a
 // hash (an H100's L1 and L2): a set holding more lines than its W ways misses on all of them, and
 // with n lines hashed over C / W sets a set receives Poisson(W n / C) lines, so the share of
 // accesses that miss is P(Poisson(W n / C) >= W). Misses start well below C (at 0.75 C for
-// W = 32) and half of them at about C. A modulo index with sequential lines is the W -> inf limit
-// (a step at C). The fit over the measured transition gives C and W.
+// W = 32) and half of them at about C. A modulo index with sequential lines misses nothing up to
+// C and then ramps to all misses by C + C / W. The fit over the measured transition picks the
+// index, C and W.
 struct TransitionFit {
   double capacity = 0;    // bytes
-  int ways = 0;           // the best W (1024: a step, as from a modulo index)
+  int ways = 0;           // the best W
+  bool modulo_index = false;  // the transition of a modulo index (misses ramp over C / W past C)
   double rms_error = 0;   // of the miss fraction
-  double confidence = 0;  // [0, 1]
+  // The posterior probability that the capacity lies within kCapacityTolerance of `capacity`
+  // (profile over W, noise from the residuals); 0 when the best C is at the search's edge.
+  double confidence = 0;
 };
-TransitionFit fit_transition(const std::vector<std::pair<double, double>>& footprint_miss_fraction, double line_bytes);
+// point_sd: the measured noise of one miss fraction (a floor under the residuals' own).
+TransitionFit fit_transition(const std::vector<std::pair<double, double>>& footprint_miss_fraction, double line_bytes,
+                             double point_sd = 0);
 double hashed_miss_fraction(double footprint_lines, double capacity_lines, int ways);
+// The same under a modulo index and sequential lines: no miss up to C; past it, each set with
+// one line more than its W ways misses on all W + 1.
+double modulo_miss_fraction(double footprint_lines, double capacity_lines, int ways);
 
 struct CapacityResult {
   std::size_t capacity = 0;      // from the transition fit (a multiple of step); the onset without one
@@ -52,7 +66,12 @@ struct CapacityResult {
   double fit_rms = 0;
   std::vector<std::pair<double, double>> transition;  // (footprint, miss fraction) from the onset up
   double hit_cycles = 0, miss_cycles = 0;
-  double confidence = 0;         // [0, 1]
+  double noise_cycles = 0;       // the noise the search was given
+  // The probability that `capacity` is within kCapacityTolerance of the truth: the transition
+  // fit's posterior mass there; without a transition (transition_points 0), the probability that
+  // the onset's two bracketing footprints were read on the right side of the miss threshold;
+  // 0 when no model fits the transition (the onset is reported, and is not the capacity).
+  double confidence = 0;
   double next_miss_fraction = 0; // misses at the first footprint past the capacity
   bool sharp = false;            // ... above 90 %: every line misses (fully associative LRU)
   std::vector<std::pair<std::size_t, double>> points;  // every footprint measured, in order
@@ -61,11 +80,10 @@ struct CapacityResult {
 // Searches [start, limit]: start must be at the hit level. `step` is the resolution (a line);
 // `start` and `limit` are multiples of it. noise_cycles: the standard deviation of the hit
 // level's average (repeated measurements). Returns capacity 0 with confidence 0 when the latency
-// never leaves the hit level up to `limit`. transition_points > 0: after the onset, that many
-// footprints 3 % apart from the onset up (at most the limit) are measured and fitted
-// (fit_transition), and the fit's capacity is reported (a modulo-indexed cache's misses ramp up
-// over C / W past its capacity: there the onset is exact and the fit a few % above it);
-// 0: the onset is the capacity.
+// never leaves the hit level up to `limit`. transition_points > 0: after the onset, footprints
+// 3 % apart from the onset up are measured until two in a row miss 80 % (at most that many, and
+// the limit) and fitted (fit_transition), and the fit's capacity is reported; 0: the onset is
+// the capacity.
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
                              double noise_cycles, int transition_points = 0);
 
@@ -81,7 +99,8 @@ struct FetchFit {
   int outer_bytes = 0;    // g2: fill granularity of the next level
   double middle_cycles = 0;  // fitted latency of an access served by the middle level
   double rms_error = 0;      // cycles
-  double confidence = 0;     // [0, 1]: the best fit's error against the runner-up's
+  // The posterior probability of the best (g1, g2) among every candidate, from the residuals.
+  double confidence = 0;
 };
 
 // curve: (stride, average latency) at a footprint beyond every cache; near: latency of a hit in
@@ -93,6 +112,7 @@ FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& cur
 
 struct LineFit {
   int line_bytes = 0;       // 0 when no stride showed the growth
+  // The probability that the mean log2 of the estimates rounds to the right power of two.
   double confidence = 0;
   std::vector<double> estimates;  // s x capacity / apparent capacity, per stride that grew
 };
@@ -121,9 +141,25 @@ LatencyAt median_of_runs(LatencyAt f, int runs);
 struct ReplacementEvidence {
   std::string policy;  // "LRU-like" (LRU, FIFO, PLRU), "random-like" or "undetermined"
   double miss_fraction_at_1_5x = 0;
+  // The posterior probability of the policy named, between the two models (LRU-like: 0.965 +-
+  // 0.035, random-like: 0.6 +- 0.05, each spread widened by the measurement's); 0 when undetermined
+  // (the miss fraction lies more than 3 spreads from the nearer model).
   double confidence = 0;
 };
-ReplacementEvidence classify_replacement(double miss_fraction_at_1_5x);
+// sd: the miss fraction's measurement noise.
+ReplacementEvidence classify_replacement(double miss_fraction_at_1_5x, double sd = 0.01);
+
+// Whether two chases share one store (the read-only path and the L1): each alone fits (30 % of
+// the L1 each), together at 60 % each they hold 120 % of it, so a shared store misses and the
+// pair's latency rises by more than a quarter. Repeated measurements of each.
+struct SharingVerdict {
+  bool shared = false;
+  double rise_cycles = 0;  // median together - median alone
+  // The probability that the rise truly lies on the side of the quarter-of-alone threshold it
+  // was read on (Gaussian noise of the medians, from the repeats' spread).
+  double confidence = 0;
+};
+SharingVerdict decide_shared_store(const std::vector<double>& alone_cycles, const std::vector<double>& together_cycles);
 
 // Fraction of accesses that miss, from an average latency between the two levels.
 double miss_fraction(double cycles, double hit_cycles, double miss_cycles);

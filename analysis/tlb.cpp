@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analysis/confidence.hpp"
 #include "analysis/stats.hpp"
 
 namespace archbench {
@@ -57,6 +58,12 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, co
   const std::vector<Plateau> plateaus = find_plateaus(curve, tol.rel_tol, tol.abs_tol, tol.min_points);
   std::vector<CacheLevelStep> steps;
   if (plateaus.empty()) return steps;
+  // The curve's relative point-to-point noise: the median of |y_i / y_i-1 - 1| over the curve
+  // (steps are few, so the median ignores them), as a standard deviation of one point.
+  std::vector<double> ratio;
+  for (std::size_t i = 1; i < curve.size(); ++i)
+    if (curve[i - 1].y > 0) ratio.push_back(std::abs(curve[i].y / curve[i - 1].y - 1));
+  const double relative_noise = ratio.empty() ? 0.0 : 1.4826 * median(ratio) / std::sqrt(2.0);
   Plateau base = plateaus.front();
   for (std::size_t k = 1; k < plateaus.size(); ++k) {
     const Plateau& up = plateaus[k];
@@ -71,20 +78,29 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, co
       if (curve[i].y < base.level + s.miss_penalty_cycles / 2) last_hit = i;
     s.reach = curve[last_hit].x;
     s.next_footprint = curve[last_hit + 1].x;
-    // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least the floor.
-    const double noise = std::max({base.spread * 1.4826, up.spread * 1.4826, tol.noise_floor});
-    const double jump = 1.0 - std::exp(-s.miss_penalty_cycles / noise / 10.0);
-    const double points = double(std::min(base.last - base.first, up.last - up.first) + 1);
-    s.confidence = jump * std::min(1.0, points / 4.0);
+    // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least the curve's
+    // point-to-point noise at this level and the floor (a plateau is cut to points within the
+    // tolerance, which makes its own spread small).
+    const double noise = std::max({base.spread * 1.4826, up.spread * 1.4826, relative_noise * up.level, tol.noise_floor});
+    const double n_base = double(base.last - base.first + 1), n_up = double(up.last - up.first + 1);
+    // The step is real when it stands out of the noise by more than the 3 standard errors that
+    // noise alone reaches among the plateau pairs of a curve (calibrated in test_calibration).
+    const double real = normal_cdf(s.miss_penalty_cycles / (noise * std::sqrt(1 / n_base + 1 / n_up)) - 3.0);
+    const double mid = base.level + s.miss_penalty_cycles / 2;
+    s.confidence = real * side_probability(curve[last_hit].y, mid, noise) *
+                   side_probability(curve[last_hit + 1].y, mid, noise);
     steps.push_back(s);
     base = up;
   }
   return steps;
 }
 
-PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride) {
+PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride,
+                                  const std::vector<double>& reach_confidence) {
   PageSizeInference r;
   if (reach_per_stride.size() < 2) return r;
+  if (!reach_confidence.empty() && reach_confidence.size() != reach_per_stride.size())
+    throw std::invalid_argument("infer_page_size: one confidence per stride");
   const double flat = reach_per_stride.front().second;
   if (!(flat > 0)) return r;
   // The page: the largest stride whose first reach has not grown to 1.5x the flat reach (it
@@ -96,16 +112,22 @@ PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& 
       break;
     }
   if (page_index == reach_per_stride.size()) return r;  // never grew: the page is at least the largest stride
+  if (page_index == 0) {
+    // Grown from the smallest stride on: any page up to that stride reads the same.
+    r.at_most_bytes = reach_per_stride.front().first;
+    return r;
+  }
   r.page_bytes = reach_per_stride[page_index].first;
   r.first_level_entries = flat / r.page_bytes;
   // Fit of reach(s) = entries x max(s, page) over every stride, in log units; a footprint sweep
-  // at 4 points per octave resolves a reach to about 0.17.
+  // at 4 points per octave resolves a reach to about 0.17: a mean error past 0.35 is no fit.
   double err = 0;
   for (const auto& [stride, reach] : reach_per_stride)
     err += std::abs(std::log(reach / (r.first_level_entries * std::max(stride, r.page_bytes))));
   err /= double(reach_per_stride.size());
-  const std::size_t above = reach_per_stride.size() - 1 - page_index;
-  r.confidence = std::clamp(1.0 - err / 0.35, 0.0, 1.0) * (above >= 2 ? 1.0 : above == 1 ? 0.7 : 0.0);
+  if (err > 0.35) return r;
+  const auto conf = [&](std::size_t i) { return reach_confidence.empty() ? 1.0 : reach_confidence[i]; };
+  r.confidence = conf(page_index) * conf(page_index + 1);
   return r;
 }
 

@@ -39,7 +39,10 @@ struct CacheLevelStep {
   double next_footprint = 0;  // first footprint past it: the reach lies in [reach, next_footprint)
   double hit_cycles = 0;      // the lower plateau's latency
   double miss_penalty_cycles = 0;  // upper plateau - lower plateau
-  double confidence = 0;      // in [0, 1]: the jump against the plateaus' noise, and their length
+  // The probability that the step is real and the reach bracket [reach, next_footprint) is the
+  // right one: the plateaus' difference against their noise, times the chance that the two
+  // footprints bracketing the reach truly lie on the sides of the midpoint they were read on.
+  double confidence = 0;
 };
 
 // How find_levels tells a plateau from a step, in the curve's units. The defaults suit latencies
@@ -56,11 +59,17 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, co
 
 struct PageSizeInference {
   double page_bytes = 0;       // 0 when the strides measured do not show it
+  double at_most_bytes = 0;    // the reach grew from the smallest stride on: the page is at most that
   double first_level_entries = 0;
-  double confidence = 0;       // in [0, 1]: how well reach(s) = entries x max(s, page) fits
+  // The probability that the page is right: the reaches at the page and one stride above it (the
+  // two that decide it) are right (their levels' confidences), and reach(s) = entries x
+  // max(s, page) fits every stride (else 0).
+  double confidence = 0;
 };
 
-// reach_per_stride: (stride, first-level reach at that stride), strides ascending powers of two.
-PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride);
+// reach_per_stride: (stride, first-level reach at that stride), strides ascending powers of two;
+// reach_confidence: each reach's level confidence (the same order; empty: taken as 1).
+PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& reach_per_stride,
+                                  const std::vector<double>& reach_confidence = {});
 
 }  // namespace archbench

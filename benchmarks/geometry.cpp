@@ -2,13 +2,13 @@
 // every value with a confidence; the raw sweeps are benchmarks too, for plotting.
 //   Geometry/l1/sweep/carveout:C/footprint:F   raw: ld.ca chase, one element per 128 B
 //   Geometry/l1/capacity/carveout:C            L1 capacity at the carveout hint C %, hit latency, miss level, replacement
-//   Geometry/l1/line                           L1 line: apparent capacity at strides 32, 160, 192, 224 B
+//   Geometry/l1/line                           L1 line: apparent capacity at strides 32, 160, 192, 224, 288 B
 //   Geometry/l1/sets_ways                      L1 ways and sets: elements that all hit at power-of-two spacings
 //   Geometry/fill/<op>/stride:S                raw: a cold chase of stride S beyond every cache
 //   Geometry/fill/<op>                         fill granularities: L1 from L2 (ld.ca), L2 from DRAM (ld.cg)
 //   Geometry/l2/sweep/footprint:F              raw: ld.cg chase, one element per 128 B
 //   Geometry/l2/capacity                       L2 levels (near partition, whole L2), near/far/DRAM latency, against the API
-//   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448 against 64 B
+//   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448, 576 against 64 B
 //   Geometry/l2/sm_map                         every SM's near and far L2 latency
 //   Geometry/readonly/capacity                 the read-only path's (ld.global.nc) capacity and hit latency
 //   Geometry/readonly/shares_l1                whether ld.nc and ld.ca lines evict each other
@@ -301,7 +301,7 @@ void l2_line(benchmark::State& state) {
       base = search(64);
       apparent.clear();
       // Odd multiples of 64 B: lines of 128 or 256 B both show their growth in some of them.
-      for (std::size_t s : {192, 320, 448}) apparent.emplace_back(s, search(s));
+      for (std::size_t s : {192, 320, 448, 576}) apparent.emplace_back(s, search(s));
       state.SetIterationTime(seconds_since(began));
     }
     report_line(state, infer_line_bytes(base, apparent), 64, base, apparent);

@@ -174,12 +174,19 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
 
     // Page size: the first level's reach per stride.
     std::vector<std::pair<double, double>> first_reach;
+    std::vector<double> first_reach_confidence;
     for (const auto& [stride, c] : curves) {
       const auto levels = find_levels(c);
-      if (!levels.empty()) first_reach.emplace_back(double(stride), levels.front().reach);
+      if (levels.empty()) continue;
+      first_reach.emplace_back(double(stride), levels.front().reach);
+      first_reach_confidence.push_back(levels.front().confidence);
     }
-    const PageSizeInference page = infer_page_size(first_reach);
+    const PageSizeInference page = infer_page_size(first_reach, first_reach_confidence);
     state.counters["page_size_bytes"] = page.page_bytes;
+    if (page.at_most_bytes > 0) {
+      state.counters["page_size_at_most_bytes"] = page.at_most_bytes;
+      note(state, "the first reach grows from the smallest stride on: the page is at most that stride");
+    }
     state.counters["page_size_confidence"] = page.confidence;
     state.counters["strides_with_a_first_level"] = double(first_reach.size());
     if (page.page_bytes <= 0) {

@@ -107,7 +107,7 @@ def geometry_rows(doc):
                 r[0] == "L2 home partitions" for r in rows):
             rows.append(("L2 home partitions", f"near {b['l2_near_atomic_cycles']:.0f} / far {b['l2_far_atomic_cycles']:.0f} "
                          f"cycles per probe step, {100 * b['l2_near_fraction']:.0f} % near",
-                         f"split confidence {b['l2_split_confidence']:.1f}", name))
+                         f"split confidence {b['l2_split_confidence']:.2f}", name))
     return rows
 
 

@@ -1,0 +1,368 @@
+// Calibration of every confidence the inference reports (analysis/confidence.hpp: a confidence
+// is the probability that the value is right). For each inference, many synthetic cases are
+// drawn from a simulator at several noise levels and the inference is run on each; the test
+// then holds the confidences to their meaning:
+//   - of the cases reported at >= 0.9, at least 95 % are right;
+//   - on the cleanest data the mean confidence is at least 0.9 (the method can be sure);
+//   - the mean confidence falls as the noise rises (it reads the noise).
+// Each test prints its table (noise, mean confidence, share right at >= 0.9) for the docs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "analysis/bimodal.hpp"
+#include "analysis/cache_geometry.hpp"
+#include "analysis/stats.hpp"
+#include "analysis/tlb.hpp"
+
+namespace archbench {
+namespace {
+
+// One noise level's cases.
+struct Tally {
+  double noise = 0;
+  int cases = 0, confident = 0, confident_right = 0, right = 0;
+  double confidence_sum = 0;
+  void add(double confidence, bool is_right) {
+    ++cases;
+    confidence_sum += confidence;
+    right += is_right;
+    if (confidence >= 0.9) ++confident, confident_right += is_right;
+  }
+  double mean_confidence() const { return cases ? confidence_sum / cases : 0; }
+};
+
+// The three properties, and the table.
+void expect_calibrated(const std::string& what, const std::vector<Tally>& by_noise) {
+  int confident = 0, confident_right = 0;
+  std::printf("%-22s %10s %8s %8s %10s %10s\n", what.c_str(), "noise", "cases", "mean", "at>=0.9", "right");
+  for (const Tally& t : by_noise) {
+    confident += t.confident, confident_right += t.confident_right;
+    std::printf("%-22s %10.4g %8d %8.3f %10d %9.1f%%\n", "", t.noise, t.cases, t.mean_confidence(), t.confident,
+                t.confident ? 100.0 * t.confident_right / t.confident : 0.0);
+  }
+  ASSERT_GT(confident, 20) << what << ": too few confident cases to judge the calibration";
+  EXPECT_GE(double(confident_right) / confident, 0.95) << what << ": cases reported at >= 0.9 are right less than 95 % of the time";
+  EXPECT_GE(by_noise.front().mean_confidence(), 0.9) << what << ": not sure even on the cleanest data";
+  for (std::size_t i = 1; i < by_noise.size(); ++i)
+    EXPECT_LE(by_noise[i].mean_confidence(), by_noise[i - 1].mean_confidence() + 0.05)
+        << what << ": the confidence rises with the noise at " << by_noise[i].noise;
+  EXPECT_LT(by_noise.back().mean_confidence(), by_noise.front().mean_confidence() - 0.1)
+      << what << ": the confidence does not read the noise";
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64: an index hash with no structure
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// A set-associative LRU cache under a cyclic chase of sequential lines: a set holding more lines
+// than its ways misses on every one of them, the others hit. Hashed or modulo set index.
+struct LruCache {
+  std::size_t line = 128, sets = 64, ways = 16;
+  bool hashed = true;
+  std::uint64_t seed = 1;
+  double capacity() const { return double(line * sets * ways); }
+  double miss_fraction(std::size_t footprint) const {
+    const std::size_t n = footprint / line;
+    if (n == 0) return 0;
+    std::vector<std::size_t> count(sets, 0);
+    for (std::size_t i = 0; i < n; ++i) ++count[hashed ? mix(i ^ seed) % sets : i % sets];
+    std::size_t misses = 0;
+    for (std::size_t c : count)
+      if (c > ways) misses += c;
+    return double(misses) / double(n);
+  }
+};
+
+// The same chase under random replacement, simulated (2 passes to warm, 1 timed).
+double random_replacement_miss_fraction(const LruCache& c, std::size_t footprint, std::mt19937_64& rng) {
+  std::vector<std::vector<std::size_t>> sets(c.sets);
+  const std::size_t n = footprint / c.line;
+  std::size_t misses = 0;
+  for (int pass = 0; pass < 3; ++pass)
+    for (std::size_t i = 0; i < n; ++i) {
+      auto& s = sets[c.hashed ? mix(i ^ c.seed) % c.sets : i % c.sets];
+      if (std::find(s.begin(), s.end(), i) != s.end()) continue;
+      if (pass == 2) ++misses;
+      if (s.size() < c.ways) s.push_back(i);
+      else s[rng() % s.size()] = i;
+    }
+  return double(misses) / double(n);
+}
+
+const std::vector<double> kRelativeNoise = {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04};
+
+TEST(Calibration, CacheCapacity) {
+  constexpr double kHit = 30, kSpan = 250;
+  std::mt19937_64 rng(11);
+  std::vector<Tally> by_noise;
+  for (double rel : kRelativeNoise) {
+    Tally t{rel};
+    for (int trial = 0; trial < 48; ++trial) {
+      LruCache c;
+      const std::size_t w[] = {16, 32, 64, 16};
+      c.ways = w[trial % 4];
+      c.hashed = trial % 4 != 3;  // one in four modulo-indexed: a step at the capacity
+      c.seed = rng();
+      // 1024 - 8192 lines (128 KiB - 1 MiB): at least 16 sets, as an SM's L1 or an L2 has.
+      const std::size_t lo = 1024 / c.ways, hi = 8192 / c.ways;
+      c.sets = lo + rng() % (hi - lo + 1);
+      const double sd = rel * kSpan;
+      auto noise = std::make_shared<std::mt19937_64>(rng());
+      const LatencyAt f = [&c, sd, noise](std::size_t x) {
+        return kHit + kSpan * c.miss_fraction(x) + std::normal_distribution<double>(0, sd)(*noise);
+      };
+      // As the runner does: the noise from 5 repeats at the start, the search on medians of 3.
+      const std::size_t start = std::size_t(c.capacity() / 8) / c.line * c.line;
+      std::vector<double> r;
+      for (int k = 0; k < 5; ++k) r.push_back(f(start));
+      const double m = mean(r);
+      double var = 0;
+      for (double y : r) var += (y - m) * (y - m);
+      const std::size_t limit = std::size_t(4 * c.capacity());
+      const CapacityResult res = find_capacity(median_of_runs(f, 3), start, limit, c.line, std::sqrt(var / 4), 40);
+      t.add(res.confidence, std::abs(double(res.capacity) / c.capacity() - 1) <= kCapacityTolerance);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("cache capacity", by_noise);
+}
+
+TEST(Calibration, LineFromApparentCapacities) {
+  std::mt19937_64 rng(12);
+  std::vector<Tally> by_noise;
+  for (double rel : {0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}) {
+    Tally t{rel};
+    for (int trial = 0; trial < 200; ++trial) {
+      // The strides the suite uses, and the lines they show: {160, 192, 224, 288} (L1: lines of
+      // 32 - 128 B) or {192, 320, 448, 576} (L2: 64 - 256 B).
+      const bool l1 = trial % 2;
+      const std::vector<std::size_t> strides = l1 ? std::vector<std::size_t>{160, 192, 224, 288}
+                                                  : std::vector<std::size_t>{192, 320, 448, 576};
+      const int line = (l1 ? 32 : 64) << (trial / 2 % 3);
+      const double base = 200e3 * (1 + double(rng() % 100) / 100);
+      std::normal_distribution<double> e(0, rel);
+      std::vector<std::pair<std::size_t, std::size_t>> apparent;
+      for (std::size_t s : strides)
+        apparent.emplace_back(s, std::size_t(base * std::max(1.0, double(s) / line) * (1 + e(rng))));
+      const LineFit fit = infer_line_bytes(std::size_t(base * (1 + e(rng))), apparent);
+      if (fit.line_bytes == 0) {
+        t.add(0, false);
+        continue;
+      }
+      t.add(fit.confidence, fit.line_bytes == line);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("line", by_noise);
+}
+
+TEST(Calibration, FillGranularity) {
+  std::mt19937_64 rng(13);
+  constexpr double kNear = 32, kMiddle = 280, kFar = 600;
+  std::vector<Tally> by_noise;
+  for (double rel : kRelativeNoise) {
+    Tally t{rel};
+    for (int trial = 0; trial < 60; ++trial) {
+      const bool two = trial % 2 == 0;
+      const int g2 = 32 << (rng() % 3), g1 = two ? std::max(32, g2 >> (rng() % 2)) : 0;
+      std::normal_distribution<double> e(0, rel * (kFar - kNear));
+      std::vector<std::pair<double, double>> curve;
+      for (double s : {8.0, 16.0, 32.0, 64.0, 128.0, 256.0}) {
+        const double f2 = std::min(1.0, s / g2), f1 = two ? std::min(1.0, s / g1) : f2;
+        curve.emplace_back(s, kNear * (1 - f1) + kMiddle * (f1 - f2) + kFar * f2 + e(rng));
+      }
+      const FetchFit fit = fit_fetch_granularity(curve, kNear + e(rng), curve.back().second, two);
+      t.add(fit.confidence, fit.outer_bytes == g2 && (!two || fit.inner_bytes == g1));
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("fill granularity", by_noise);
+}
+
+TEST(Calibration, Replacement) {
+  std::mt19937_64 rng(14);
+  std::vector<Tally> by_noise;
+  for (double sd : {0.005, 0.02, 0.05, 0.1, 0.15, 0.2}) {
+    Tally t{sd};
+    for (int trial = 0; trial < 60; ++trial) {
+      LruCache c;
+      c.sets = 32;
+      c.ways = trial % 3 == 0 ? 8 : 16;
+      c.hashed = trial % 2 == 0;
+      c.seed = rng();
+      const bool lru = trial % 4 < 2;
+      const std::size_t at = std::size_t(1.5 * c.capacity());
+      const double m = lru ? c.miss_fraction(at) : random_replacement_miss_fraction(c, at, rng);
+      const ReplacementEvidence e = classify_replacement(m + std::normal_distribution<double>(0, sd)(rng), sd);
+      t.add(e.confidence, e.policy == (lru ? "LRU-like" : "random-like"));
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("replacement", by_noise);
+}
+
+TEST(Calibration, SharedStore) {
+  std::mt19937_64 rng(15);
+  constexpr double kAlone = 40;
+  std::vector<Tally> by_noise;
+  for (double rel : {0.001, 0.01, 0.03, 0.06, 0.1, 0.15}) {
+    Tally t{rel};
+    for (int trial = 0; trial < 300; ++trial) {
+      const double rise = kAlone * 0.6 * double(rng() % 1000) / 1000;  // 0 - 0.6x alone
+      std::normal_distribution<double> e(0, rel * kAlone);
+      std::vector<double> alone, together;
+      for (int k = 0; k < 3; ++k) alone.push_back(kAlone + e(rng)), together.push_back(kAlone + rise + e(rng));
+      const SharingVerdict v = decide_shared_store(alone, together);
+      t.add(v.confidence, v.shared == (rise > 0.25 * kAlone));
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("shares the L1", by_noise);
+}
+
+// A two-level TLB whose levels miss as a hashed set-associative store of pages does (a step for
+// a fully associative one), at 4 footprints per octave as the suite sweeps them.
+struct RampTlb {
+  double page = 2.0 * 1024 * 1024, entries[2] = {32, 4096}, hit = 300, penalty[2] = {120, 450};
+  int ways[2] = {0, 0};
+  double latency(double footprint, double stride) const {
+    const double pages = footprint / std::max(stride, page);
+    double y = hit;
+    for (int l = 0; l < 2; ++l)  // ways 0: fully associative LRU, a step past the entries
+      y += penalty[l] * (ways[l] ? hashed_miss_fraction(pages, entries[l], ways[l]) : double(pages > entries[l]));
+    return y;
+  }
+  static std::vector<double> footprints(double stride) {
+    std::vector<double> out;
+    for (double f = 2 * stride; f <= 64.0 * (1ull << 30) * 1.0001; f *= std::pow(2.0, 0.25))
+      out.push_back(std::round(f / 4096) * 4096);  // as the suite rounds them
+    return out;
+  }
+  std::vector<CurvePoint> curve(double stride, double rel, std::mt19937_64& rng) const {
+    std::normal_distribution<double> e(0, rel);
+    std::vector<CurvePoint> c;
+    for (double f : footprints(stride)) c.push_back({f, latency(f, stride) * (1 + e(rng))});
+    return c;
+  }
+  // Where the clean curve crosses a level's midpoint: the footprint whose pages fill the level
+  // half way to its penalty.
+  double crossing(int level, double stride) const {
+    double lo = stride, hi = 1e15;
+    const double base = hit + (level ? penalty[0] : 0), mid = base + penalty[level] / 2;
+    for (int i = 0; i < 200; ++i) {
+      const double m = std::sqrt(lo * hi);
+      (latency(m, stride) < mid ? lo : hi) = m;
+    }
+    return lo;
+  }
+};
+
+RampTlb random_tlb(std::mt19937_64& rng, int trial) {
+  RampTlb t;
+  t.entries[0] = double(16 << (rng() % 3));
+  t.entries[1] = double(1024 << (rng() % 3));
+  t.ways[0] = trial % 2 ? 0 : 8;  // fully associative, or an 8-way hashed first level
+  t.ways[1] = trial % 3 ? 0 : 16;
+  return t;
+}
+
+TEST(Calibration, TlbLevels) {
+  std::mt19937_64 rng(16);
+  std::vector<Tally> by_noise;
+  for (double rel : {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}) {
+    Tally t{rel};
+    for (int trial = 0; trial < 40; ++trial) {
+      const RampTlb tlb = random_tlb(rng, trial);
+      const double stride = tlb.page;
+      const auto levels = find_levels(tlb.curve(stride, rel, rng));
+      // Each level found is right when its bracket holds a level's true crossing.
+      for (const CacheLevelStep& s : levels) {
+        bool right = false;
+        for (int l = 0; l < 2; ++l) {
+          const double x = tlb.crossing(l, stride);
+          right = right || (s.reach <= x * (1 + 1e-9) && x < s.next_footprint);
+        }
+        t.add(s.confidence, right);
+      }
+      for (std::size_t k = levels.size(); k < 2; ++k) t.add(0, false);  // a level not found
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("TLB level reach", by_noise);
+}
+
+TEST(Calibration, TlbPageSize) {
+  std::mt19937_64 rng(17);
+  std::vector<Tally> by_noise;
+  for (double rel : {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}) {
+    Tally t{rel};
+    for (int trial = 0; trial < 24; ++trial) {
+      RampTlb tlb = random_tlb(rng, trial);
+      tlb.page = double(std::size_t(1) << (17 + rng() % 5));  // 128 KiB - 2 MiB
+      std::vector<std::pair<double, double>> reach;
+      std::vector<double> confidence;
+      for (double s = 64 * 1024; s <= 32.0 * 1024 * 1024; s *= 2) {
+        const auto levels = find_levels(tlb.curve(s, rel, rng));
+        if (levels.empty()) continue;
+        reach.emplace_back(s, levels.front().reach);
+        confidence.push_back(levels.front().confidence);
+      }
+      const PageSizeInference p = infer_page_size(reach, confidence);
+      t.add(p.confidence, p.page_bytes == tlb.page);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("TLB page size", by_noise);
+}
+
+TEST(Calibration, BimodalSplit) {
+  std::mt19937_64 rng(18);
+  std::vector<Tally> by_noise;
+  // The noise here is each group's spread against the gap between the groups' means.
+  for (double spread : {0.02, 0.05, 0.1, 0.15, 0.2, 0.3}) {
+    Tally t{spread};
+    for (int trial = 0; trial < 60; ++trial) {
+      const double near = 270, far = 600, sd = spread * (far - near), low_share = 0.3 + 0.4 * double(rng() % 100) / 100;
+      std::normal_distribution<double> a(near, sd), b(far, sd);
+      std::vector<double> s;
+      std::vector<bool> is_low;
+      for (int i = 0; i < 512; ++i) {
+        const bool low = double(rng() % 1000) / 1000 < low_share;
+        s.push_back(low ? a(rng) : b(rng));
+        is_low.push_back(low);
+      }
+      const BimodalSplit split = split_bimodal(s);
+      int correct = 0;
+      for (std::size_t i = 0; i < s.size(); ++i) correct += (s[i] <= split.threshold) == is_low[i];
+      // Right: the share of samples in their right group is at least the confidence promised
+      // less a sampling allowance (the confidence is an expected share).
+      const double share = double(correct) / double(s.size());
+      t.add(split.confidence, share >= split.confidence - 0.01);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("bimodal split", by_noise);
+  // One Gaussian group: no split.
+  int split_anyway = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    std::normal_distribution<double> g(300, 5);
+    std::vector<double> s;
+    for (int i = 0; i < 100 + 20 * trial; ++i) s.push_back(g(rng));
+    split_anyway += split_bimodal(s).confidence > 0;
+  }
+  EXPECT_LE(split_anyway, 10) << "one group read as two";
+}
+
+}  // namespace
+}  // namespace archbench
