@@ -33,8 +33,15 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   const double floor = 1e-3 * std::max(std::abs(r.high_median), 1.0);
   const double sd_low = std::max((percentile(low, 75) - percentile(low, 25)) / 1.349, floor);
   const double sd_high = std::max((percentile(high, 75) - percentile(high, 25)) / 1.349, floor);
-  const double gap = s[at] - s[at - 1];
-  const bool two_groups = gap >= 4 * std::max(sd_low, sd_high) && r.low_fraction >= 0.02 && r.low_fraction <= 0.98;
+  // Two groups have a valley between them: within an eighth of the medians' distance, the
+  // threshold has under a quarter of the samples that the sparser group's median has. (One
+  // Gaussian group cut anywhere has more there, not fewer.)
+  const double h = (r.high_median - r.low_median) / 8;
+  const auto near = [&](double x) {
+    return double(std::upper_bound(s.begin(), s.end(), x + h) - std::lower_bound(s.begin(), s.end(), x - h));
+  };
+  const bool valley = near(r.threshold) <= 0.25 * std::min(near(r.low_median), near(r.high_median));
+  const bool two_groups = valley && r.low_fraction >= 0.02 && r.low_fraction <= 0.98;
   if (two_groups) {
     const double wrong = r.low_fraction * (1 - normal_cdf((r.threshold - r.low_median) / sd_low)) +
                          (1 - r.low_fraction) * (1 - normal_cdf((r.high_median - r.threshold) / sd_high));

@@ -13,9 +13,9 @@ struct BimodalSplit {
   double separation = 0;
   // The probability that a sample is in its right group: 1 - the expected share of samples on
   // the wrong side of the threshold, with each group Gaussian (median, spread from its IQR).
-  // 0 when the samples are one group: the widest gap is not 4 of the groups' standard
-  // deviations wide (a gap the middle 98 % of one Gaussian group of 100-100 000 samples does
-  // not show), or a group holds fewer than 2 % of them.
+  // 0 when the samples are one group: no valley at the threshold (within an eighth of the
+  // medians' distance, fewer than a quarter of the samples that the sparser group's median has
+  // around it), or a group holds fewer than 2 % of them.
   double confidence = 0;
 };
 

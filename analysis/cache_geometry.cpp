@@ -187,13 +187,27 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     lo = g;
     if (g == limit) return r;  // never left the hit level
   }
-  // The miss level: where the next plateau starts from half again the first footprint with
-  // misses (not past it when levels are close, as an L2's two partitions are; further up when
-  // the misses ramp up slowly, as a hashed index of few ways has them), or the limit.
-  std::size_t above = std::min(hi + hi / 2, limit);
-  above = plateau_start(LatencyAt(measure), above - above % step, limit, step, noise_cycles);
-  above -= above % step;
-  r.miss_cycles = measure(above);
+  // The miss level: from half again the first footprint with misses, 10 % steps up while the
+  // latency still rises and rises less each step (misses that ramp up slowly, as a hashed index
+  // of few ways has them), stopping where it is flat (the next plateau), or before it rises
+  // faster again (the next level's transition: an L2's far partition is a slope, not a
+  // plateau), or at the limit.
+  const auto aligned = [step, limit](double x) {
+    const std::size_t v = std::min(std::size_t(x), limit);
+    return std::max(step, v - v % step);
+  };
+  std::size_t above = aligned(double(hi) * 1.5);
+  double at_above = measure(above), previous_rise = 1e300;
+  while (above < limit) {
+    const std::size_t next = std::max(above + step, aligned(1.1 * double(above)));
+    if (next > limit) break;
+    const double at_next = measure(next), rise = at_next - at_above;
+    if (rise <= std::max(3 * noise_cycles, 0.02 * at_above)) break;  // flat: on the next plateau
+    if (rise > 1.5 * previous_rise + 2 * noise_cycles) break;          // the next transition begins
+    previous_rise = rise;
+    above = next, at_above = at_next;
+  }
+  r.miss_cycles = at_above;
   // Fine: bisection to one step between the last footprint without misses and the first with.
   while (hi - lo > step) {
     std::size_t m = lo + (hi - lo) / 2;
