@@ -182,7 +182,7 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
 __device__ std::uint32_t g_latency_pin_claim;
 
 AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines,
-                                     const std::uint32_t* line_of) {
+                                     const std::uint32_t* line_of, std::uint32_t line_index) {
   namespace at = dev::at;
   DeviceBuffer<std::uint64_t> cell(1), out(3);
   const std::uint64_t init = atomic_initial(op);
@@ -197,13 +197,13 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
     launch_pinned("atomic_latency_kernel", claim, [&](int blocks, std::uint32_t sm) {
       if (space == AtomSpace::global && line_of)
         at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
-            reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, sm, claim);
+            reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, line_index, sm, claim);
       else if (space == AtomSpace::global)
         at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, sm, claim);
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
       else
         at::atomic_latency_kernel<Op, AtomSpace::shared><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, sm, claim);
+            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
     });
   };
   switch (op) {

@@ -209,13 +209,14 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
 template <class Op, AtomSpace S>
 __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint32_t iters, std::uint64_t zero,
                                       std::uint64_t* cycles_out, const std::uint32_t* line_of,
-                                      std::uint32_t line_bytes, std::uint32_t pin_sm, std::uint32_t* claim) {
+                                      std::uint32_t line_bytes, std::uint32_t line_index, std::uint32_t pin_sm,
+                                      std::uint32_t* claim) {
   using T = typename Op::type;
   constexpr AtomOp op = Op::kOp;
   if (!claim_pinned_sm(pin_sm, claim)) return;  // one SM: its near and far lines, every launch
   if (line_of) {
     global_base = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(global_base) +
-                                       std::size_t(line_of[smid() * 32]) * line_bytes);
+                                       std::size_t(line_of[smid() * 32 + line_index]) * line_bytes);
     *global_base = from_bits<T>(atomic_initial(op));
   }
   __shared__ T shared_cell;

@@ -88,7 +88,7 @@ KernelFn kernel_for(int instructions, std::index_sequence<I...>) {
 
 }  // namespace
 
-std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations) {
+std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations, std::uint32_t pin_sm) {
   const KernelFn kernel =
       kernel_for(instructions, std::make_index_sequence<std::size(kIcacheInstructions)>{});
   if (!kernel) throw std::invalid_argument("icache: no kernel of " + std::to_string(instructions) + " instructions");
@@ -100,7 +100,7 @@ std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t it
   ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_icache_claim));
   launch_pinned("icache", claim, [&](int blocks, std::uint32_t sm) {
     kernel<<<blocks, 32 * warps>>>(0.999f, 1e-4f, iterations, out.get(), sm, claim);
-  });
+  }, pin_sm);
   return out.download();
 }
 

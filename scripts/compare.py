@@ -59,6 +59,11 @@ FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
 DEFAULT_FLOOR_PCT = 10.0      # single runs with no history: the noise is unknown
+# Features whose figures depend on the host (its CPU, memory and driver path, which differ from
+# node to node): without a history, a change counts only past this floor. Two H100 nodes of one
+# A/A pair differed by up to 28 % there (launch latencies, pageable and small pinned copies).
+HOST_FEATURES = ("Launch", "HostLink")
+HOST_FLOOR_PCT = 30.0
 
 # For result files written before benchmarks declared their metrics (no primary= label).
 LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest prefix wins
@@ -347,9 +352,40 @@ def sign_test_p(worse, better):
 
 # --- the comparison --------------------------------------------------------------------------------
 
+_FOOTPRINT = re.compile(r"/footprint:(\d+)")
+
+
+def neighbour_steps(run):
+    """For each benchmark with a footprint in its name and each of its counters: the change (%)
+    between its two neighbours in footprint in the same series, relative to its own value (a
+    point between them can move anywhere between them when the edge shifts)."""
+    series = {}
+    for name, values in run.values.items():
+        m = _FOOTPRINT.search(name)
+        if m:
+            series.setdefault(_FOOTPRINT.sub("/footprint:*", name), []).append((int(m.group(1)), name, values))
+    steps = {}
+    for points in series.values():
+        points.sort()
+        for i in range(1, len(points) - 1):
+            name, values = points[i][1], points[i][2]
+            for counter, v in values.items():
+                lo, hi = points[i - 1][2].get(counter), points[i + 1][2].get(counter)
+                if v and lo and hi and statistics.median(v):
+                    steps[(name, counter)] = 100 * abs(statistics.median(hi) - statistics.median(lo)) / abs(
+                        statistics.median(v))
+    return steps
+
+
+def transition_step_pct(steps, name, counter):
+    return steps.get((name, counter))
+
+
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
     """Rows, one per benchmark x primary metric present on both sides, and feature summaries."""
     rows = []
+    steps = neighbour_steps(base)
+    other_node = base.context.get("gpu_uuid") != cont.context.get("gpu_uuid")
     for name in sorted(set(base.values) & set(cont.values)):
         for counter, how, tol in cont.primary.get(name, []):
             a, b = base.values[name].get(counter), cont.values[name].get(counter)
@@ -390,7 +426,18 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 row["sigma_pct"] = 100 * spread
                 threshold = max(threshold, BAND_SIGMAS * 100 * spread)
             else:
-                threshold = max(threshold, floor_pct)
+                threshold = max(threshold, HOST_FLOOR_PCT if row["feature"] in HOST_FEATURES else floor_pct)
+            if row["feature"] in HOST_FEATURES and other_node and len(centres) < 2:
+                # Another node and no history of this one: its host is not the baseline's.
+                row.update(threshold_pct=math.inf, noise="another node: host-dependent, not judged")
+                continue
+            # A point on a transition (its neighbours in footprint differ by far more than the
+            # band: a TLB or cache edge) moves with any sub-% shift of the edge: its band is the
+            # step between its neighbours.
+            step = transition_step_pct(steps, name, counter)
+            if step is not None and step > threshold:
+                threshold = step
+                row["noise"] += ", transition"
             # Never tighter than the benchmark's own samples allow.
             within = sample_sigma_pct(base.values[name], cont.values[name], counter)
             if within is not None and BAND_SIGMAS * within > threshold:
@@ -418,7 +465,8 @@ def feature_shifts(rows):
     features = {}
     n_features = max(1, len(by_feature))
     for feat, rs in sorted(by_feature.items()):
-        measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])]
+        measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])
+                    and math.isfinite(r.get("threshold_pct", 0.0))]  # not the rows not judged
         f = {"compared": len(rs), "changed": sum(r["status"] != "same" for r in rs),
              "improved": sum(r["status"] == "improved" for r in rs),
              "regressed": sum(r["status"] == "regressed" for r in rs),

@@ -393,3 +393,39 @@ def test_a_history_without_the_contenders_board_is_named(tmp_path):
     assert "no run of the contender's board in the history" in out, out
     _, out = run(base, same, "--history", *hist)
     assert "no run of the contender's board" not in out, out
+
+
+def test_a_point_on_a_transition_takes_its_band_from_its_neighbours(tmp_path):
+    # A TLB edge: the point between a 420- and an 800-cycle neighbour moves 15 % with the edge;
+    # the plateau points beside it stay judged at the usual floor.
+    def curve(edge):
+        ys = {1: 420.0, 2: 421.0, 3: edge, 4: 800.0, 5: 801.0}
+        return [entry(f"Tlb/latency/ld.cg/mapping:managed/stride:1/footprint:{f}", "primary=latency_cycles:lower",
+                      {"latency_cycles": y}) for f, y in ys.items()]
+    a = compare.load(write(tmp_path, "a.json", curve(500.0)))
+    b = compare.load(write(tmp_path, "b.json", curve(575.0) + []))
+    rows, _ = compare.compare(a, b)
+    edge = [r for r in rows if r["name"].endswith("footprint:3")][0]
+    assert edge["status"] == "same" and "transition" in edge["noise"] and edge["threshold_pct"] > 15
+    # Planted: a plateau point 20 % worse is still flagged.
+    c = [dict(e) for e in curve(500.0)]
+    c[1]["latency_cycles"] *= 1.2
+    rows, _ = compare.compare(a, compare.load(write(tmp_path, "c.json", c)))
+    assert [r["name"] for r in rows if r["status"] == "regressed"] == ["Tlb/latency/ld.cg/mapping:managed/stride:1/footprint:2"]
+
+
+def test_host_dependent_features_are_not_judged_across_nodes_without_history(tmp_path):
+    runs = lambda gap: [entry("Launch/back_to_back/path:stream/stream:created/params:0", "primary=gpu_gap_ns:lower",
+                              {"gpu_gap_ns": gap}),
+                        entry("MemLatency/chain/ld.cg/footprint:1", "primary=latency_cycles:lower",
+                              {"latency_cycles": 300.0})]
+    base = compare.load(write(tmp_path, "a.json", runs(1600.0), uuid="GPU-1"))
+    # Another node: a 40 % change in a host-dependent figure is listed, not judged.
+    rows, features = compare.compare(base, compare.load(write(tmp_path, "b.json", runs(2240.0), uuid="GPU-2")))
+    launch = [r for r in rows if r["feature"] == "Launch"][0]
+    assert launch["status"] == "same" and "not judged" in launch["noise"]
+    # The same node: past the 30 % host floor, it counts; below it, it does not.
+    rows, _ = compare.compare(base, compare.load(write(tmp_path, "c.json", runs(2240.0), uuid="GPU-1")))
+    assert [r["status"] for r in rows if r["feature"] == "Launch"] == ["regressed"]
+    rows, _ = compare.compare(base, compare.load(write(tmp_path, "d.json", runs(1900.0), uuid="GPU-1")))
+    assert [r["status"] for r in rows if r["feature"] == "Launch"] == ["same"]
