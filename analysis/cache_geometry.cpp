@@ -187,23 +187,22 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     lo = g;
     if (g == limit) return r;  // never left the hit level
   }
-  // The miss level: from half again the first footprint with misses, 10 % steps up while the
-  // latency still rises and rises less each step (misses that ramp up slowly, as a hashed index
-  // of few ways has them), stopping where it is flat (the next plateau), or before it rises
-  // faster again (the next level's transition: an L2's far partition is a slope, not a
-  // plateau), or at the limit.
+  // The miss level: half again the first footprint with misses (on the next plateau, not past
+  // it when levels are close, as an L2's two partitions are), or the limit; at most two 10 %
+  // steps further while the latency still rises, by less each step (the end of a hashed index's
+  // ramp: 32 ways miss 80 % at 1.14x their capacity). Not further: the next level's own rise
+  // (DRAM's, with TLB misses at wide strides) would pass for this one's.
   const auto aligned = [step, limit](double x) {
     const std::size_t v = std::min(std::size_t(x), limit);
     return std::max(step, v - v % step);
   };
-  std::size_t above = aligned(double(hi) * 1.5);
+  std::size_t above = aligned(1.5 * double(hi));
   double at_above = measure(above), previous_rise = 1e300;
-  while (above < limit) {
+  for (int k = 0; k < 2; ++k) {
     const std::size_t next = std::max(above + step, aligned(1.1 * double(above)));
     if (next > limit) break;
     const double at_next = measure(next), rise = at_next - at_above;
-    if (rise <= std::max(3 * noise_cycles, 0.02 * at_above)) break;  // flat: on the next plateau
-    if (rise > 1.5 * previous_rise + 2 * noise_cycles) break;          // the next transition begins
+    if (rise <= std::max(3 * noise_cycles, 0.02 * at_above) || rise > previous_rise) break;
     previous_rise = rise;
     above = next, at_above = at_next;
   }
@@ -264,13 +263,18 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     past = t.back().second >= 0.8 && t.size() >= 4 ? past + 1 : 0;
   }
   r.transition = t;
+  // Is the miss level the whole of it? 10 % further up, the latency should rise by little: a
+  // ramp that goes on (a hashed index of few ways, whose misses start at half its capacity)
+  // leaves every fraction scaled too high, and the fit cannot be trusted.
+  const std::size_t further = std::min(above + above / 10, limit) / step * step;
+  const double still_rising = further > above ? (measure(further) - r.miss_cycles) / std::max(r.miss_cycles - r.hit_cycles, 1e-9) : 0.0;
   const double span = r.miss_cycles - r.hit_cycles;
   const TransitionFit fit = fit_transition(t, double(step), span > 0 ? noise_cycles / span : 0.0);
   r.fit_rms = fit.rms_error;
   if (fit.capacity > 0 && fit.confidence > 0) {
     r.capacity = std::size_t(fit.capacity);
     r.ways_fit = fit.ways;
-    r.confidence = fit.confidence;
+    r.confidence = still_rising > 0.1 ? 0.0 : fit.confidence;
   } else {
     r.confidence = 0;  // no model fits the transition: the onset stands, but it is not the capacity
   }

@@ -68,7 +68,9 @@ struct CapacityResult {
   double hit_cycles = 0, miss_cycles = 0;
   double noise_cycles = 0;       // the noise the search was given
   // The probability that `capacity` is within kCapacityTolerance of the truth: the transition
-  // fit's posterior mass there; without a transition (transition_points 0), the probability that
+  // fit's posterior mass there (0 when the miss level read at 1.5x the first miss still rises
+  // by a tenth of the span 10 % further up); without a transition (transition_points 0), the
+  // probability that
   // the onset's two bracketing footprints were read on the right side of the miss threshold;
   // 0 when no model fits the transition (the onset is reported, and is not the capacity).
   double confidence = 0;

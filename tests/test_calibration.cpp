@@ -110,12 +110,14 @@ TEST(Calibration, CacheCapacity) {
     Tally t{rel};
     for (int trial = 0; trial < 48; ++trial) {
       LruCache c;
-      const std::size_t w[] = {16, 32, 64, 16};
+      // Hashed indexes of 32 - 256 ways (an H100's L1 fits 32-128, its L2 256 and more; 16 ways:
+      // ASlowRampIsNotReadConfidently), and one in four modulo-indexed (a step at the capacity).
+      const std::size_t w[] = {32, 64, 256, 16};
       c.ways = w[trial % 4];
-      c.hashed = trial % 4 != 3;  // one in four modulo-indexed: a step at the capacity
+      c.hashed = trial % 4 != 3;
       c.seed = rng();
-      // 1024 - 8192 lines (128 KiB - 1 MiB): at least 16 sets, as an SM's L1 or an L2 has.
-      const std::size_t lo = 1024 / c.ways, hi = 8192 / c.ways;
+      // 4096 - 32768 lines (512 KiB - 4 MiB): at least 16 sets, as an SM's L1 or an L2 has.
+      const std::size_t lo = 4096 / c.ways, hi = 32768 / c.ways;
       c.sets = lo + rng() % (hi - lo + 1);
       const double sd = rel * kSpan;
       auto noise = std::make_shared<std::mt19937_64>(rng());
@@ -362,6 +364,30 @@ TEST(Calibration, BimodalSplit) {
     split_anyway += split_bimodal(s).confidence > 0;
   }
   EXPECT_LE(split_anyway, 10) << "one group read as two";
+}
+
+}  // namespace
+}  // namespace archbench
+
+namespace archbench {
+namespace {
+
+// A hashed index of 16 ways starts missing at about half its capacity: 1.5x the first miss is
+// not yet its miss level, and the search must say it cannot place the capacity (or be right).
+TEST(Calibration, ASlowRampIsNotReadConfidently) {
+  std::mt19937_64 rng(19);
+  int confident_wrong = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    LruCache c;
+    c.ways = 16;
+    c.seed = rng();
+    c.sets = 256 + rng() % 1792;
+    const LatencyAt f = [&c](std::size_t x) { return 30 + 250 * c.miss_fraction(x); };
+    const std::size_t start = std::size_t(c.capacity() / 8) / c.line * c.line;
+    const CapacityResult r = find_capacity(f, start, std::size_t(4 * c.capacity()), c.line, 0.05, 40);
+    confident_wrong += r.confidence >= 0.9 && std::abs(double(r.capacity) / c.capacity() - 1) > kCapacityTolerance;
+  }
+  EXPECT_LE(confident_wrong, 1);
 }
 
 }  // namespace
