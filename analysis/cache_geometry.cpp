@@ -160,7 +160,7 @@ std::size_t plateau_start(const LatencyAt& latency, std::size_t from, std::size_
 }
 
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles, int transition_points) {
+                             double noise_cycles, int transition_points, int miss_level_steps) {
   if (step == 0 || start == 0 || start % step || limit < start)
     throw std::invalid_argument("find_capacity: start and limit must be positive multiples of step, start <= limit");
   CapacityResult r;
@@ -188,17 +188,17 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     if (g == limit) return r;  // never left the hit level
   }
   // The miss level: half again the first footprint with misses (on the next plateau, not past
-  // it when levels are close, as an L2's two partitions are), or the limit; at most two 10 %
-  // steps further while the latency still rises, by less each step (the end of a hashed index's
-  // ramp: 32 ways miss 80 % at 1.14x their capacity). Not further: the next level's own rise
-  // (DRAM's, with TLB misses at wide strides) would pass for this one's.
+  // it when levels are close, as an L2's two partitions are), or the limit; at most
+  // miss_level_steps 10 % steps further while the latency still rises, by less each step (the
+  // end of a hashed index's ramp: 32 ways miss 80 % at 1.14x their capacity). Not further: the
+  // next level's own rise (DRAM's, with TLB misses at wide strides) would pass for this one's.
   const auto aligned = [step, limit](double x) {
     const std::size_t v = std::min(std::size_t(x), limit);
     return std::max(step, v - v % step);
   };
   std::size_t above = aligned(1.5 * double(hi));
   double at_above = measure(above), previous_rise = 1e300;
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < miss_level_steps; ++k) {
     const std::size_t next = std::max(above + step, aligned(1.1 * double(above)));
     if (next > limit) break;
     const double at_next = measure(next), rise = at_next - at_above;

@@ -86,8 +86,11 @@ struct CapacityResult {
 // 3 % apart from the onset up are measured until two in a row miss 80 % (at most that many, and
 // the limit) and fitted (fit_transition), and the fit's capacity is reported; 0: the onset is
 // the capacity.
+// miss_level_steps: how many 10 % steps past 1.5x the first miss the miss level may move while
+// the latency still rises, less each step (0 where the next level's rise begins right away: an
+// L2's far partition past its near one).
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles, int transition_points = 0);
+                             double noise_cycles, int transition_points = 0, int miss_level_steps = 2);
 
 // Where the next level's hit plateau begins at or after `from`: the first footprint x (a
 // multiple of step) with f(x) and f(1.1 x) within max(3 noise, 2 %) of each other, so that a

@@ -295,7 +295,7 @@ void l2_line(benchmark::State& state) {
       const auto search = [&](std::size_t stride) {
         const std::size_t start = whole.points.front().first / stride * stride;
         return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, l.noise.back(),
-                             kTransitionPoints)
+                             kTransitionPoints, 0)
             .capacity;
       };
       base = search(64);
