@@ -33,15 +33,19 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   const double floor = 1e-3 * std::max(std::abs(r.high_median), 1.0);
   const double sd_low = std::max((percentile(low, 75) - percentile(low, 25)) / 1.349, floor);
   const double sd_high = std::max((percentile(high, 75) - percentile(high, 25)) / 1.349, floor);
-  // Two groups have a valley between them: within an eighth of the medians' distance, the
-  // threshold has under a quarter of the samples that the sparser group's median has. (One
-  // Gaussian group cut anywhere has more there, not fewer.)
-  const double h = (r.high_median - r.low_median) / 8;
-  const auto near = [&](double x) {
-    return double(std::upper_bound(s.begin(), s.end(), x + h) - std::lower_bound(s.begin(), s.end(), x - h));
+  // Two groups: their medians lie at least 4 robust standard deviations (1.4826 x the larger
+  // group's median absolute deviation) apart. One Gaussian group cut at its widest gap reads
+  // about 2 (halves) or less (a tail cut off); a few samples between two groups, as contention
+  // puts between an L2's near and far latencies, move neither median nor MAD.
+  const auto mad = [](const std::vector<double>& v) {
+    const double m = median(v);
+    std::vector<double> d;
+    for (double x : v) d.push_back(std::abs(x - m));
+    return 1.4826 * median(d);
   };
-  const bool valley = near(r.threshold) <= 0.25 * std::min(near(r.low_median), near(r.high_median));
-  const bool two_groups = valley && r.low_fraction >= 0.02 && r.low_fraction <= 0.98;
+  const double robust_sd = std::max({mad(low), mad(high), floor});
+  const bool two_groups = (r.high_median - r.low_median) >= 4 * robust_sd && r.low_fraction >= 0.02 &&
+                          r.low_fraction <= 0.98;
   if (two_groups) {
     const double wrong = r.low_fraction * (1 - normal_cdf((r.threshold - r.low_median) / sd_low)) +
                          (1 - r.low_fraction) * (1 - normal_cdf((r.high_median - r.threshold) / sd_high));

@@ -13,9 +13,8 @@ struct BimodalSplit {
   double separation = 0;
   // The probability that a sample is in its right group: 1 - the expected share of samples on
   // the wrong side of the threshold, with each group Gaussian (median, spread from its IQR).
-  // 0 when the samples are one group: no valley at the threshold (within an eighth of the
-  // medians' distance, fewer than a quarter of the samples that the sparser group's median has
-  // around it), or a group holds fewer than 2 % of them.
+  // 0 when the samples are one group: the medians lie less than 4 robust standard deviations
+  // (1.4826 x the larger group's MAD) apart, or a group holds fewer than 2 % of them.
   double confidence = 0;
 };
 
