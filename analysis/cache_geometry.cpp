@@ -263,13 +263,18 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     past = t.back().second >= 0.8 && t.size() >= 4 ? past + 1 : 0;
   }
   r.transition = t;
-  // Is the miss level the whole of it? 10 % further up, the latency should rise by little: a
-  // ramp that goes on (a hashed index of few ways, whose misses start at half its capacity)
-  // leaves every fraction scaled too high, and the fit cannot be trusted.
+  // Is the miss level the whole of it? It should lie on a plateau: 10 % below or 10 % above it
+  // (the next level's rise can begin right after it: an L2's far partition ends in DRAM's) the
+  // latency should differ by little. A ramp that goes on through it (a hashed index of few
+  // ways, whose misses start at half its capacity) leaves every fraction scaled too high, and
+  // the fit cannot be trusted.
+  const double span = std::max(r.miss_cycles - r.hit_cycles, 1e-9);
+  const std::size_t below = std::max(step, std::size_t(double(above) / 1.1) / step * step);
   const std::size_t further = std::min(above + above / 10, limit) / step * step;
-  const double still_rising = further > above ? (measure(further) - r.miss_cycles) / std::max(r.miss_cycles - r.hit_cycles, 1e-9) : 0.0;
-  const double span = r.miss_cycles - r.hit_cycles;
-  const TransitionFit fit = fit_transition(t, double(step), span > 0 ? noise_cycles / span : 0.0);
+  const double rise_below = below < above && below > lo ? std::abs(r.miss_cycles - measure(below)) / span : 1.0;
+  const double rise_above = further > above ? std::abs(measure(further) - r.miss_cycles) / span : 1.0;
+  const double still_rising = std::min(rise_below, rise_above);
+  const TransitionFit fit = fit_transition(t, double(step), noise_cycles / span);
   r.fit_rms = fit.rms_error;
   if (fit.capacity > 0 && fit.confidence > 0) {
     r.capacity = std::size_t(fit.capacity);
