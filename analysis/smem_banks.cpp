@@ -37,7 +37,6 @@ double median_of_copy(std::vector<double> v) {
 
 constexpr int kMinBanks = 4, kMaxBanks = 256;
 constexpr double kNoiseFloorLog = 0.01;  // 1 %: no timing is cleaner than that
-constexpr double kUnfitNoiseLog = 0.25;  // typical residual of 25 %+: the model does not describe the data
 
 }  // namespace
 
@@ -188,13 +187,25 @@ BankInference infer_bank_geometry(const std::vector<BankObservation>& observatio
   if (runner) {
     r.runner_up = runner->g;
     r.runner_up_rms_log_error = runner->rms;
-    // Laplace residuals of scale b: the log-likelihood ratio of best over runner-up is the L1
-    // difference / b, and tanh(ratio / 2) maps the two-hypothesis posterior onto [0, 1].
+    // The posterior of the best shape among every distinct one (equal priors), with Laplace
+    // residuals of scale b: a fit's likelihood is exp(-L1 / b). Geometries of the best's shape
+    // are the same hypothesis and count once.
     const double b = std::max(best.noise, kNoiseFloorLog);
-    const double separation = std::tanh((runner->l1 - best.l1) / b / 2.0);
-    const double fit_quality = std::clamp(1.0 - best.noise / kUnfitNoiseLog, 0.0, 1.0);
+    double others = 0;
+    std::vector<const Fit*> shapes;  // one (the best-fitting) geometry per shape other than the best's
+    for (const Fit& f : fits) {
+      if (same_shape(f)) continue;
+      const bool seen = std::any_of(shapes.begin(), shapes.end(), [&](const Fit* g) {
+        for (std::size_t i = 0; i < f.predicted.size(); ++i)
+          if (f.predicted[i] * g->predicted.front() != g->predicted[i] * f.predicted.front()) return false;
+        return true;
+      });
+      if (seen) continue;
+      shapes.push_back(&f);
+      others += std::exp(-(f.l1 - best.l1) / b);
+    }
     const bool at_edge = best.g.banks == kMaxBanks || best.g.bank_bytes == 16;
-    r.confidence = at_edge ? 0.0 : fit_quality * separation;
+    r.confidence = at_edge ? 0.0 : 1.0 / (1.0 + others);
   }
   return r;
 }

@@ -63,10 +63,10 @@ struct BankInference {
   double noise_log = 0;             // robust residual scale (median |log residual| / ln 2)
   BankGeometry runner_up;           // the best geometry that predicts a different shape
   double runner_up_rms_log_error = 0;
-  // In [0, 1]: how clearly the best geometry beats the runner-up (the log-likelihood ratio of
-  // their summed |log residuals| over the noise, through tanh) times how well it fits (1 at no
-  // noise, 0 at 25 %). 0 when the best geometry is at the edge of the candidates (256 banks or
-  // 16-byte banks): the truth may lie beyond what the sweep can tell apart.
+  // The posterior probability of the best geometry's shape among every distinct shape the
+  // candidates predict (Laplace residuals of the fitted scale, equal priors). 0 when the best
+  // geometry is at the edge of the candidates (256 banks or 16-byte banks): the truth may lie
+  // beyond what the sweep can tell apart.
   double confidence = 0;
 };
 

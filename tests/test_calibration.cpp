@@ -19,6 +19,7 @@
 
 #include "analysis/bimodal.hpp"
 #include "analysis/cache_geometry.hpp"
+#include "analysis/smem_banks.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/tlb.hpp"
 
@@ -390,6 +391,39 @@ TEST(Calibration, ASlowRampIsNotReadConfidently) {
     confident_wrong += r.confidence >= 0.9 && std::abs(double(r.capacity) / c.capacity() - 1) > kCapacityTolerance;
   }
   EXPECT_LE(confident_wrong, 1);
+}
+
+}  // namespace
+}  // namespace archbench
+
+namespace archbench {
+namespace {
+
+// Shared-memory banks: costs of 4-byte strides 1-64 from a bank geometry (cycles = scale x
+// wavefronts), with multiplicative noise and one outlier in twenty.
+TEST(Calibration, BankGeometry) {
+  std::mt19937_64 rng(20);
+  const BankGeometry truths[] = {{32, 4}, {16, 4}, {32, 8}, {64, 4}};
+  std::vector<Tally> by_noise;
+  for (double rel : {0.01, 0.05, 0.1, 0.2, 0.3, 0.5}) {
+    Tally t{rel};
+    for (int trial = 0; trial < 40; ++trial) {
+      const BankGeometry truth = truths[trial % 4];
+      const double scale = 1.0 + double(rng() % 100) / 100;
+      std::normal_distribution<double> jitter(0.0, rel);
+      std::vector<BankObservation> obs;
+      for (int s = 1; s <= 64; ++s) {
+        const SmemPattern p = stride_pattern(4, s, 32);
+        double c = scale * model_wavefronts(truth, p) * std::exp(jitter(rng));
+        if (rng() % 20 == 0) c *= 3.0;
+        obs.push_back({p, c});
+      }
+      const BankInference r = infer_bank_geometry(obs);
+      t.add(r.confidence, r.geometry.banks == truth.banks && r.geometry.bank_bytes == truth.bank_bytes);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("bank geometry", by_noise);
 }
 
 }  // namespace
