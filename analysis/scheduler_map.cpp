@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "analysis/confidence.hpp"
 #include "analysis/stats.hpp"
 
 namespace archbench {
@@ -59,9 +60,19 @@ SchedulerMap infer_scheduler_map(const std::vector<PairSlowdown>& pairs, int war
   if (!sharing.empty()) m.sharing_slowdown = median(sharing);
   if (!separate.empty()) m.separate_slowdown = median(separate);
   if (!sharing.empty() && !separate.empty()) {
-    // The gap against the spread inside each kind (their ranges), through 1 - exp.
-    const double spread = std::max({sorted.back() - threshold - gap / 2, threshold - gap / 2 - sorted.front(), 0.01});
-    m.confidence = 1.0 - std::exp(-gap / spread);
+    // One pair on the wrong side joins two groups or splits one: the map is right when every
+    // pair is. Each pair's slowdown is Gaussian about its kind with the kinds' robust spread
+    // (1.4826 x MAD, at least 0.1 % of the threshold).
+    const auto robust_sd = [](const std::vector<double>& v) {
+      const double c = median(v);
+      std::vector<double> d;
+      for (double x : v) d.push_back(std::abs(x - c));
+      return 1.4826 * median(d);
+    };
+    const double sd = std::max({robust_sd(sharing), robust_sd(separate), 1e-3 * threshold});
+    double log_right = 0;
+    for (const PairSlowdown& p : pairs) log_right += std::log(side_probability(p.slowdown, threshold, sd));
+    m.confidence = std::exp(log_right);
   }
   return m;
 }

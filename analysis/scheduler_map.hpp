@@ -17,7 +17,10 @@ struct SchedulerMap {
   int modulus = 0;                 // k when group = warp % k for every warp, else 0
   double sharing_slowdown = 0;     // median over pairs in one group
   double separate_slowdown = 0;    // median over pairs in different groups
-  double confidence = 0;           // in [0, 1]: the gap between the two kinds of pairs against their spread
+  // The probability that every pair is on its right side of the threshold (one pair on the
+  // wrong side joins two groups or splits one), each pair Gaussian about its kind with the
+  // kinds' robust spread.
+  double confidence = 0;
 };
 
 // Pairs whose slowdown is above the midpoint of the largest gap between sorted slowdowns share

@@ -19,6 +19,7 @@
 
 #include "analysis/bimodal.hpp"
 #include "analysis/cache_geometry.hpp"
+#include "analysis/scheduler_map.hpp"
 #include "analysis/smem_banks.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/tlb.hpp"
@@ -424,6 +425,37 @@ TEST(Calibration, BankGeometry) {
     by_noise.push_back(t);
   }
   expect_calibrated("bank geometry", by_noise);
+}
+
+}  // namespace
+}  // namespace archbench
+
+namespace archbench {
+namespace {
+
+// The scheduler map: pair slowdowns of 8-32 warps on 2 or 4 schedulers (warp mod k), sharing
+// pairs 2x, others 1x, with Gaussian noise. Right: the warps' groups are warp mod k.
+TEST(Calibration, SchedulerMap) {
+  std::mt19937_64 rng(21);
+  std::vector<Tally> by_noise;
+  for (double sd : {0.01, 0.05, 0.1, 0.12, 0.15, 0.2}) {
+    Tally t{sd};
+    for (int trial = 0; trial < 40; ++trial) {
+      const int warps = 8 << (trial % 3), k = trial % 2 ? 4 : 2;
+      std::normal_distribution<double> jitter(0.0, sd);
+      std::vector<PairSlowdown> pairs;
+      for (int a = 0; a < warps; ++a)
+        for (int b = a + 1; b < warps; ++b) pairs.push_back({a, b, (a % k == b % k ? 2.0 : 1.0) + jitter(rng)});
+      const SchedulerMap m = infer_scheduler_map(pairs, warps);
+      bool right = m.groups == k;
+      for (int w = 0; w < warps && right; ++w)
+        for (int v = 0; v < warps && right; ++v)
+          right = (m.group_of_warp[w] == m.group_of_warp[v]) == (w % k == v % k);
+      t.add(m.confidence, right);
+    }
+    by_noise.push_back(t);
+  }
+  expect_calibrated("scheduler map", by_noise);
 }
 
 }  // namespace
