@@ -78,6 +78,12 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, co
       if (curve[i].y < base.level + s.miss_penalty_cycles / 2) last_hit = i;
     s.reach = curve[last_hit].x;
     s.next_footprint = curve[last_hit + 1].x;
+    {
+      const double mid = base.level + s.miss_penalty_cycles / 2;
+      const double y0 = curve[last_hit].y, y1 = curve[last_hit + 1].y;
+      const double t = y1 > y0 ? std::clamp((mid - y0) / (y1 - y0), 0.0, 1.0) : 0.5;
+      s.crossing = std::exp(std::log(s.reach) + t * (std::log(s.next_footprint) - std::log(s.reach)));
+    }
     // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least the curve's
     // point-to-point noise at this level and the floor (a plateau is cut to points within the
     // tolerance, which makes its own spread small).

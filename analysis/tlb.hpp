@@ -37,6 +37,11 @@ std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double 
 struct CacheLevelStep {
   double reach = 0;           // largest footprint nearer the lower plateau than the upper (bytes)
   double next_footprint = 0;  // first footprint past it: the reach lies in [reach, next_footprint)
+  // Where the curve crosses the midpoint between the plateaus, interpolated in log footprint
+  // between those two points: a point at the exact reach that half its accesses miss (an H100's
+  // 8 GiB at 1 MiB strides read 616.5 cycles between 433 and 800) moves the bracket by a whole
+  // step with a tenth of a cycle, the crossing by a little.
+  double crossing = 0;
   double hit_cycles = 0;      // the lower plateau's latency
   double miss_penalty_cycles = 0;  // upper plateau - lower plateau
   // The probability that the step is real and the reach bracket [reach, next_footprint) is the

@@ -116,3 +116,28 @@ TEST(TlbInference, PageSizeUnknownWhenTheReachNeverGrows) {
 
 }  // namespace
 }  // namespace archbench
+
+namespace archbench {
+namespace {
+
+TEST(TlbInference, TheMidpointCrossingDoesNotJumpAStepWithAHalfMissedPoint) {
+  // Plateaus at 433 and 800 cycles; the point at the reach misses half its accesses, read just
+  // above or just below the midpoint: the bracket jumps a whole step, the crossing does not.
+  const auto curve = [](double at_reach) {
+    std::vector<CurvePoint> c;
+    for (int i = 0; i < 17; ++i) {
+      const double f = std::pow(2.0, 31 + i / 4.0);
+      c.push_back({f, f < 8.0 * (1ull << 30) - 1 ? 433.0 : f > 8.0 * (1ull << 30) + 1 ? 800.0 : at_reach});
+    }
+    return c;
+  };
+  const auto below = find_levels(curve(616.4)), above = find_levels(curve(616.8));
+  ASSERT_EQ(below.size(), 1u);
+  ASSERT_EQ(above.size(), 1u);
+  EXPECT_NE(below[0].reach, above[0].reach);
+  EXPECT_NEAR(below[0].crossing / above[0].crossing, 1.0, 0.002);
+  EXPECT_NEAR(below[0].crossing / (8.0 * (1ull << 30)), 1.0, 0.002);
+}
+
+}  // namespace
+}  // namespace archbench
