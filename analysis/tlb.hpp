@@ -40,7 +40,8 @@ struct CacheLevelStep {
   // Where the curve crosses the midpoint between the plateaus, interpolated in log footprint
   // between those two points: a point at the exact reach that half its accesses miss (an H100's
   // 8 GiB at 1 MiB strides read 616.5 cycles between 433 and 800) moves the bracket by a whole
-  // step with a tenth of a cycle, the crossing by a little.
+  // step with a tenth of a cycle, the crossing by a little. Not the reach: a step at exactly E
+  // entries puts the crossing half a sweep step past E.
   double crossing = 0;
   double hit_cycles = 0;      // the lower plateau's latency
   double miss_penalty_cycles = 0;  // upper plateau - lower plateau

@@ -214,14 +214,16 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
       const std::string l = "level" + std::to_string(i + 1) + "_";
       state.counters[l + "reach_bytes"] = levels[i].reach;
       state.counters[l + "reach_upper_bytes"] = levels[i].next_footprint;
-      state.counters[l + "entries"] = std::round(levels[i].crossing / page_bytes);  // from the midpoint crossing
+      state.counters[l + "entries"] = levels[i].reach / page_bytes;
+      // Where the curve crosses the plateaus' midpoint (log-interpolated): beside the bracket,
+      // not instead of it (a step at exactly E pages puts it half a sweep step past E).
       state.counters[l + "crossing_bytes"] = levels[i].crossing;
       state.counters[l + "miss_penalty_cycles"] = levels[i].miss_penalty_cycles;
       state.counters[l + "miss_penalty_ns"] = clock > 0 ? levels[i].miss_penalty_cycles * 1e3 / clock : 0;
       state.counters[l + "confidence"] = levels[i].confidence;
       for (std::size_t k = levels_per_stride.size(); k-- > 0;)
         if (levels_per_stride[k].size() > i && stride_of[k] >= page_bytes) {
-          state.counters[l + "entries_at_widest_stride"] = std::round(levels_per_stride[k][i].crossing / stride_of[k]);
+          state.counters[l + "entries_at_widest_stride"] = levels_per_stride[k][i].reach / stride_of[k];
           state.counters[l + "widest_stride_bytes"] = stride_of[k];
           break;
         }
