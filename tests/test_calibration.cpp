@@ -41,6 +41,18 @@ struct Tally {
   double mean_confidence() const { return cases ? confidence_sum / cases : 0; }
 };
 
+// Runs trial(noise, index, tally) `trials` times at each noise level, one Tally per level.
+template <class Trial>
+std::vector<Tally> tally_by_noise(const std::vector<double>& noises, int trials, Trial trial) {
+  std::vector<Tally> out;
+  for (double noise : noises) {
+    Tally t{noise};
+    for (int i = 0; i < trials; ++i) trial(noise, i, t);
+    out.push_back(t);
+  }
+  return out;
+}
+
 // The three properties, and the table.
 void expect_calibrated(const std::string& what, const std::vector<Tally>& by_noise) {
   int confident = 0, confident_right = 0;
@@ -105,134 +117,104 @@ double random_replacement_miss_fraction(const LruCache& c, std::size_t footprint
 const std::vector<double> kRelativeNoise = {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04};
 
 TEST(Calibration, CacheCapacity) {
-  constexpr double kHit = 30, kSpan = 250;
+  static constexpr double kHit = 30, kSpan = 250;
   std::mt19937_64 rng(11);
-  std::vector<Tally> by_noise;
-  for (double rel : {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 48; ++trial) {
-      LruCache c;
-      // Hashed indexes of 32 - 256 ways (an H100's L1 fits 32-128, its L2 256 and more; 16 ways:
-      // ASlowRampIsNotReadConfidently), and one in four modulo-indexed (a step at the capacity).
-      const std::size_t w[] = {32, 64, 256, 16};
-      c.ways = w[trial % 4];
-      c.hashed = trial % 4 != 3;
-      c.seed = rng();
-      // 4096 - 32768 lines (512 KiB - 4 MiB): at least 16 sets, as an SM's L1 or an L2 has.
-      const std::size_t lo = 4096 / c.ways, hi = 32768 / c.ways;
-      c.sets = lo + rng() % (hi - lo + 1);
-      const double sd = rel * kSpan;
-      auto noise = std::make_shared<std::mt19937_64>(rng());
-      const LatencyAt f = [&c, sd, noise](std::size_t x) {
-        return kHit + kSpan * c.miss_fraction(x) + std::normal_distribution<double>(0, sd)(*noise);
-      };
-      // As the runner does: the noise from 5 repeats at the start, the search on medians of 3.
-      const std::size_t start = std::size_t(c.capacity() / 8) / c.line * c.line;
-      std::vector<double> r;
-      for (int k = 0; k < 5; ++k) r.push_back(f(start));
-      const double m = mean(r);
-      double var = 0;
-      for (double y : r) var += (y - m) * (y - m);
-      const std::size_t limit = std::size_t(4 * c.capacity());
-      const CapacityResult res = find_capacity(median_of_runs(f, 3), start, limit, c.line, std::sqrt(var / 4), 40);
-      t.add(res.confidence, std::abs(double(res.capacity) / c.capacity() - 1) <= kCapacityTolerance);
-    }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("cache capacity", by_noise);
+  expect_calibrated("cache capacity", tally_by_noise({0.0005, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08}, 48, [&](double rel, int trial, Tally& t) {
+    LruCache c;
+    // Hashed indexes of 32 - 256 ways (an H100's L1 fits 32-128, its L2 256 and more; 16 ways:
+    // ASlowRampIsNotReadConfidently), and one in four modulo-indexed (a step at the capacity).
+    const std::size_t w[] = {32, 64, 256, 16};
+    c.ways = w[trial % 4];
+    c.hashed = trial % 4 != 3;
+    c.seed = rng();
+    // 4096 - 32768 lines (512 KiB - 4 MiB): at least 16 sets, as an SM's L1 or an L2 has.
+    const std::size_t lo = 4096 / c.ways, hi = 32768 / c.ways;
+    c.sets = lo + rng() % (hi - lo + 1);
+    const double sd = rel * kSpan;
+    auto noise = std::make_shared<std::mt19937_64>(rng());
+    const LatencyAt f = [&c, sd, noise](std::size_t x) {
+      return kHit + kSpan * c.miss_fraction(x) + std::normal_distribution<double>(0, sd)(*noise);
+    };
+    // As the runner does: the noise from 5 repeats at the start, the search on medians of 3.
+    const std::size_t start = std::size_t(c.capacity() / 8) / c.line * c.line;
+    std::vector<double> r;
+    for (int k = 0; k < 5; ++k) r.push_back(f(start));
+    const double m = mean(r);
+    double var = 0;
+    for (double y : r) var += (y - m) * (y - m);
+    const std::size_t limit = std::size_t(4 * c.capacity());
+    const CapacityResult res = find_capacity(median_of_runs(f, 3), start, limit, c.line, std::sqrt(var / 4), 40);
+    t.add(res.confidence, std::abs(double(res.capacity) / c.capacity() - 1) <= kCapacityTolerance);
+  }));
 }
 
 TEST(Calibration, LineFromApparentCapacities) {
   std::mt19937_64 rng(12);
-  std::vector<Tally> by_noise;
-  for (double rel : {0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 200; ++trial) {
-      // The strides the suite uses, and the lines they show: {160, 192, 224, 288} (L1: lines of
-      // 32 - 128 B) or {192, 320, 448, 576} (L2: 64 - 256 B).
-      const bool l1 = trial % 2;
-      const std::vector<std::size_t> strides = l1 ? std::vector<std::size_t>{160, 192, 224, 288}
-                                                  : std::vector<std::size_t>{192, 320, 448, 576};
-      const int line = (l1 ? 32 : 64) << (trial / 2 % 3);
-      const double base = 200e3 * (1 + double(rng() % 100) / 100);
-      std::normal_distribution<double> e(0, rel);
-      std::vector<std::pair<std::size_t, std::size_t>> apparent;
-      for (std::size_t s : strides)
-        apparent.emplace_back(s, std::size_t(base * std::max(1.0, double(s) / line) * (1 + e(rng))));
-      const LineFit fit = infer_line_bytes(std::size_t(base * (1 + e(rng))), apparent);
-      if (fit.line_bytes == 0) {
-        t.add(0, false);
-        continue;
-      }
-      t.add(fit.confidence, fit.line_bytes == line);
+  expect_calibrated("line", tally_by_noise({0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}, 200, [&](double rel, int trial, Tally& t) {
+    // The strides the suite uses, and the lines they show: {160, 192, 224, 288} (L1: lines of
+    // 32 - 128 B) or {192, 320, 448, 576} (L2: 64 - 256 B).
+    const bool l1 = trial % 2;
+    const std::vector<std::size_t> strides = l1 ? std::vector<std::size_t>{160, 192, 224, 288}
+                                                : std::vector<std::size_t>{192, 320, 448, 576};
+    const int line = (l1 ? 32 : 64) << (trial / 2 % 3);
+    const double base = 200e3 * (1 + double(rng() % 100) / 100);
+    std::normal_distribution<double> e(0, rel);
+    std::vector<std::pair<std::size_t, std::size_t>> apparent;
+    for (std::size_t s : strides)
+      apparent.emplace_back(s, std::size_t(base * std::max(1.0, double(s) / line) * (1 + e(rng))));
+    const LineFit fit = infer_line_bytes(std::size_t(base * (1 + e(rng))), apparent);
+    if (fit.line_bytes == 0) {
+      t.add(0, false);
+      return;
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("line", by_noise);
+    t.add(fit.confidence, fit.line_bytes == line);
+  }));
 }
 
 TEST(Calibration, FillGranularity) {
   std::mt19937_64 rng(13);
   constexpr double kNear = 32, kMiddle = 280, kFar = 600;
-  std::vector<Tally> by_noise;
-  for (double rel : kRelativeNoise) {
-    Tally t{rel};
-    for (int trial = 0; trial < 60; ++trial) {
-      const bool two = trial % 2 == 0;
-      const int g2 = 32 << (rng() % 3), g1 = two ? std::max(32, g2 >> (rng() % 2)) : 0;
-      std::normal_distribution<double> e(0, rel * (kFar - kNear));
-      std::vector<std::pair<double, double>> curve;
-      for (double s : {8.0, 16.0, 32.0, 64.0, 128.0, 256.0}) {
-        const double f2 = std::min(1.0, s / g2), f1 = two ? std::min(1.0, s / g1) : f2;
-        curve.emplace_back(s, kNear * (1 - f1) + kMiddle * (f1 - f2) + kFar * f2 + e(rng));
-      }
-      const FetchFit fit = fit_fetch_granularity(curve, kNear + e(rng), curve.back().second, two);
-      t.add(fit.confidence, fit.outer_bytes == g2 && (!two || fit.inner_bytes == g1));
+  expect_calibrated("fill granularity", tally_by_noise(kRelativeNoise, 60, [&](double rel, int trial, Tally& t) {
+    const bool two = trial % 2 == 0;
+    const int g2 = 32 << (rng() % 3), g1 = two ? std::max(32, g2 >> (rng() % 2)) : 0;
+    std::normal_distribution<double> e(0, rel * (kFar - kNear));
+    std::vector<std::pair<double, double>> curve;
+    for (double s : {8.0, 16.0, 32.0, 64.0, 128.0, 256.0}) {
+      const double f2 = std::min(1.0, s / g2), f1 = two ? std::min(1.0, s / g1) : f2;
+      curve.emplace_back(s, kNear * (1 - f1) + kMiddle * (f1 - f2) + kFar * f2 + e(rng));
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("fill granularity", by_noise);
+    const FetchFit fit = fit_fetch_granularity(curve, kNear + e(rng), curve.back().second, two);
+    t.add(fit.confidence, fit.outer_bytes == g2 && (!two || fit.inner_bytes == g1));
+  }));
 }
 
 TEST(Calibration, Replacement) {
   std::mt19937_64 rng(14);
-  std::vector<Tally> by_noise;
-  for (double sd : {0.005, 0.02, 0.05, 0.1, 0.15, 0.2}) {
-    Tally t{sd};
-    for (int trial = 0; trial < 60; ++trial) {
-      LruCache c;
-      c.sets = 32;
-      c.ways = trial % 3 == 0 ? 8 : 16;
-      c.hashed = trial % 2 == 0;
-      c.seed = rng();
-      const bool lru = trial % 4 < 2;
-      const std::size_t at = std::size_t(1.5 * c.capacity());
-      const double m = lru ? c.miss_fraction(at) : random_replacement_miss_fraction(c, at, rng);
-      const ReplacementEvidence e = classify_replacement(m + std::normal_distribution<double>(0, sd)(rng), sd);
-      t.add(e.confidence, e.policy == (lru ? "LRU-like" : "random-like"));
-    }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("replacement", by_noise);
+  expect_calibrated("replacement", tally_by_noise({0.005, 0.02, 0.05, 0.1, 0.15, 0.2}, 60, [&](double sd, int trial, Tally& t) {
+    LruCache c;
+    c.sets = 32;
+    c.ways = trial % 3 == 0 ? 8 : 16;
+    c.hashed = trial % 2 == 0;
+    c.seed = rng();
+    const bool lru = trial % 4 < 2;
+    const std::size_t at = std::size_t(1.5 * c.capacity());
+    const double m = lru ? c.miss_fraction(at) : random_replacement_miss_fraction(c, at, rng);
+    const ReplacementEvidence e = classify_replacement(m + std::normal_distribution<double>(0, sd)(rng), sd);
+    t.add(e.confidence, e.policy == (lru ? "LRU-like" : "random-like"));
+  }));
 }
 
 TEST(Calibration, SharedStore) {
   std::mt19937_64 rng(15);
   constexpr double kAlone = 40;
-  std::vector<Tally> by_noise;
-  for (double rel : {0.001, 0.01, 0.03, 0.06, 0.1, 0.15}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 300; ++trial) {
-      const double rise = kAlone * 0.6 * double(rng() % 1000) / 1000;  // 0 - 0.6x alone
-      std::normal_distribution<double> e(0, rel * kAlone);
-      std::vector<double> alone, together;
-      for (int k = 0; k < 3; ++k) alone.push_back(kAlone + e(rng)), together.push_back(kAlone + rise + e(rng));
-      const SharingVerdict v = decide_shared_store(alone, together);
-      t.add(v.confidence, v.shared == (rise > 0.25 * kAlone));
-    }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("shares the L1", by_noise);
+  expect_calibrated("shares the L1", tally_by_noise({0.001, 0.01, 0.03, 0.06, 0.1, 0.15}, 300, [&](double rel, int, Tally& t) {
+    const double rise = kAlone * 0.6 * double(rng() % 1000) / 1000;  // 0 - 0.6x alone
+    std::normal_distribution<double> e(0, rel * kAlone);
+    std::vector<double> alone, together;
+    for (int k = 0; k < 3; ++k) alone.push_back(kAlone + e(rng)), together.push_back(kAlone + rise + e(rng));
+    const SharingVerdict v = decide_shared_store(alone, together);
+    t.add(v.confidence, v.shared == (rise > 0.25 * kAlone));
+  }));
 }
 
 // A two-level TLB whose levels miss as a hashed set-associative store of pages does (a step for
@@ -283,82 +265,64 @@ RampTlb random_tlb(std::mt19937_64& rng, int trial) {
 
 TEST(Calibration, TlbLevels) {
   std::mt19937_64 rng(16);
-  std::vector<Tally> by_noise;
-  for (double rel : {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 40; ++trial) {
-      const RampTlb tlb = random_tlb(rng, trial);
-      const double stride = tlb.page;
-      const auto levels = find_levels(tlb.curve(stride, rel, rng));
-      // Each level found is right when its bracket holds a level's true crossing.
-      for (const CacheLevelStep& s : levels) {
-        bool right = false;
-        for (int l = 0; l < 2; ++l) {
-          const double x = tlb.crossing(l, stride);
-          right = right || (s.reach <= x * (1 + 1e-9) && x < s.next_footprint);
-        }
-        t.add(s.confidence, right);
+  expect_calibrated("TLB level reach", tally_by_noise({0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}, 40, [&](double rel, int trial, Tally& t) {
+    const RampTlb tlb = random_tlb(rng, trial);
+    const double stride = tlb.page;
+    const auto levels = find_levels(tlb.curve(stride, rel, rng));
+    // Each level found is right when its bracket holds a level's true crossing.
+    for (const CacheLevelStep& s : levels) {
+      bool right = false;
+      for (int l = 0; l < 2; ++l) {
+        const double x = tlb.crossing(l, stride);
+        right = right || (s.reach <= x * (1 + 1e-9) && x < s.next_footprint);
       }
-      for (std::size_t k = levels.size(); k < 2; ++k) t.add(0, false);  // a level not found
+      t.add(s.confidence, right);
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("TLB level reach", by_noise);
+    for (std::size_t k = levels.size(); k < 2; ++k) t.add(0, false);  // a level not found
+  }));
 }
 
 TEST(Calibration, TlbPageSize) {
   std::mt19937_64 rng(17);
-  std::vector<Tally> by_noise;
-  for (double rel : {0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 24; ++trial) {
-      RampTlb tlb = random_tlb(rng, trial);
-      tlb.page = double(std::size_t(1) << (17 + rng() % 5));  // 128 KiB - 2 MiB
-      std::vector<std::pair<double, double>> reach;
-      std::vector<double> confidence;
-      for (double s = 64 * 1024; s <= 32.0 * 1024 * 1024; s *= 2) {
-        const auto levels = find_levels(tlb.curve(s, rel, rng));
-        if (levels.empty()) continue;
-        reach.emplace_back(s, levels.front().reach);
-        confidence.push_back(levels.front().confidence);
-      }
-      const PageSizeInference p = infer_page_size(reach, confidence);
-      t.add(p.confidence, p.page_bytes == tlb.page);
+  expect_calibrated("TLB page size", tally_by_noise({0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}, 24, [&](double rel, int trial, Tally& t) {
+    RampTlb tlb = random_tlb(rng, trial);
+    tlb.page = double(std::size_t(1) << (17 + rng() % 5));  // 128 KiB - 2 MiB
+    std::vector<std::pair<double, double>> reach;
+    std::vector<double> confidence;
+    for (double s = 64 * 1024; s <= 32.0 * 1024 * 1024; s *= 2) {
+      const auto levels = find_levels(tlb.curve(s, rel, rng));
+      if (levels.empty()) continue;
+      reach.emplace_back(s, levels.front().reach);
+      confidence.push_back(levels.front().confidence);
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("TLB page size", by_noise);
+    const PageSizeInference p = infer_page_size(reach, confidence);
+    t.add(p.confidence, p.page_bytes == tlb.page);
+  }));
 }
 
 TEST(Calibration, BimodalSplit) {
   std::mt19937_64 rng(18);
-  std::vector<Tally> by_noise;
   // The noise here is each group's spread against the gap between the groups' means.
-  for (double spread : {0.02, 0.05, 0.1, 0.15, 0.2, 0.3}) {
-    Tally t{spread};
-    for (int trial = 0; trial < 60; ++trial) {
-      const double near = 270, far = 600, sd = spread * (far - near), low_share = 0.3 + 0.4 * double(rng() % 100) / 100;
-      std::normal_distribution<double> a(near, sd), b(far, sd);
-      std::vector<double> s;
-      std::vector<bool> is_low;
-      for (int i = 0; i < 512; ++i) {
-        const bool low = double(rng() % 1000) / 1000 < low_share;
-        s.push_back(low ? a(rng) : b(rng));
-        is_low.push_back(low);
-      }
-      // 1 % of samples anywhere between the groups (contention during a probe), in neither.
-      for (int i = 0; i < 5; ++i) s.push_back(near + (far - near) * double(rng() % 1000) / 1000);
-      const BimodalSplit split = split_bimodal(s);
-      int correct = 0;
-      for (std::size_t i = 0; i < is_low.size(); ++i) correct += (s[i] <= split.threshold) == is_low[i];
-      // Right: the share of samples in their right group is at least the confidence promised
-      // less a sampling allowance (the confidence is an expected share).
-      const double share = double(correct) / double(is_low.size());
-      t.add(split.confidence, share >= split.confidence - 0.01);
+  expect_calibrated("bimodal split", tally_by_noise({0.02, 0.05, 0.1, 0.15, 0.2, 0.3}, 60, [&](double spread, int, Tally& t) {
+    const double near = 270, far = 600, sd = spread * (far - near), low_share = 0.3 + 0.4 * double(rng() % 100) / 100;
+    std::normal_distribution<double> a(near, sd), b(far, sd);
+    std::vector<double> s;
+    std::vector<bool> is_low;
+    for (int i = 0; i < 512; ++i) {
+      const bool low = double(rng() % 1000) / 1000 < low_share;
+      s.push_back(low ? a(rng) : b(rng));
+      is_low.push_back(low);
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("bimodal split", by_noise);
+    // 1 % of samples anywhere between the groups (contention during a probe), in neither.
+    for (int i = 0; i < 5; ++i) s.push_back(near + (far - near) * double(rng() % 1000) / 1000);
+    const BimodalSplit split = split_bimodal(s);
+    int correct = 0;
+    for (std::size_t i = 0; i < is_low.size(); ++i) correct += (s[i] <= split.threshold) == is_low[i];
+    // Right: the share of samples in their right group is at least the confidence promised
+    // less a sampling allowance (the confidence is an expected share).
+    const double share = double(correct) / double(is_low.size());
+    t.add(split.confidence, share >= split.confidence - 0.01);
+  }));
   // One Gaussian group: no split.
   int split_anyway = 0;
   for (int trial = 0; trial < 200; ++trial) {
@@ -405,26 +369,20 @@ namespace {
 TEST(Calibration, BankGeometry) {
   std::mt19937_64 rng(20);
   const BankGeometry truths[] = {{32, 4}, {16, 4}, {32, 8}, {64, 4}};
-  std::vector<Tally> by_noise;
-  for (double rel : {0.01, 0.05, 0.1, 0.2, 0.3, 0.5}) {
-    Tally t{rel};
-    for (int trial = 0; trial < 40; ++trial) {
-      const BankGeometry truth = truths[trial % 4];
-      const double scale = 1.0 + double(rng() % 100) / 100;
-      std::normal_distribution<double> jitter(0.0, rel);
-      std::vector<BankObservation> obs;
-      for (int s = 1; s <= 64; ++s) {
-        const SmemPattern p = stride_pattern(4, s, 32);
-        double c = scale * model_wavefronts(truth, p) * std::exp(jitter(rng));
-        if (rng() % 20 == 0) c *= 3.0;
-        obs.push_back({p, c});
-      }
-      const BankInference r = infer_bank_geometry(obs);
-      t.add(r.confidence, r.geometry.banks == truth.banks && r.geometry.bank_bytes == truth.bank_bytes);
+  expect_calibrated("bank geometry", tally_by_noise({0.01, 0.05, 0.1, 0.2, 0.3, 0.5}, 40, [&](double rel, int trial, Tally& t) {
+    const BankGeometry truth = truths[trial % 4];
+    const double scale = 1.0 + double(rng() % 100) / 100;
+    std::normal_distribution<double> jitter(0.0, rel);
+    std::vector<BankObservation> obs;
+    for (int s = 1; s <= 64; ++s) {
+      const SmemPattern p = stride_pattern(4, s, 32);
+      double c = scale * model_wavefronts(truth, p) * std::exp(jitter(rng));
+      if (rng() % 20 == 0) c *= 3.0;
+      obs.push_back({p, c});
     }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("bank geometry", by_noise);
+    const BankInference r = infer_bank_geometry(obs);
+    t.add(r.confidence, r.geometry.banks == truth.banks && r.geometry.bank_bytes == truth.bank_bytes);
+  }));
 }
 
 }  // namespace
@@ -437,25 +395,19 @@ namespace {
 // pairs 2x, others 1x, with Gaussian noise. Right: the warps' groups are warp mod k.
 TEST(Calibration, SchedulerMap) {
   std::mt19937_64 rng(21);
-  std::vector<Tally> by_noise;
-  for (double sd : {0.01, 0.05, 0.1, 0.12, 0.15, 0.2}) {
-    Tally t{sd};
-    for (int trial = 0; trial < 40; ++trial) {
-      const int warps = 8 << (trial % 3), k = trial % 2 ? 4 : 2;
-      std::normal_distribution<double> jitter(0.0, sd);
-      std::vector<PairSlowdown> pairs;
-      for (int a = 0; a < warps; ++a)
-        for (int b = a + 1; b < warps; ++b) pairs.push_back({a, b, (a % k == b % k ? 2.0 : 1.0) + jitter(rng)});
-      const SchedulerMap m = infer_scheduler_map(pairs, warps);
-      bool right = m.groups == k;
-      for (int w = 0; w < warps && right; ++w)
-        for (int v = 0; v < warps && right; ++v)
-          right = (m.group_of_warp[w] == m.group_of_warp[v]) == (w % k == v % k);
-      t.add(m.confidence, right);
-    }
-    by_noise.push_back(t);
-  }
-  expect_calibrated("scheduler map", by_noise);
+  expect_calibrated("scheduler map", tally_by_noise({0.01, 0.05, 0.1, 0.12, 0.15, 0.2}, 40, [&](double sd, int trial, Tally& t) {
+    const int warps = 8 << (trial % 3), k = trial % 2 ? 4 : 2;
+    std::normal_distribution<double> jitter(0.0, sd);
+    std::vector<PairSlowdown> pairs;
+    for (int a = 0; a < warps; ++a)
+      for (int b = a + 1; b < warps; ++b) pairs.push_back({a, b, (a % k == b % k ? 2.0 : 1.0) + jitter(rng)});
+    const SchedulerMap m = infer_scheduler_map(pairs, warps);
+    bool right = m.groups == k;
+    for (int w = 0; w < warps && right; ++w)
+      for (int v = 0; v < warps && right; ++v)
+        right = (m.group_of_warp[w] == m.group_of_warp[v]) == (w % k == v % k);
+    t.add(m.confidence, right);
+  }));
 }
 
 }  // namespace
