@@ -44,7 +44,8 @@ BimodalSplit split_bimodal(std::vector<double> s) {
     return 1.4826 * median(d);
   };
   const double robust_sd = std::max({mad(low), mad(high), floor});
-  const bool two_groups = (r.high_median - r.low_median) >= 4 * robust_sd && r.low_fraction >= 0.02 &&
+  r.robust_separation = (r.high_median - r.low_median) / robust_sd;
+  const bool two_groups = r.robust_separation >= 4 && r.low_fraction >= 0.02 &&
                           r.low_fraction <= 0.98;
   if (two_groups) {
     const double wrong = r.low_fraction * (1 - normal_cdf((r.threshold - r.low_median) / sd_low)) +

@@ -11,6 +11,8 @@ struct BimodalSplit {
   double low_fraction = 0;          // share of samples below the threshold
   // The gap between the groups' medians over the larger group's spread (interquartile range).
   double separation = 0;
+  // The same over 1.4826 x the larger group's median absolute deviation: two groups from 4 up.
+  double robust_separation = 0;
   // The probability that a sample is in its right group: 1 - the expected share of samples on
   // the wrong side of the threshold, with each group Gaussian (median, spread from its IQR).
   // 0 when the samples are one group: the medians lie less than 4 robust standard deviations

@@ -66,6 +66,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
       state.counters["l2_far_atomic_cycles"] = h.far_cycles;
       state.counters["l2_near_fraction"] = h.near_fraction;
       state.counters["l2_split_confidence"] = h.min_split_confidence;
+      state.counters["l2_split_robust_separation_min"] = h.min_robust_separation;
       state.counters["l2_sms_probed"] = h.sms_probed;
     }
     report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
