@@ -64,15 +64,15 @@ struct CapacityResult {
   std::size_t onset = 0;         // largest footprint with no miss seen (a multiple of step)
   int ways_fit = 0;              // W of the transition fit (0 without one)
   double fit_rms = 0;
-  std::vector<std::pair<double, double>> transition;  // (footprint, miss fraction) from the onset up
+  std::vector<std::pair<double, double>> transition;  // (footprint, miss fraction) from 5 steps below the onset up
   double hit_cycles = 0, miss_cycles = 0;
   double noise_cycles = 0;       // the noise the search was given
   // The probability that `capacity` is within kCapacityTolerance of the truth: the transition
-  // fit's posterior mass there (0 when the miss level read at 1.5x the first miss still rises
-  // by a tenth of the span 10 % further up); without a transition (transition_points 0), the
-  // probability that
-  // the onset's two bracketing footprints were read on the right side of the miss threshold;
-  // 0 when no model fits the transition (the onset is reported, and is not the capacity).
+  // fit's posterior mass there (0 when the miss level is not on a plateau: 10 % below and 10 %
+  // above it the latency differs by more than a tenth of the span); without a transition
+  // (transition_points 0), the probability that the onset's two bracketing footprints were
+  // read on the right side of the miss threshold; 0 when no model fits the transition (the
+  // onset is reported, and is not the capacity).
   double confidence = 0;
   double next_miss_fraction = 0; // misses at the first footprint past the capacity
   bool sharp = false;            // ... above 90 %: every line misses (fully associative LRU)
