@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, finish, run_title  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, finish, run_title, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
@@ -26,7 +26,7 @@ def load(path):
         if parts[1] == "latency":
             lat.append({"space": parts[2], "op": parts[3], "cycles": b["latency_cycles"]})
             continue
-        fields = dict(p.split(":", 1) for p in parts[4:] if ":" in p)
+        fields = name_fields(b["name"])
         tput.append({"space": parts[1], "op": parts[2], "scope": parts[3], "contention": fields.get("contention"),
                      "spacing": int(fields.get("spacing", 0)), "warps": int(fields.get("warps_per_block", 0)),
                      "blocks": int(fields.get("blocks_per_sm", 0)), "aps": b["atomics_per_second"],

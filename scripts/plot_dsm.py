@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, finish  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -23,7 +23,7 @@ def load(path):
     lat, bw = [], []
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        fields = name_fields(b["name"])
         if parts[1] == "latency":
             lat.append({"size": int(fields["cluster"]), "lds": b["local_lds_cycles"], "own": b["local_cluster_cycles"],
                         "remote": b["remote_cycles"], "min": b["remote_min_cycles"], "max": b["remote_max_cycles"]})

@@ -24,10 +24,6 @@ QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2
               ("dram_latency_cycles", "DRAM"), ("smem_latency_cycles", "shared memory")]
 
 
-def fields(name):
-    return dict(p.split(":", 1) for p in name.split("/") if ":" in p)
-
-
 def from_run(doc):
     """The quantities of an archbench run: medians over the points that sit clearly in a level."""
     rows = [b for b in doc.get("benchmarks", []) if not b.get("error_occurred") and b.get("run_type") != "aggregate"]

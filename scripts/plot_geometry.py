@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, finish  # noqa: E402
+from plotlib import feature_benchmarks, main, save, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -22,7 +22,7 @@ def load(path):
     l1, l2, l1_cap, l2_cap, sm_map = {}, [], {}, None, None
     for b in rows:
         name = b["name"].split("/iterations")[0]
-        fields = dict(p.split(":", 1) for p in name.split("/") if ":" in p)
+        fields = name_fields(name)
         if name.startswith("Geometry/l1/sweep/"):
             l1.setdefault(int(fields["carveout"]), []).append((b["footprint_bytes"], b["latency_cycles"]))
         elif name.startswith("Geometry/l1/capacity/"):

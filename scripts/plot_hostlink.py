@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, finish  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 DIRS = ["h2d", "d2h", "bidir"]
@@ -22,7 +22,7 @@ def load(path):
     series, peak = {}, None
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        fields = name_fields(b["name"])
         if parts[1] == "link":
             peak = b.get("link_peak_bytes_per_second") or None
         elif parts[1] == "copy":

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, finish  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -20,7 +20,7 @@ def load(path):
     kept = {}
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        fields = name_fields(b["name"])
         if parts[1] != "kept":
             continue
         kept.setdefault((b["setaside_bytes"], float(fields["hit_ratio"])), []).append((b["window_bytes"], b["kept_bytes"]))

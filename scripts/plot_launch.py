@@ -19,12 +19,11 @@ METRICS = [("host_launch_ns", "host, per launch call"), ("gpu_gap_ns", "GPU, gap
 
 
 def load(path):
-    from plotlib import feature_benchmarks
+    from plotlib import feature_benchmarks, name_fields
     label, ctx, rows = feature_benchmarks(path, "Launch")
     cases = {}
     for b in rows:
-        parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        fields = name_fields(b["name"])
         if fields.get("params") != "0":
             continue
         key = f"{fields['path']}, {fields['stream']}"

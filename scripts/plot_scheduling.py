@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, finish  # noqa: E402
+from plotlib import feature_benchmarks, main, save, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -26,7 +26,7 @@ def load(path):
     curves, geometry = {}, {}
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts if ":" in p)
+        fields = name_fields(b["name"])
         if parts[1] == "icache":
             curves.setdefault(int(fields["warps_per_sm"]), []).append(
                 (b["body_bytes"], b["cycles_per_instruction"], b["instructions_per_clk_per_sm"]))

@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, finish  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, save, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
@@ -31,7 +31,7 @@ def load(path):
     best, wg_n, wg_lat = {}, [], []
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts if ":" in p)
+        fields = name_fields(b["name"])
         if fields.get("fill", "random") != "random":
             continue
         kind, variant = parts[1], parts[2]

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -21,7 +21,7 @@ def load(path):
     panels = {}  # "<op>, <mapping> mapping" -> (curves by stride, geometry)
     for b in rows:
         parts = b["name"].split("/")
-        fields = dict(p.split(":", 1) for p in parts if ":" in p)
+        fields = name_fields(b["name"])
         key = f"{parts[2]}, {fields.get('mapping', 'contiguous')} mapping"
         curves, _ = panels.setdefault(key, ({}, None))
         if b["name"].startswith("Tlb/geometry"):

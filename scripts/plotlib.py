@@ -29,6 +29,11 @@ def feature_benchmarks(path, feature):
     return label, ctx, rows
 
 
+def name_fields(name):
+    """The `key:value` parts of a benchmark name as a dict ("footprint:4096" -> {"footprint": "4096"})."""
+    return dict(p.split(":", 1) for p in name.split("/") if ":" in p)
+
+
 def save(fig, out_dir, stem, dpi=120):
     paths = []
     for ext in ["png", "svg"]:
