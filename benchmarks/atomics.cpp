@@ -12,6 +12,7 @@
 
 #include "fixtures/atomics_check.hpp"
 #include "fixtures/atomics_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 
@@ -48,6 +49,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
       per_clk.push_back(runs.back().atomics_per_clk);
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
+    add_hw_counters(state, kHwMemory, {nullptr, [&] { measure_atomics(l, g.sm_count); }});
     const AtomicMeasurement& last = runs.back();
     state.counters["atomics_per_second"] = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
     report_sampled(state, "atomics_per_clk", per_clk);

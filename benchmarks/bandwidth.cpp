@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/sweep.hpp"
@@ -41,7 +42,12 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
     state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
     state.counters["peak_bytes_per_second"] = median_of(runs, [](const auto& m) { return *m.peak_bytes_per_second; });
   }
-  state.counters["level"] = mem_level_value(last.level);
+  // `level`: the level that served at least 90 % of the bytes by the GPU's counters (--counters),
+  // else the one the footprint targets; `level_by_footprint` is always the latter.
+  state.counters["level_by_footprint"] = mem_level_value(last.level);
+  const auto measured = state.counters.find("hw_level");
+  state.counters["level_measured"] = measured != state.counters.end() ? 1 : 0;
+  state.counters["level"] = measured != state.counters.end() ? measured->second.value : mem_level_value(last.level);
   if (last.level == MemLevel::dram || last.level == MemLevel::l2_dram) declare_primary(state, {higher("bytes_per_second")});
   state.counters["bytes_per_launch"] = last.bytes;
   state.counters["passes"] = last.passes;
@@ -63,6 +69,7 @@ void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size
       runs.push_back(r.measure(v, width, footprint, shape, passes));
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
+    add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(v, width, footprint, shape, passes); }});
     state.counters["footprint_bytes"] = double(footprint);
     state.counters["footprint_per_sm_bytes"] = double(footprint) / shape.sms;
     state.counters["width_bytes"] = width;
@@ -79,6 +86,7 @@ void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
       runs.push_back(r.measure_smem(width, kSmemBytesPerBlock, shape, passes));
       state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
     }
+    add_hw_counters(state, kHwShared, {nullptr, [&] { r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }});
     state.counters["footprint_per_sm_bytes"] = double(kSmemBytesPerBlock) * shape.blocks_per_sm;
     state.counters["width_bytes"] = width;
     report(state, runs, shape);

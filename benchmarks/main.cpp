@@ -21,6 +21,7 @@
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/gpu_profile.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/incremental_json.hpp"
 #include "fixtures/placement.hpp"
 #include "kernels/placement.hpp"
@@ -353,6 +354,13 @@ int main(int argc, char** argv) {
   // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
   benchmark::AddCustomContext("archbench_primary_metrics", "label");
   if (!fault.empty()) benchmark::AddCustomContext("archbench_fault", fault);
+  if (opt.counters && !listing_only(gb_args)) {
+    // Probed here, once: where profiling is not allowed the run goes on without counters.
+    enable_hw_counters(true);
+    const std::string status = hw_counters_status();
+    benchmark::AddCustomContext("archbench_counters", status);
+    std::fprintf(stderr, "archbench: --counters: %s\n", status.c_str());
+  }
   if (!listing_only(gb_args))
     if (const int rc = place_single_sm_measurements(gpu, opt.reference_sm); rc != 0) return rc;
   watchdog_start(opt.watchdog_s);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/smem_runner.hpp"
@@ -86,6 +87,7 @@ void latency(benchmark::State& state, const SmemPattern& p) {
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
     state.counters["latency_cycles"] = cycles;
     state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns_per_access; });
+    add_hw_counters(state, kHwShared, {nullptr, [&] { measure_bank_latency(p, steps); }});
     state.counters["steps"] = steps;
     state.counters["smid"] = runs.back().smid;
     state.counters["self_checked"] = 1;
@@ -108,6 +110,7 @@ void throughput(benchmark::State& state, const SmemPattern& p, int warps_per_sm)
     state.counters["bytes_per_second"] = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
     state.counters["warps_per_sm"] = runs.back().summary.max_warps_per_sm;
     state.counters["sms"] = runs.back().summary.sms_used;
+    add_hw_counters(state, kHwShared, {nullptr, [&] { measure_bank_throughput(p, warps_per_sm, iterations); }});
     state.counters["iterations"] = iterations;
     state.counters["self_checked"] = 1;
     report_conflicts(state, p, cycles);
