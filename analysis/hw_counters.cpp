@@ -79,16 +79,19 @@ std::optional<ServedShares> served_shares(const HwValues& v) {
              dram_w = get(v, "hw_dram_write_bytes");
   if (!ld || !hit || !st || !dram_r || !dram_w) return std::nullopt;
   constexpr double kSector = 32;
+  const double atomic_bytes =
+      (get(v, "hw_l2_atom_sectors").value_or(0) + get(v, "hw_l2_red_sectors").value_or(0)) * kSector;
   const double load_bytes = *ld * kSector, store_bytes = *st * kSector;
   ServedShares s;
-  s.requested_bytes = load_bytes + store_bytes;
+  s.requested_bytes = load_bytes + store_bytes + atomic_bytes;
   if (s.requested_bytes <= 0) return std::nullopt;
   const double l1 = std::min(*hit * kSector, load_bytes);
-  // DRAM traffic beyond what was asked (a 64-byte fetch for a 32-byte sector, write-backs of
-  // lines an earlier kernel dirtied) is not "serving": each side is capped at its request.
-  const double dram = std::min(*dram_r, load_bytes - l1) + std::min(*dram_w, store_bytes);
+  // DRAM traffic beyond what could need it is not "serving" (a 64-byte fetch for a 32-byte
+  // sector; write-backs of lines dirtied before the range; traffic of no kernel of ours): reads
+  // are capped at the load bytes that missed L1, writes at the store bytes, plus the atomics'.
+  const double dram = std::min(*dram_r, load_bytes - l1 + atomic_bytes) + std::min(*dram_w, store_bytes + atomic_bytes);
   s.l1 = l1 / s.requested_bytes;
-  s.dram = dram / s.requested_bytes;
+  s.dram = std::min(1.0 - s.l1, dram / s.requested_bytes);
   s.l2 = std::max(0.0, 1.0 - s.l1 - s.dram);
   return s;
 }
@@ -97,9 +100,12 @@ MemLevel served_level(const ServedShares& s, double dominant) {
   if (s.l1 >= dominant) return MemLevel::l1;
   if (s.l2 >= dominant) return MemLevel::l2;
   if (s.dram >= dominant) return MemLevel::dram;
-  // Between levels: the two that served the most (L1 and DRAM without L2 does not occur: what
-  // misses L1 passes through L2).
-  return s.l1 + s.l2 >= s.l2 + s.dram ? MemLevel::l1_l2 : MemLevel::l2_dram;
+  // Between levels: L1-L2 when L1 and L2 together served at least `dominant`, L2-DRAM when L2 and
+  // DRAM did; L1 and DRAM alone (a chase whose line's first sector misses to DRAM and the rest
+  // hit L1) by the larger of the two.
+  if (s.l1 + s.l2 >= dominant) return MemLevel::l1_l2;
+  if (s.l2 + s.dram >= dominant) return MemLevel::l2_dram;
+  return s.l1 >= s.dram ? MemLevel::l1_l2 : MemLevel::l2_dram;
 }
 
 HwValues hw_derived(const HwValues& raw) {

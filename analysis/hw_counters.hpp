@@ -41,17 +41,20 @@ HwValues hw_difference(const HwValues& a, const HwValues& b);
 // Which level served the bytes a kernel asked of global memory, from the counters:
 //  - L1: load sectors that hit in L1;
 //  - DRAM: DRAM bytes read (at most the load bytes that missed L1) and written (at most the
-//    store bytes);
+//    store bytes), atomics' sectors counted on both sides;
 //  - L2: the rest of the bytes asked for.
-// Stores are never served by L1 (it is write-through). Shares are of all bytes asked for.
+// Stores are never served by L1 (it is write-through); atomics are performed in L2. Shares are of
+// all bytes asked for. The L2's own hit counter is not used: on an H100 a single-SM chase that
+// reads ~200 DRAM bytes per step (and runs at DRAM latency) still counts 100 % hits in the
+// partition near the SM.
 struct ServedShares {
   double requested_bytes = 0;  // global load + store sectors x 32
   double l1 = 0, l2 = 0, dram = 0;
 };
 std::optional<ServedShares> served_shares(const HwValues& v);  // nullopt: no global bytes asked
 
-// The level that served at least `dominant` of the bytes; between two levels, the transition
-// between the two that served the most (L1-L2 or L2-DRAM).
+// The level that served at least `dominant` of the bytes; else the transition (L1-L2 or L2-DRAM)
+// whose two levels served that much together.
 inline constexpr double kServedDominant = 0.9;
 MemLevel served_level(const ServedShares& s, double dominant = kServedDominant);
 

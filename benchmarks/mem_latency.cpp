@@ -47,9 +47,9 @@ void chase_latency(benchmark::State& state, ChaseSpec spec) {
       }
       report_fine_latency(state, spec, runs, r.primed());
     }
-    // --counters: the timed steps' own counters (one launch's worth, warm-up subtracted).
-    if (add_hw_counters(state, kHwMemory, r.counter_replay(kForm, true), r.counter_replay(kForm, false)))
-      state.counters["hw_steps"] = ChaseRunner::timed_steps(kForm);
+    // --counters: kCounterSteps steps' own counters, the warm-up subtracted (ChaseRunner).
+    if (add_hw_counters(state, kHwMemory, r.counter_replay(true), r.counter_replay(false)))
+      state.counters["hw_steps"] = ChaseRunner::kCounterSteps;
   });
 }
 constexpr auto chain_latency = chase_latency<ChaseForm::chain>;

@@ -155,3 +155,12 @@ TEST(GpuProfile, BadFilesAreOneLineErrorsNamingTheFile) {
     }
   }
 }
+
+TEST(Cli, Counters) {
+  EXPECT_FALSE(parse({}).counters);
+  const CliOptions o = parse({"--counters", "--benchmark_filter=Bandwidth"});
+  EXPECT_TRUE(o.counters);
+  EXPECT_EQ(o.rest.size(), 2u);  // argv[0] and the filter: --counters is taken out
+  EXPECT_TRUE(parse({}, FakeEnv{{{"ARCHBENCH_COUNTERS", "1"}}}).counters);
+  EXPECT_FALSE(parse({}, FakeEnv{{{"ARCHBENCH_COUNTERS", "0"}}}).counters);
+}

@@ -1,0 +1,131 @@
+// --counters on a real GPU: the GPU's own counters (CUPTI's range profiler) agree with what the
+// benchmarks assume. Bandwidth: the level that served the bytes is the one the footprint targets,
+// and DRAM bytes are within 2 % of the bytes the kernel moves. MemLatency: one load request per
+// step, at the level the footprint targets. SmemBanks: the bank model's wavefronts are the
+// counter's. Atomics: the far-homed lines' atomics cross between the L2 partitions, the near ones
+// do not. Skipped with the reason where profiling is not allowed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "fixtures/atomics_check.hpp"
+#include "fixtures/atomics_runner.hpp"
+#include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/chase_runner.hpp"
+#include "fixtures/gpu.hpp"
+#include "fixtures/hw_profiler.hpp"
+#include "fixtures/smem_runner.hpp"
+
+namespace archbench {
+namespace {
+
+#define SKIP_WITHOUT_COUNTERS()                                                        \
+  do {                                                                                 \
+    if (const auto why = hw_counters_unavailable()) GTEST_SKIP() << "counters: " << *why; \
+  } while (0)
+
+struct BwCounters {
+  HwValues hw;
+  double kernel_bytes = 0;
+  MemLevel by_footprint = MemLevel::l2;
+};
+
+BwCounters bandwidth(BwVariant v, std::size_t footprint) {
+  static BandwidthRunner runner;
+  const BwShape shape = runner.default_shape();
+  const std::uint32_t passes = runner.calibrate(v, 16, footprint, shape);
+  BwCounters c;
+  const BwMeasurement m = runner.measure(v, 16, footprint, shape, passes);
+  c.kernel_bytes = m.bytes;
+  c.by_footprint = m.level;
+  c.hw = profile_hw(kHwMemory, {nullptr, [&] { runner.measure(v, 16, footprint, shape, passes); }});
+  for (const auto& [k, x] : hw_derived(c.hw)) c.hw[k] = x;
+  std::printf("%-14s %11zu B: kernel %.4g B, DRAM read %.4g B, write %.4g B; served L1 %.1f %%, L2 %.1f %%, DRAM %.1f %%\n",
+              v.name().c_str(), footprint, c.kernel_bytes, c.hw["hw_dram_read_bytes"], c.hw["hw_dram_write_bytes"],
+              c.hw["hw_served_l1_pct"], c.hw["hw_served_l2_pct"], c.hw["hw_served_dram_pct"]);
+  return c;
+}
+
+TEST(Counters, BandwidthDramBytesAreTheKernelsBytes) {
+  SKIP_WITHOUT_COUNTERS();
+  const std::size_t f = 8 * Gpu::current().info().l2_bytes;
+  const BwCounters read = bandwidth({BwKind::read, BwLoad::cg, BwStore::none}, f);
+  EXPECT_EQ(read.hw.at("hw_level"), mem_level_value(MemLevel::dram));
+  EXPECT_NEAR(read.hw.at("hw_dram_read_bytes") / read.kernel_bytes, 1.0, 0.02);
+  const BwCounters write = bandwidth({BwKind::write, BwLoad::none, BwStore::def}, f);
+  EXPECT_EQ(write.hw.at("hw_level"), mem_level_value(MemLevel::dram));
+  EXPECT_NEAR(write.hw.at("hw_dram_write_bytes") / write.kernel_bytes, 1.0, 0.02);
+}
+
+TEST(Counters, BandwidthLevelIsTheFootprintsAtL1AndL2) {
+  SKIP_WITHOUT_COUNTERS();
+  const GpuInfo& g = Gpu::current().info();
+  const BwCounters l1 = bandwidth({BwKind::read, BwLoad::ca, BwStore::none}, g.smem_per_sm_bytes / 2 * g.sm_count / 4096 * 4096);
+  ASSERT_EQ(l1.by_footprint, MemLevel::l1);
+  EXPECT_EQ(l1.hw.at("hw_level"), mem_level_value(MemLevel::l1));
+  const BwCounters l2 = bandwidth({BwKind::read, BwLoad::cg, BwStore::none}, g.l2_bytes * 7 / 16 / 4096 * 4096);
+  ASSERT_EQ(l2.by_footprint, MemLevel::l2);
+  EXPECT_EQ(l2.hw.at("hw_level"), mem_level_value(MemLevel::l2));
+  EXPECT_LT(l2.hw.at("hw_dram_read_bytes"), 0.02 * l2.kernel_bytes);
+}
+
+TEST(Counters, ChaseStepsAreOneRequestEachAtTheirLevel) {
+  SKIP_WITHOUT_COUNTERS();
+  const std::size_t l2 = Gpu::current().info().l2_bytes;
+  static ChaseRunner runner(l2);
+  struct Case {
+    CacheOp op;
+    std::size_t footprint;
+    MemLevel level;
+  };
+  for (const Case& c : {Case{CacheOp::ca, 16u << 10, MemLevel::l1}, Case{CacheOp::cg, 4u << 20, MemLevel::l2},
+                        Case{CacheOp::cg, 4 * l2, MemLevel::dram}}) {
+    runner.prepare(ChaseSpec{c.op, c.footprint, 128}, ChaseForm::chain);
+    runner.chain_once();
+    HwValues hw = profile_hw(kHwMemory, runner.counter_replay(true), runner.counter_replay(false));
+    for (const auto& [k, x] : hw_derived(hw)) hw[k] = x;
+    std::printf("chain %s %10zu B: %.0f requests, served L1 %.1f %%, L2 %.1f %%, DRAM %.1f %% (%.1f DRAM B/step)\n",
+                cache_op_name(c.op), c.footprint, hw["hw_l1_global_load_requests"], hw["hw_served_l1_pct"],
+                hw["hw_served_l2_pct"], hw["hw_served_dram_pct"], hw["hw_dram_read_bytes"] / ChaseRunner::kCounterSteps);
+    EXPECT_EQ(hw.at("hw_l1_global_load_requests"), double(ChaseRunner::kCounterSteps)) << cache_op_name(c.op) << " " << c.footprint;
+    EXPECT_EQ(hw.at("hw_level"), mem_level_value(c.level)) << cache_op_name(c.op) << " " << c.footprint;
+  }
+}
+
+TEST(Counters, SmemWavefrontsAreTheBankModels) {
+  SKIP_WITHOUT_COUNTERS();
+  const BankGeometry& geometry = bank_geometry().inference.geometry;
+  for (int stride : {1, 2, 4, 32}) {
+    const SmemPattern p = stride_pattern(4, stride, 32);
+    const std::uint32_t iterations = calibrate_bank_throughput_iterations(p, 32);
+    HwValues hw = profile_hw(kHwShared, {nullptr, [&] { measure_bank_throughput(p, 32, iterations); }});
+    const double per_request = hw_derived(hw).at("hw_smem_load_wavefronts_per_request");
+    std::printf("smem stride %2d: %.3f wavefronts per request, model %d\n", stride, per_request, model_wavefronts(geometry, p));
+    EXPECT_NEAR(per_request, model_wavefronts(geometry, p), 0.02 * model_wavefronts(geometry, p)) << "stride " << stride;
+  }
+}
+
+TEST(Counters, FarHomedAtomicsCrossThePartitionsNearOnesDoNot) {
+  SKIP_WITHOUT_COUNTERS();
+  const int sms = Gpu::current().info().sm_count;
+  double fabric_pct[2] = {0, 0};
+  int i = 0;
+  for (Contention c : {Contention::near_l2, Contention::far_l2}) {
+    AtomicLaunch l;
+    l.blocks = sms;
+    l.threads_per_block = 1024;
+    l.contention = c;
+    l.iters = calibrate_atomics(l, sms);
+    const HwValues hw = profile_hw(kHwMemory, {nullptr, [&] { measure_atomics(l, sms); }});
+    fabric_pct[i++] = hw_derived(hw).at("hw_l2_fabric_pct");
+    std::printf("%s: %.4g atomic sectors, %.4g crossed (%.1f %%)\n", contention_name(c), hw.at("hw_l2_atom_sectors"),
+                hw.at("hw_l2_fabric_sectors"), fabric_pct[i - 1]);
+  }
+  if (l2_homes().min_split_confidence <= 0 && l2_homes().near_fraction <= 0) GTEST_SKIP() << "one L2 partition";
+  EXPECT_LT(fabric_pct[0], 10.0);
+  EXPECT_GT(fabric_pct[1], 90.0);
+}
+
+}  // namespace
+}  // namespace archbench
