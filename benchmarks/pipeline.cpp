@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fixtures/pipeline_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "kernels/pipeline.hpp"
@@ -82,6 +83,13 @@ void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape
       state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
       if (info.flops_per_result > 0) state.counters["peak_flops"] = median_of(runs, [](const auto& m) { return m.peak_flops; });
     }
+    // --counters: warp instructions executed per warp-level step of the chains: 1 for an op that
+    // is one SASS instruction (plus the loop's share), more where a step takes helpers, 0.5
+    // where ptxas packs two chains into one x2 instruction.
+    if (add_hw_counters(state, kHwInstructions, {nullptr, [&] { measure_throughput(op, shape, iterations); }}))
+      state.counters["hw_inst_per_step"] =
+          state.counters["hw_inst_executed"].value /
+          (double(shape.sms) * shape.warps_per_sm * double(iterations) * kPipelineBodySteps);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
     state.counters["blocks_per_sm"] = shape.blocks_per_sm();

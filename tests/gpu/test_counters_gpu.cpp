@@ -3,7 +3,8 @@
 // and DRAM bytes are within 2 % of the bytes the kernel moves. MemLatency: one load request per
 // step, at the level the footprint targets. SmemBanks: the bank model's wavefronts are the
 // counter's. Atomics: the far-homed lines' atomics cross between the L2 partitions, the near ones
-// do not. Skipped with the reason where profiling is not allowed.
+// do not. Pipeline: one warp instruction per step of an op that is one SASS instruction, on its
+// pipe. Skipped with the reason where profiling is not allowed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/hw_profiler.hpp"
+#include "fixtures/pipeline_runner.hpp"
+#include "kernels/pipeline.hpp"
 #include "fixtures/smem_runner.hpp"
 
 namespace archbench {
@@ -125,6 +128,26 @@ TEST(Counters, FarHomedAtomicsCrossThePartitionsNearOnesDoNot) {
   if (l2_homes().min_split_confidence <= 0 && l2_homes().near_fraction <= 0) GTEST_SKIP() << "one L2 partition";
   EXPECT_LT(fabric_pct[0], 10.0);
   EXPECT_GT(fabric_pct[1], 90.0);
+}
+
+TEST(Counters, PipelineStepsAreOneInstructionOnTheirPipe) {
+  SKIP_WITHOUT_COUNTERS();
+  struct Case {
+    PipeOp op;
+    const char* pipe_counter;
+  };
+  for (const Case& c : {Case{PipeOp::ffma, "hw_inst_pipe_fma"}, Case{PipeOp::dfma, "hw_inst_pipe_fp64"},
+                        Case{PipeOp::iadd3, "hw_inst_pipe_alu"}}) {
+    const PipelineShape shape{8, 32, 1};
+    const std::uint32_t iterations = calibrate_throughput_iterations(c.op, shape);
+    const HwValues hw = profile_hw(kHwInstructions, {nullptr, [&] { measure_throughput(c.op, shape, iterations); }});
+    const double steps = double(shape.warps_per_sm) * iterations * kPipelineBodySteps;
+    std::printf("%s: %.4g warp instructions, %.4g on %s, per step %.4f\n", pipe_op_info(c.op).name, hw.at("hw_inst_executed"),
+                hw.at(c.pipe_counter), c.pipe_counter, hw.at("hw_inst_executed") / steps);
+    EXPECT_GE(hw.at("hw_inst_executed") / steps, 1.0) << pipe_op_info(c.op).name;
+    EXPECT_LE(hw.at("hw_inst_executed") / steps, 1.1) << pipe_op_info(c.op).name;
+    EXPECT_NEAR(hw.at(c.pipe_counter) / steps, 1.0, 0.05) << pipe_op_info(c.op).name;
+  }
 }
 
 }  // namespace
