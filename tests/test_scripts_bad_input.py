@@ -23,7 +23,8 @@ BAD = {
 PLOTS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SCRIPTS, "plot_*.py")) if "timeline" not in p)
 # (script, arguments before the file): scripts that take result files
 TOOLS = [("validate_results.py", []), ("report.py", ["--out", "{tmp}/r"]), ("cv_table.py", []),
-         ("node_summary.py", ["--out", "{tmp}/n"]), ("compare.py", [GOOD])] + \
+         ("node_summary.py", ["--out", "{tmp}/n"]), ("compare.py", [GOOD]),
+         ("check_counters.py", [])] + \
         [(p, ["--out", "{tmp}/p"]) for p in PLOTS]
 
 
