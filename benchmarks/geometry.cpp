@@ -28,7 +28,9 @@
 
 #include "analysis/cache_geometry.hpp"
 #include "analysis/stats.hpp"
+#include "fixtures/chase_builder.hpp"
 #include "fixtures/geometry_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 
@@ -81,6 +83,35 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
   state.counters["next_line_miss_fraction"] = r.next_miss_fraction;
   state.counters["confidence"] = r.confidence;
   state.counters["measurements"] = double(r.points.size());
+}
+
+// --counters: which level served a chase of `footprint` bytes at the 128-B stride (a plateau of a
+// capacity sweep), by the GPU's counters: hw_<plateau>_level (1 L1 ... 3 DRAM), the shares each
+// level served, and the sectors that crossed between the L2 partitions. The chase is replayed
+// with 65,536 more warm-up steps and without, and the difference taken: the steps in the
+// state the sweep timed, without the warm-up's misses.
+void report_plateau_level(benchmark::State& state, const std::string& plateau, CacheOp op, int carveout,
+                          std::size_t footprint) {
+  if (!hw_counters_enabled() || state.error_occurred()) return;
+  const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
+  const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
+  const auto replay = [&](std::uint32_t extra) {
+    return HwReplay{nullptr, [op, offsets, carveout, warm, extra] { runner().average(op, offsets, carveout, warm + extra); }};
+  };
+  const auto raw = hw_counters_if_enabled(kHwMemory, replay(65536), replay(0));
+  if (!raw) return;
+  const HwValues d = hw_derived(*raw);
+  const std::string p = "hw_" + plateau + "_";
+  state.counters[p + "footprint_bytes"] = double(offsets.size() * kLine);
+  for (const char* k : {"level", "served_l1_pct", "served_l2_pct", "served_dram_pct", "l2_fabric_pct"})
+    if (auto it = d.find(std::string("hw_") + k); it != d.end()) state.counters[p + k] = it->second;
+}
+
+// The hit plateau at half the onset and the miss plateau at 1.5x the capacity.
+void report_plateau_levels(benchmark::State& state, const CapacityResult& r, CacheOp op, int carveout) {
+  if (r.capacity == 0) return;
+  report_plateau_level(state, "hit_plateau", op, carveout, r.onset / 2);
+  report_plateau_level(state, "miss_plateau", op, carveout, r.capacity * 3 / 2);
 }
 
 // replacement_lru_like: 1 LRU-like (LRU, FIFO, PLRU), 0 random-like, -1 undetermined.
@@ -140,6 +171,7 @@ void l1_capacity_bench(benchmark::State& state, int carveout) {
     }
     const MeasuredCapacity& c = l1_capacity(carveout);
     report_capacity(state, c.r, c.noise);
+    report_plateau_levels(state, c.r, CacheOp::ca, carveout);
     state.counters["carveout_pct"] = carveout;
     // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
     // hint cost against the largest L1 (carveout 0).
@@ -277,6 +309,14 @@ void l2_capacity(benchmark::State& state) {
     state.counters["dram_cycles"] = whole.miss_cycles;
     state.counters["measurements"] = double(near.points.size() + (l.levels.size() > 1 ? whole.points.size() : 0));
     report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
+    // The near part's plateau, the far part's (between the near part and the whole L2) and DRAM.
+    if (l.levels.size() > 1) {
+      report_plateau_level(state, "near_plateau", CacheOp::cg, 0, near.onset / 2);
+      report_plateau_level(state, "far_plateau", CacheOp::cg, 0, (near.capacity * 5 / 4 + whole.onset) / 2);
+    } else {
+      report_plateau_level(state, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
+    }
+    report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
     report_clocks(state, runner().last_clock_mhz());
   });
 }
@@ -363,6 +403,7 @@ void readonly_capacity(benchmark::State& state) {
       state.SetIterationTime(seconds_since(began));
     }
     report_capacity(state, c.r, c.noise);
+    report_plateau_levels(state, c.r, CacheOp::nc, 0);
     state.counters["l1_capacity_bytes"] = double(l1_capacity(0).r.capacity);
     report_clocks(state, runner().last_clock_mhz());
   });

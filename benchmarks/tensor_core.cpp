@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fixtures/cublas_reference.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/tensor_runner.hpp"
@@ -56,6 +57,20 @@ void report_throughput(benchmark::State& state, const std::vector<TensorThroughp
   report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
 }
 
+// --counters: the launch replayed; warp instructions on the tensor pipe per instruction the
+// kernel issues (mma.sync: per warp; wgmma: per warpgroup, whose four warps each execute it), and
+// the tensor pipe's active cycles of the SMs' elapsed cycles. The replay's calibration trial (8
+// iterations against at least 461) is in the count.
+template <class Replay>
+void report_tensor_counters(benchmark::State& state, const TensorThroughput& last, double flop_per_instruction,
+                            Replay&& replay) {
+  if (!add_hw_counters(state, kHwInstructions | kHwTensor, {nullptr, replay})) return;
+  const auto tensor = state.counters.find("hw_inst_pipe_tensor");
+  if (tensor != state.counters.end() && last.summary.total_work > 0)
+    state.counters["hw_tensor_inst_per_instruction"] =
+        tensor->second.value / (last.summary.total_work / flop_per_instruction);
+}
+
 template <class Measure>
 void time_runs(benchmark::State& state, std::vector<TensorThroughput>& runs, Measure&& measure) {
   for (auto _ : state) {
@@ -85,6 +100,7 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_mma_throughput(op, shape, fill); });
+    report_tensor_counters(state, runs.back(), info.flop_per_instruction(), [&] { measure_mma_throughput(op, shape, fill); });
     report_throughput(state, runs, info.flop_per_instruction());
     state.counters["ilp"] = shape.ilp;
     report_fill(state, fill);
@@ -111,6 +127,7 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
+    report_tensor_counters(state, runs.back(), wgmma_flop(type, n), [&] { measure_wgmma_throughput(type, n, shape, fill); });
     report_throughput(state, runs, wgmma_flop(type, n));
     state.counters["n"] = n;
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;

@@ -4,7 +4,8 @@
 // step, at the level the footprint targets. SmemBanks: the bank model's wavefronts are the
 // counter's. Atomics: the far-homed lines' atomics cross between the L2 partitions, the near ones
 // do not. Pipeline: one warp instruction per step of an op that is one SASS instruction, on its
-// pipe. Skipped with the reason where profiling is not allowed.
+// pipe. TensorCore: one tensor-pipe instruction per mma.sync. Skipped with the reason where
+// profiling is not allowed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "fixtures/pipeline_runner.hpp"
 #include "kernels/pipeline.hpp"
 #include "fixtures/smem_runner.hpp"
+#include "fixtures/tensor_runner.hpp"
 
 namespace archbench {
 namespace {
@@ -147,6 +149,23 @@ TEST(Counters, PipelineStepsAreOneInstructionOnTheirPipe) {
     EXPECT_GE(hw.at("hw_inst_executed") / steps, 1.0) << pipe_op_info(c.op).name;
     EXPECT_LE(hw.at("hw_inst_executed") / steps, 1.1) << pipe_op_info(c.op).name;
     EXPECT_NEAR(hw.at(c.pipe_counter) / steps, 1.0, 0.05) << pipe_op_info(c.op).name;
+  }
+}
+
+TEST(Counters, EveryMmaSyncIsOneTensorPipeInstruction) {
+  SKIP_WITHOUT_COUNTERS();
+  for (MmaOp op : {MmaOp::f16_m16n8k16_f32, MmaOp::f64_m8n8k4_f64}) {
+    const MmaOpInfo& info = mma_op_info(op);
+    if (mma_op_unsupported(info, Gpu::current().info())) continue;
+    const MmaShape shape{4, 8, 1};
+    TensorThroughput m;
+    const HwValues hw = profile_hw(kHwInstructions | kHwTensor, {nullptr, [&] { m = measure_mma_throughput(op, shape, TensorFill::random); }});
+    // The replay's trial launch (8 iterations) is in the count: at most a few per cent.
+    const double per = hw.at("hw_inst_pipe_tensor") / (m.summary.total_work / info.flop_per_instruction());
+    std::printf("%s: %.4g tensor-pipe instructions, %.4f per mma.sync (%u iterations), tensor pipe active %.1f %%\n", info.name,
+                hw.at("hw_inst_pipe_tensor"), per, m.iterations, hw_derived(hw).count("hw_tensor_pipe_active_pct") ? hw_derived(hw).at("hw_tensor_pipe_active_pct") : -1.0);
+    EXPECT_GE(per, 1.0) << info.name;
+    EXPECT_LE(per, 1.0 + 16.0 / m.iterations) << info.name;
   }
 }
 
