@@ -41,10 +41,10 @@ const std::vector<HwMetric>& hw_metrics() {
       {"smsp__inst_executed_pipe_fp64.sum", "hw_inst_pipe_fp64", kHwInstructions},
       {"smsp__inst_executed_pipe_xu.sum", "hw_inst_pipe_xu", kHwInstructions},
       {"smsp__inst_executed_pipe_tensor.sum", "hw_inst_pipe_tensor", kHwInstructions | kHwTensor},
-      // Tensor pipe activity against the SMs' elapsed cycles.
+      // Tensor pipe activity (wgmma counts as hmma on GH100): cycles, and the share of the active
+      // SMs' cycles at the pipe's peak rate (NVPerf's ratio, not a count: never differenced).
       {"sm__pipe_tensor_op_hmma_cycles_active.sum", "hw_tensor_hmma_active_cycles", kHwTensor},
-      {"sm__pipe_tensor_op_gmma_cycles_active.sum", "hw_tensor_gmma_active_cycles", kHwTensor},
-      {"sm__cycles_elapsed.sum", "hw_sm_elapsed_cycles", kHwTensor},
+      {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "hw_tensor_pipe_active_pct", kHwTensor},
   };
   return all;
 }
@@ -58,8 +58,9 @@ std::vector<HwMetric> hw_metrics_in(unsigned groups) {
 
 HwValues hw_difference(const HwValues& a, const HwValues& b) {
   HwValues out;
+  const auto is_ratio = [](const std::string& n) { return n.size() > 4 && n.compare(n.size() - 4, 4, "_pct") == 0; };
   for (const auto& [name, value] : a)
-    if (auto it = b.find(name); it != b.end()) out[name] = std::max(0.0, value - it->second);
+    if (auto it = b.find(name); it != b.end() && !is_ratio(name)) out[name] = std::max(0.0, value - it->second);
   return out;
 }
 
@@ -129,13 +130,6 @@ HwValues hw_derived(const HwValues& raw) {
   };
   per("hw_smem_load_wavefronts_per_request", "hw_smem_load_wavefronts", "hw_inst_shared_load");
   per("hw_smem_store_wavefronts_per_request", "hw_smem_store_wavefronts", "hw_inst_shared_store");
-  if (const auto elapsed = get(raw, "hw_sm_elapsed_cycles"); elapsed && *elapsed > 0) {
-    double active = 0;
-    bool any = false;
-    for (const char* n : {"hw_tensor_hmma_active_cycles", "hw_tensor_gmma_active_cycles"})
-      if (const auto x = get(raw, n)) active = std::max(active, *x), any = true;
-    if (any) d["hw_tensor_pipe_active_pct"] = 100.0 * active / *elapsed;
-  }
   if (const auto s = served_shares(raw)) {
     d["hw_served_l1_pct"] = 100.0 * s->l1;
     d["hw_served_l2_pct"] = 100.0 * s->l2;

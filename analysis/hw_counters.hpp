@@ -34,7 +34,7 @@ std::vector<HwMetric> hw_metrics_in(unsigned groups);
 // Counter name -> value. A missing name was not collected on this GPU.
 using HwValues = std::map<std::string, double>;
 
-// a - b, name by name (names in both): isolates the part of a replay that a baseline replay
+// a - b, name by name (counts in both; a ratio, *_pct, is left out): isolates the part of a replay that a baseline replay
 // without the timed work does not have (a chase's timed steps without its warm-up).
 HwValues hw_difference(const HwValues& a, const HwValues& b);
 
@@ -61,7 +61,7 @@ MemLevel served_level(const ServedShares& s, double dominant = kServedDominant);
 // The derived counters added beside the raw ones (each only where its inputs were collected):
 //  hw_l1_hit_pct, hw_l2_hit_pct, hw_l2_fabric_pct (sectors that crossed between the L2
 //  partitions, of all sectors the SMs asked of L2), hw_smem_load_wavefronts_per_request,
-//  hw_smem_store_wavefronts_per_request, hw_tensor_pipe_active_pct, hw_served_l1_pct,
+//  hw_smem_store_wavefronts_per_request, hw_served_l1_pct,
 //  hw_served_l2_pct, hw_served_dram_pct, hw_level (mem_level_value of served_level).
 HwValues hw_derived(const HwValues& raw);
 

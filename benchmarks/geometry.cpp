@@ -89,22 +89,30 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
 // capacity sweep), by the GPU's counters: hw_<plateau>_level (1 L1 ... 3 DRAM), the shares each
 // level served, and the sectors that crossed between the L2 partitions. The chase is replayed
 // with 65,536 more warm-up steps and without, and the difference taken: the steps in the
-// state the sweep timed, without the warm-up's misses.
+// state the sweep timed, without the warm-up's misses. ld.cg plateaus also report the L2
+// partition crossings.
 void report_plateau_level(benchmark::State& state, const std::string& plateau, CacheOp op, int carveout,
                           std::size_t footprint) {
   if (!hw_counters_enabled() || state.error_occurred()) return;
   const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
   const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
+  // Each replay is preceded, outside the range, by the chase itself: the footprint written into
+  // the buffer and warm in L2, as the sweep measured it (else the first replay reads it from DRAM).
+  const auto warm_up = [op, offsets, carveout, warm] { runner().average(op, offsets, carveout, warm); };
   const auto replay = [&](std::uint32_t extra) {
-    return HwReplay{nullptr, [op, offsets, carveout, warm, extra] { runner().average(op, offsets, carveout, warm + extra); }};
+    return HwReplay{warm_up, [op, offsets, carveout, warm, extra] { runner().average(op, offsets, carveout, warm + extra); }};
   };
   const auto raw = hw_counters_if_enabled(kHwMemory, replay(65536), replay(0));
   if (!raw) return;
   const HwValues d = hw_derived(*raw);
   const std::string p = "hw_" + plateau + "_";
   state.counters[p + "footprint_bytes"] = double(offsets.size() * kLine);
-  for (const char* k : {"level", "served_l1_pct", "served_l2_pct", "served_dram_pct", "l2_fabric_pct"})
+  for (const char* k : {"level", "served_l1_pct", "served_l2_pct", "served_dram_pct"})
     if (auto it = d.find(std::string("hw_") + k); it != d.end()) state.counters[p + k] = it->second;
+  // Partition crossings of the chase's own L2 sectors (an L1-resident chase asks L2 for almost
+  // none, so the share would be of the background's).
+  if (op == CacheOp::cg)
+    if (auto it = d.find("hw_l2_fabric_pct"); it != d.end()) state.counters[p + "l2_fabric_pct"] = it->second;
 }
 
 // The hit plateau at half the onset and the miss plateau at 1.5x the capacity.

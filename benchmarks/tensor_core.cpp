@@ -57,10 +57,9 @@ void report_throughput(benchmark::State& state, const std::vector<TensorThroughp
   report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
 }
 
-// --counters: the launch replayed; warp instructions on the tensor pipe per instruction the
-// kernel issues (mma.sync: per warp; wgmma: per warpgroup, whose four warps each execute it), and
-// the tensor pipe's active cycles of the SMs' elapsed cycles. The replay's calibration trial (8
-// iterations against at least 461) is in the count.
+// --counters: the timed launch replayed (its iteration count, no calibration); warp instructions
+// on the tensor pipe per instruction the kernel issues (mma.sync: per warp; wgmma: per
+// warpgroup, whose four warps each execute it), and the tensor pipe's activity.
 template <class Replay>
 void report_tensor_counters(benchmark::State& state, const TensorThroughput& last, double flop_per_instruction,
                             Replay&& replay) {
@@ -100,7 +99,7 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_mma_throughput(op, shape, fill); });
-    report_tensor_counters(state, runs.back(), info.flop_per_instruction(), [&] { measure_mma_throughput(op, shape, fill); });
+    report_tensor_counters(state, runs.back(), info.flop_per_instruction(), [&] { measure_mma_throughput(op, shape, fill, runs.back().iterations); });
     report_throughput(state, runs, info.flop_per_instruction());
     state.counters["ilp"] = shape.ilp;
     report_fill(state, fill);
@@ -127,7 +126,7 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
-    report_tensor_counters(state, runs.back(), wgmma_flop(type, n), [&] { measure_wgmma_throughput(type, n, shape, fill); });
+    report_tensor_counters(state, runs.back(), wgmma_flop(type, n), [&] { measure_wgmma_throughput(type, n, shape, fill, runs.back().iterations); });
     report_throughput(state, runs, wgmma_flop(type, n));
     state.counters["n"] = n;
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
