@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/l2persist_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -40,6 +41,11 @@ std::size_t window_for(std::size_t setaside, double pct) {
   return std::clamp(pages(double(setaside) * pct / 100.0), std::size_t(4096), pages(double(cap)));
 }
 
+// --counters replays the probes once, on the last iteration (its wall time includes the replay).
+bool last_iteration(const benchmark::State& state, const std::vector<PersistMeasurement>& runs) {
+  return hw_counters_enabled() && benchmark::IterationCount(runs.size() + 1) == state.max_iterations;
+}
+
 void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs) {
   report_sampled(state, "kept_bytes", [&] {
     std::vector<double> v;
@@ -60,6 +66,13 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["survived_without_setaside"] = median_of(runs, [](const auto& m) { return m.survived_without_setaside; });
   state.counters["resident_below_threshold"] = median_of(runs, [](const auto& m) { return m.resident_below_threshold; });
   state.counters["self_checked"] = 1;
+  // --counters: the kept fraction by the DRAM bytes of the probe (fixtures/l2persist_runner.hpp).
+  if (const PersistMeasurement& m = runs.back(); m.hw_kept_fraction) {
+    state.counters["hw_kept_fraction"] = *m.hw_kept_fraction;
+    state.counters["hw_kept_bytes"] = *m.hw_kept_fraction * double(m.window_bytes);
+    state.counters["hw_probe_dram_read_bytes"] = m.hw_probe_dram_bytes;
+    state.counters["hw_probe_dram_read_bytes_without_setaside"] = m.hw_probe_dram_bytes_without_setaside;
+  }
   report_clocks(state, 0);
 }
 
@@ -72,7 +85,7 @@ void kept(benchmark::State& state, double setaside_pct, double window_pct, doubl
     std::vector<PersistMeasurement> runs;
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
-      runs.push_back(measure_persistence(setaside, window, hit_ratio));
+      runs.push_back(measure_persistence(setaside, window, hit_ratio, false, last_iteration(state, runs)));
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     report(state, runs);
@@ -91,13 +104,16 @@ void capacity(benchmark::State& state, double setaside_pct) {
     std::vector<PersistMeasurement> runs;
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
-      runs.push_back(measure_persistence(setaside, window, 1.0));
+      runs.push_back(measure_persistence(setaside, window, 1.0, false, last_iteration(state, runs)));
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     report(state, runs);
     const double cap = median_of(runs, [](const auto& m) { return m.kept_bytes; });
     state.counters["capacity_bytes"] = cap;
     state.counters["capacity_over_setaside"] = runs.back().setaside_bytes ? cap / double(runs.back().setaside_bytes) : 0;
+    if (runs.back().hw_kept_fraction && runs.back().setaside_bytes)
+      state.counters["hw_capacity_over_setaside"] =
+          *runs.back().hw_kept_fraction * double(runs.back().window_bytes) / double(runs.back().setaside_bytes);
     state.counters["max_persisting_bytes"] = double(max);
     if (window <= setaside) note(state, "the window cannot exceed the set-aside here: the capacity is a lower bound");
   });
