@@ -4,8 +4,9 @@
 // step, at the level the footprint targets. SmemBanks: the bank model's wavefronts are the
 // counter's. Atomics: the far-homed lines' atomics cross between the L2 partitions, the near ones
 // do not. Pipeline: one warp instruction per step of an op that is one SASS instruction, on its
-// pipe. TensorCore: one tensor-pipe instruction per mma.sync. Skipped with the reason where
-// profiling is not allowed.
+// pipe. TensorCore: one tensor-pipe instruction per mma.sync. L2Persist: by the DRAM bytes of its
+// probe, the set-aside keeps what the driver granted. Skipped with the reason where profiling is
+// not allowed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/hw_profiler.hpp"
+#include "fixtures/l2persist_runner.hpp"
 #include "fixtures/pipeline_runner.hpp"
 #include "kernels/pipeline.hpp"
 #include "fixtures/smem_runner.hpp"
@@ -167,6 +169,23 @@ TEST(Counters, EveryMmaSyncIsOneTensorPipeInstruction) {
                 hw.count("hw_tensor_pipe_active_pct") ? hw.at("hw_tensor_pipe_active_pct") : -1.0);
     EXPECT_NEAR(per, 1.0, 0.01) << info.name;
   }
+}
+
+TEST(Counters, PersistingCapacityByDramBytesIsTheGrant) {
+  SKIP_WITHOUT_COUNTERS();
+  if (const auto why = l2persist_unsupported()) GTEST_SKIP() << *why;
+  const std::size_t setaside = Gpu::current().info().max_persisting_l2_bytes / 2 / 4096 * 4096;
+  const std::size_t window = setaside * 3 / 2 / 4096 * 4096;
+  enable_hw_counters(true);
+  const PersistMeasurement m = measure_persistence(setaside, window, 1.0, false, true);
+  enable_hw_counters(false);
+  ASSERT_TRUE(m.hw_kept_fraction.has_value());
+  const double by_counters = *m.hw_kept_fraction * double(m.window_bytes) / double(m.setaside_bytes);
+  std::printf("set-aside %zu B granted, window %zu B: kept %.4f of the grant by DRAM bytes (%.4g of %.4g B saved), %.4f by "
+              "the latency threshold\n", m.setaside_bytes, m.window_bytes, by_counters,
+              m.hw_probe_dram_bytes_without_setaside - m.hw_probe_dram_bytes, m.hw_probe_dram_bytes_without_setaside,
+              m.kept_bytes / double(m.setaside_bytes));
+  EXPECT_NEAR(by_counters, 1.0, 0.03);
 }
 
 }  // namespace
