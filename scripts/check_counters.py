@@ -7,7 +7,8 @@ Usage: check_counters.py FILE [FILE...] [--markdown]
   footprint targets (`level_by_footprint`), as a table; every disagreement is put in one of the
   classes docs/counters.md explains, or listed as unexplained.
 - DRAM bytes (read + written) against the bytes the kernel moves, at every footprint labelled
-  DRAM: within 2 %.
+  DRAM: within 2 %. Reads measured at L2: what DRAM still served and from which footprint on it
+  passes 1 % (reported); for loads that do not allocate in L1, at most 1 % from L1.
 - SmemBanks: shared-memory wavefronts per request against the refined bank model's (the bank
   model at 4 B, refined for wide accesses): within 2 %.
 - Atomics: sectors that crossed between the L2 partitions, of the atomics on lines homed near
@@ -123,6 +124,21 @@ def main():
             unexplained = sum(len(v) for k, v in groups.items() if k[0] == "UNEXPLAINED")
             if unexplained:
                 failures.append(f"{unexplained} Bandwidth point(s) whose measured level differs for no known reason")
+
+        # Reads measured at L2: how much DRAM still served (the L2 level allows up to 10 %), and
+        # from which footprint on it passes 1 %; for loads that do not allocate in L1, what L1 served.
+        l2_reads = [b for b in bw if b["level"] == 2.0 and bandwidth_kind(b["name"])[0] == "read"]
+        if l2_reads:
+            no_l1 = [b for b in l2_reads if bandwidth_kind(b["name"])[1] in ("ld.cg", "ld.cv", "ld.lu", "ld.na")]
+            dram_max = max(b.get("hw_served_dram_pct", 0) for b in l2_reads)
+            l1_max = max((b.get("hw_served_l1_pct", 0) for b in no_l1), default=0)
+            leaking = [b.get("footprint_bytes", 0) for b in l2_reads if b.get("hw_served_dram_pct", 0) > 1]
+            out(f"\nReads measured at L2 ({len(l2_reads)} points): DRAM served at most {dram_max:.2f} % of the bytes"
+                + (f", more than 1 % from {min(leaking) / l2_bytes:.2f}x the L2 on ({len(leaking)} points)"
+                   if leaking and l2_bytes else "")
+                + f"; L1 at most {l1_max:.2f} % for the {len(no_l1)} that do not allocate in L1")
+            if l1_max > 1:
+                failures.append("a read that does not allocate in L1 had more than 1 % of its bytes from L1")
 
         dram = [b for b in bw if b["level_by_footprint"] == 3.0 and b.get("bytes_per_launch")]
         if dram:

@@ -36,6 +36,7 @@ def test_the_h100_run_holds_and_every_disagreement_is_classed():
         assert cls in r.stdout
     assert "UNEXPLAINED" not in r.stdout
     assert "at the 2 footprints labelled DRAM: 1.0001 to 1.0010; 0 outside 2 %" in r.stdout
+    assert "Reads measured at L2 (1 points): DRAM served at most 0.00 % of the bytes; L1 at most 0.00 %" in r.stdout
     assert "0 beyond 2 % (against the plain bank model: 1 beyond 2 %, 0 of them 4-byte accesses)" in r.stdout
     assert "near_l2 0.2-0.2 %" in r.stdout and "far_l2 100.1-100.1 %" in r.stdout
     assert "every check holds" in r.stdout
@@ -67,6 +68,18 @@ def test_dram_bytes_off_by_more_than_2_percent_fail(tmp_path):
         bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:419430400/")["hw_dram_read_bytes"] *= 1.05
     r = run(variant(tmp_path, change))
     assert r.returncode == 1 and "1 outside 2 %" in r.stdout
+
+
+def test_an_l2_read_leaking_to_dram_is_reported_and_one_served_by_l1_fails(tmp_path):
+    def leak(doc):
+        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["hw_served_dram_pct"] = 5.0
+    r = run(variant(tmp_path, leak))
+    assert r.returncode == 0 and "more than 1 % from 0.02x the L2 on (1 points)" in r.stdout
+
+    def l1(doc):
+        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["hw_served_l1_pct"] = 5.0
+    r = run(variant(tmp_path, l1))
+    assert r.returncode == 1 and "more than 1 % of its bytes from L1" in r.stdout
 
 
 def test_wavefronts_off_the_model_fail(tmp_path):
