@@ -87,9 +87,9 @@ void pipeline_throughput(benchmark::State& state, PipeOp op, PipelineShape shape
     // is one SASS instruction (plus the loop's share), more where a step takes helpers, 0.5
     // where ptxas packs two chains into one x2 instruction.
     if (add_hw_counters(state, kHwInstructions, {nullptr, [&] { measure_throughput(op, shape, iterations); }}))
-      state.counters["hw_inst_per_step"] =
-          state.counters["hw_inst_executed"].value /
-          (double(shape.sms) * shape.warps_per_sm * double(iterations) * kPipelineBodySteps);
+      if (const auto it = state.counters.find("hw_inst_executed"); it != state.counters.end())
+        state.counters["hw_inst_per_step"] =
+            it->second.value / (double(shape.sms) * shape.warps_per_sm * double(iterations) * kPipelineBodySteps);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
     state.counters["blocks_per_sm"] = shape.blocks_per_sm();
