@@ -37,7 +37,11 @@ EXPLANATIONS = {
 }
 
 
-def explain(kind, label, measured, footprint, l2_bytes):
+# Loads that allocate in L1 (kernels/bandwidth.hpp, BwVariant::loads_via_l1).
+VIA_L1 = ("ld", "ld.ca", "ld.cs", "ld.nc")
+
+
+def explain(kind, ops, label, measured, footprint, l2_bytes):
     if kind in ("copy", "rmw") and measured == 1.5 and label <= 1.5:
         return "stores-in-l2"
     if measured > label:
@@ -45,7 +49,7 @@ def explain(kind, label, measured, footprint, l2_bytes):
             return "write-back"
         if footprint and l2_bytes and footprint > 0.75 * l2_bytes:
             return "beyond-l2"
-    if measured < label and measured <= 1.5:
+    if measured < label and measured <= 1.5 and ops.split("+")[0] in VIA_L1:
         return "l1-beyond-edge"
     return None
 
@@ -110,7 +114,7 @@ def main():
             if b["level"] == b["level_by_footprint"]:
                 continue
             kind, ops = bandwidth_kind(b["name"])
-            why = explain(kind, b["level_by_footprint"], b["level"], b.get("footprint_bytes", 0), l2_bytes)
+            why = explain(kind, ops, b["level_by_footprint"], b["level"], b.get("footprint_bytes", 0), l2_bytes)
             groups[(why or "UNEXPLAINED", kind + "/" + ops, b["level_by_footprint"], b["level"])].append(
                 b.get("footprint_bytes", 0))
         if groups:

@@ -63,6 +63,14 @@ def test_an_unexplained_level_fails(tmp_path):
     assert "UNEXPLAINED" in r.stdout and "FAILED: 1 Bandwidth point(s)" in r.stdout
 
 
+def test_l1_hits_of_a_load_that_does_not_allocate_in_l1_are_unexplained(tmp_path):
+    # ld.cg at an L2 footprint measured as L1: no class explains it (only loads via L1 keep lines).
+    def change(doc):
+        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["level"] = 1.0
+    r = run(variant(tmp_path, change))
+    assert r.returncode == 1 and "UNEXPLAINED" in r.stdout
+
+
 def test_dram_bytes_off_by_more_than_2_percent_fail(tmp_path):
     def change(doc):
         bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:419430400/")["hw_dram_read_bytes"] *= 1.05
