@@ -15,7 +15,7 @@ struct ThroughputSummary {
   int sms_used = 0;
   int max_warps_per_sm = 0;               // warps that ran on the busiest SM
   double per_sm_rate_mean = 0;            // work units per clock per SM, mean over the SMs used
-  double per_sm_rate_min = 0, per_sm_rate_max = 0;
+  double per_sm_rate_min = 0, per_sm_rate_median = 0, per_sm_rate_max = 0;
   double total_work = 0;                  // work units over the whole grid
   double gpu_window_ns = 0;               // first start .. last end, %globaltimer
   double sm_clock_mhz = 0;                // median over warps of clock64 delta / globaltimer delta
@@ -25,6 +25,8 @@ struct ThroughputSummary {
 // work_per_warp: units of work each warp did (for example thread-instructions = 32 x steps).
 // Throws std::invalid_argument on an empty list or a warp whose end precedes its start.
 ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, double work_per_warp);
+// Warps that did different amounts of work (work_of_warp[i] for warps[i]: claimed chunks).
+ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp);
 
 // Dependent-chain latency by the slope between two loop bodies of different length, so that the
 // loop overhead and the timer reads cancel: cycles(n) = iterations x (n x latency + overhead).

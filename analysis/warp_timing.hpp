@@ -11,7 +11,7 @@ struct WarpTiming {
   std::uint64_t start_ns = 0, end_ns = 0;          // %globaltimer (comparable across SMs)
   std::uint64_t check = 0;                         // xor of the bit patterns of every chain's result
   std::uint32_t smid = 0;
-  std::uint32_t padding = 0;
+  std::uint32_t work_units = 0;  // kernels whose warps claim work (dynamic distribution): units done
 };
 
 }  // namespace archbench

@@ -3,11 +3,19 @@
 //   Bandwidth/shape/<level>/<kind>/<ops>/width:16/blocks_per_sm:B/warps_per_block:W/sms:S
 //                                                   occupancy and SM-count sweeps at one footprint per level
 //   Bandwidth/smem/ld.shared/width:W/blocks_per_sm:B/warps_per_block:W
+//   Bandwidth/l2/<case>/<ld op>/width:16/footprint:F  L2 reads: private slices, lines homed near or
+//                                                   far (L2 partitions), data shared by every SM
+//   Bandwidth/tune/DRAM/<kind>/<ops>/dist:D/warps_per_sm:W/unroll:U
+//                                                   DRAM shapes: static or dynamic distribution,
+//                                                   warps per SM, accesses in flight per thread
+//   Bandwidth/headline/<level>/<kind>               the best honest candidate of the level, chosen
+//                                                   on this GPU at run time; the label names it
 // <kind>: read, write, copy, rmw. <ops>: the PTX cache operators, e.g. ld.cg, st.cs, ld.cs+st.cs.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,7 +45,13 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
   }
   report_sampled(state, "bytes_per_second", per_second);  // medians, with the launches' spread
   report_sampled(state, "bytes_per_clk_per_sm", per_clk);
+  // Per-SM rates (each SM's bytes over its own busy window): the GPU-wide rate of equal static
+  // slices is the slowest SM's times the SM count; a dynamic distribution lets fast SMs do more.
   state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+  state.counters["bytes_per_clk_per_sm_median"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_median; });
+  state.counters["bytes_per_clk_per_sm_max"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_max; });
+  state.counters["bytes_in_flight_per_sm"] = last.bytes_in_flight_per_sm;
+  if (last.chunk_bytes) state.counters["chunk_bytes"] = last.chunk_bytes;
   if (last.peak_bytes_per_second) {
     state.counters["pct_of_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_peak; });
     state.counters["peak_bytes_per_second"] = median_of(runs, [](const auto& m) { return *m.peak_bytes_per_second; });
@@ -59,21 +73,67 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
   report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
 }
 
+void measure_case(benchmark::State& state, BwCase c) {
+  BandwidthRunner& r = runner();
+  if (c.shape.sms == 0) c.shape = r.default_shape();
+  const std::uint32_t passes = r.calibrate(c);
+  std::vector<BwMeasurement> runs;
+  for (auto _ : state) {
+    runs.push_back(r.measure(c, passes));
+    state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+  }
+  add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(c, passes); }});
+  state.counters["footprint_bytes"] = double(c.footprint);
+  state.counters["footprint_per_sm_bytes"] = double(c.footprint) / c.shape.sms;
+  state.counters["width_bytes"] = c.width;
+  state.counters["unroll"] = c.unroll;
+  state.counters["dynamic"] = c.dist == BwDist::dynamic_chunks ? 1 : 0;
+  report(state, runs, c.shape);
+}
+
 void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size_t footprint, BwShape shape) {
+  guarded(state, [&] { measure_case(state, BwCase{v, width, footprint, shape}); });
+}
+
+// A DRAM shape's name: "write/st.cs/dist:dynamic/warps_per_sm:2/unroll:4".
+std::string shape_name(const BwCase& c) {
+  return c.variant.name() + "/dist:" + bw_dist_name(c.dist) + "/warps_per_sm:" + std::to_string(c.shape.warps_per_block) +
+         "/unroll:" + std::to_string(c.unroll);
+}
+// An L2 case's name: "shared/ld.cg".
+std::string l2_case_label(const BwCase& c) { return std::string(l2_case_name(c.l2)) + "/" + bw_load_name(c.variant.load); }
+
+struct Candidate {
+  std::string name;
+  BwCase c;
+};
+
+// The level's headline: one untimed calibration and one measurement of every candidate, then the
+// best one measured as any benchmark (its own iterations, counters and clocks), so the reported
+// figure is not the maximum of noisy candidates. The label names the candidate and the runner-up.
+void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& candidates, const std::string& why) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
-    if (shape.sms == 0) shape = r.default_shape();
-    const std::uint32_t passes = r.calibrate(v, width, footprint, shape);
-    std::vector<BwMeasurement> runs;
-    for (auto _ : state) {
-      runs.push_back(r.measure(v, width, footprint, shape, passes));
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
+    std::vector<std::pair<double, std::string>> tried;
+    const BwCase* best = nullptr;
+    double best_rate = 0;
+    std::string refused;
+    for (const Candidate& c : candidates) {
+      try {
+        const double rate = r.measure(c.c, r.calibrate(c.c)).bytes_per_second;
+        tried.emplace_back(rate, c.name);
+        if (rate > best_rate) best_rate = rate, best = &c.c;
+      } catch (const std::invalid_argument& e) {
+        refused = c.name + ": " + e.what();
+      }
     }
-    add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(v, width, footprint, shape, passes); }});
-    state.counters["footprint_bytes"] = double(footprint);
-    state.counters["footprint_per_sm_bytes"] = double(footprint) / shape.sms;
-    state.counters["width_bytes"] = width;
-    report(state, runs, shape);
+    if (!best) throw std::invalid_argument("no candidate ran" + (refused.empty() ? "" : " (" + refused + ")"));
+    std::sort(tried.rbegin(), tried.rend());
+    measure_case(state, *best);
+    state.counters["candidates"] = double(tried.size());
+    if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
+    note(state, "best of " + std::to_string(tried.size()) + " " + why + ": " + tried[0].second +
+                    (tried.size() > 1 ? "; runner-up " + tried[1].second : ""));
   });
 }
 
@@ -163,6 +223,67 @@ void register_bandwidth(const SuiteConfig& cfg) {
                             "/sms:" + std::to_string(s.sms),
                         [lc, s, f](benchmark::State& st) { global_bandwidth(st, lc.variant, 16, f, s); }});
     }
+
+  // L2 reads by whose data the SMs read (fixtures/bandwidth_runner.hpp, L2Case), at a third and
+  // a half of the L2: below about half the L2 no read leaks to DRAM (docs/counters.md).
+  const std::vector<std::size_t> l2_footprints = {l2 / 3 / kAlign * kAlign, l2 / 2 / kAlign * kAlign};
+  const BwShape every_sm{1, 32, int(sms)};
+  auto read_of = [](BwLoad op) { return BwVariant{BwKind::read, op, BwStore::none}; };
+  for (std::size_t f : l2_footprints)
+    for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared})
+      for (BwLoad op : {BwLoad::cg, BwLoad::nc, BwLoad::ca}) {
+        if (cfg.quick && (f != l2_footprints[0] || op != BwLoad::cg)) continue;
+        const BwCase bc{read_of(op), 16, f, every_sm, c == L2Case::private_slices ? 4 : 8, BwDist::static_slices, c};
+        points.push_back({std::string("Bandwidth/l2/") + l2_case_name(c) + "/" + bw_load_name(op) +
+                              "/width:16/footprint:" + std::to_string(f),
+                          [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
+      }
+
+  // DRAM shapes, chosen per GPU at run time (no shape tuned on one board is the default): the
+  // distribution, warps per SM and accesses in flight per thread, per cache operator. Footprint
+  // 8x the L2 (copy: two arrays of 4x), so a window of a few ms includes the write-back of the
+  // last launch's dirty lines (steady state: each launch writes back what the previous left).
+  struct TuneSet {
+    BwVariant variant;
+    std::vector<int> warps, unrolls;
+  };
+  const std::vector<TuneSet> tune_sets = {
+      {{BwKind::read, BwLoad::def, BwStore::none}, {16, 32}, {4, 8}},
+      {{BwKind::read, BwLoad::cg, BwStore::none}, {16, 32}, {4, 8}},
+      {{BwKind::read, BwLoad::nc, BwStore::none}, {16, 32}, {4, 8}},
+      {{BwKind::write, BwLoad::none, BwStore::def}, {1, 2, 4, 32}, {2, 4, 8}},
+      {{BwKind::write, BwLoad::none, BwStore::cs}, {1, 2, 4, 32}, {2, 4, 8}},
+      {{BwKind::write, BwLoad::none, BwStore::cg}, {1, 2, 4, 32}, {2, 4, 8}},
+      {{BwKind::copy, BwLoad::def, BwStore::def}, {8, 16, 32}, {4, 8}},
+      {{BwKind::copy, BwLoad::cs, BwStore::cs}, {8, 16, 32}, {4, 8}},
+      {{BwKind::copy, BwLoad::cg, BwStore::cg}, {8, 16, 32}, {4, 8}},
+  };
+  std::map<BwKind, std::vector<Candidate>> dram_candidates;
+  for (const TuneSet& t : tune_sets)
+    for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks})
+      for (int w : t.warps)
+        for (int u : t.unrolls) {
+          const BwCase bc{t.variant, 16, 8 * l2 / std::size_t(t.variant.arrays()), BwShape{1, w, int(sms)}, u, d};
+          dram_candidates[t.variant.kind].push_back({shape_name(bc), bc});
+          if (cfg.quick) continue;
+          points.push_back({"Bandwidth/tune/DRAM/" + shape_name(bc),
+                            [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
+        }
+  std::vector<Candidate> l2_candidates;
+  for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared}) {
+    const BwCase bc{read_of(BwLoad::cg), 16, l2_footprints[0], every_sm, c == L2Case::private_slices ? 4 : 8,
+                    BwDist::static_slices, c};
+    l2_candidates.push_back({l2_case_label(bc), bc});
+  }
+  points.push_back({"Bandwidth/headline/L2/read", [l2_candidates](benchmark::State& st) {
+                      headline_bandwidth(st, l2_candidates, "ld.cg cases at a third of the L2");
+                    }});
+  for (BwKind k : {BwKind::read, BwKind::write, BwKind::copy}) {
+    const std::vector<Candidate> cands = dram_candidates[k];
+    points.push_back({std::string("Bandwidth/headline/DRAM/") + bw_kind_name(k),
+                      [cands](benchmark::State& st) { headline_bandwidth(st, cands, "DRAM shapes"); },
+                      {higher("bytes_per_second")}});
+  }
 
   // Shared memory, conflict-free, every SM.
   for (int w : widths)

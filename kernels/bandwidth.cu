@@ -31,25 +31,45 @@ template <> struct StoreTag<BwStore::cs> { using T = dev::bw::StCs; };
 template <> struct StoreTag<BwStore::wt> { using T = dev::bw::StWt; };
 template <> struct StoreTag<BwStore::na> { using T = dev::bw::StNa; };
 
-using Key = std::tuple<BwKind, BwLoad, BwStore, int>;
+using Key = std::tuple<BwKind, BwLoad, BwStore, int, int, BwDist, BwData>;  // + width, unroll
 using RawKernel = const void*;
-using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3, BwPin);
+using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3, BwPin, std::size_t smem);
 
-template <BwKind K, BwLoad L, BwStore S, int W, bool kPinned = false>
-void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin) {
+template <BwKind K>
+constexpr Kind kind_of() {
+  return K == BwKind::read ? Kind::read : K == BwKind::write ? Kind::write : K == BwKind::copy ? Kind::copy : Kind::rmw;
+}
+
+// One kernel per (variant, width, unroll, distribution, data): its launcher and its address.
+template <BwKind K, BwLoad L, BwStore S, int W, int U, BwDist D, BwData Data, bool kPinned = false>
+struct Kernel {
   using V = typename dev::VecOf<W>::T;
-  constexpr Kind kind = K == BwKind::read ? Kind::read : K == BwKind::write ? Kind::write
-                        : K == BwKind::copy ? Kind::copy : Kind::rmw;
-  dev::bw::bandwidth_kernel<kind, typename LoadTag<L>::T, typename StoreTag<S>::T, W, kPinned><<<grid, block>>>(
-      static_cast<const V*>(l.src), static_cast<V*>(l.dst), l.footprint_bytes / W, l.passes, out, pin);
-}
-template <BwKind K, BwLoad L, BwStore S, int W>
-RawKernel raw() {
-  constexpr Kind kind = K == BwKind::read ? Kind::read : K == BwKind::write ? Kind::write
-                        : K == BwKind::copy ? Kind::copy : Kind::rmw;
-  return reinterpret_cast<RawKernel>(
-      dev::bw::bandwidth_kernel<kind, typename LoadTag<L>::T, typename StoreTag<S>::T, W>);
-}
+  using Ld = typename LoadTag<L>::T;
+  using St = typename StoreTag<S>::T;
+  static RawKernel raw() {
+    if constexpr (Data == BwData::shared_by_all) return reinterpret_cast<RawKernel>(dev::bw::bandwidth_shared_kernel<Ld, W, U>);
+    else if constexpr (Data == BwData::line_lists) return reinterpret_cast<RawKernel>(dev::bw::bandwidth_lines_kernel<Ld, U>);
+    else if constexpr (D == BwDist::dynamic_chunks)
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
+    else return reinterpret_cast<RawKernel>(dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned>);
+  }
+  static void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin, std::size_t smem) {
+    const auto* src = static_cast<const V*>(l.src);
+    auto* dst = static_cast<V*>(l.dst);
+    const std::size_t n = l.footprint_bytes / W;
+    if constexpr (Data == BwData::shared_by_all) {
+      dev::bw::bandwidth_shared_kernel<Ld, W, U><<<grid, block>>>(src, n, l.passes, out);
+    } else if constexpr (Data == BwData::line_lists) {
+      dev::bw::bandwidth_lines_kernel<Ld, U><<<grid, block, smem>>>(static_cast<const uint4*>(l.src), l.lines,
+                                                                     l.line_offsets, l.passes, out);
+    } else if constexpr (D == BwDist::dynamic_chunks) {
+      dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
+                                                                                      l.chunk_bytes / W, pin.tickets, out);
+    } else {
+      dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned><<<grid, block>>>(src, dst, n, l.passes, out, pin);
+    }
+  }
+};
 
 struct Entry {
   Launcher launch;
@@ -57,16 +77,47 @@ struct Entry {
   Launcher pinned = nullptr;  // width 16 of the variants the Bandwidth/shape sweep runs on fewer SMs
 };
 
+template <BwKind K, BwLoad L, BwStore S, int W, int U = 4, BwDist D = BwDist::static_slices,
+          BwData Data = BwData::own_slice>
+void add_one(std::map<Key, Entry>& m) {
+  using Kn = Kernel<K, L, S, W, U, D, Data>;
+  m[{K, L, S, W, U, D, Data}] = {Kn::launch, Kn::raw()};
+}
+
 template <BwKind K, BwLoad L, BwStore S>
 void add_pinned(std::map<Key, Entry>& m) {
-  m.at({K, L, S, 16}).pinned = launch<K, L, S, 16, true>;
+  m.at({K, L, S, 16, 4, BwDist::static_slices, BwData::own_slice}).pinned =
+      Kernel<K, L, S, 16, 4, BwDist::static_slices, BwData::own_slice, true>::launch;
 }
 
 template <BwKind K, BwLoad L, BwStore S>
 void add(std::map<Key, Entry>& m) {
-  m[{K, L, S, 4}] = {launch<K, L, S, 4>, raw<K, L, S, 4>()};
-  m[{K, L, S, 8}] = {launch<K, L, S, 8>, raw<K, L, S, 8>()};
-  m[{K, L, S, 16}] = {launch<K, L, S, 16>, raw<K, L, S, 16>()};
+  add_one<K, L, S, 4>(m);
+  add_one<K, L, S, 8>(m);
+  add_one<K, L, S, 16>(m);
+}
+
+// The DRAM shapes the Bandwidth/tune sweep tries (width 16) beyond the static unroll-4 default:
+// static at unroll U and dynamic at U.
+template <BwKind K, BwLoad L, BwStore S, int U>
+void add_tuning(std::map<Key, Entry>& m) {
+  add_one<K, L, S, 16, U, BwDist::static_slices>(m);
+  add_one<K, L, S, 16, U, BwDist::dynamic_chunks>(m);
+}
+
+// Writes: stores in flight 2, 4 (the default) and 8, both distributions.
+template <BwStore S>
+void add_write_tuning(std::map<Key, Entry>& m) {
+  add_tuning<BwKind::write, BwLoad::none, S, 2>(m);
+  add_tuning<BwKind::write, BwLoad::none, S, 8>(m);
+  add_one<BwKind::write, BwLoad::none, S, 16, 4, BwDist::dynamic_chunks>(m);
+}
+
+// The L2 read cases (Bandwidth/l2): every SM reads everything, or its own list of lines.
+template <BwLoad L>
+void add_l2_cases(std::map<Key, Entry>& m) {
+  add_one<BwKind::read, L, BwStore::none, 16, 8, BwDist::static_slices, BwData::shared_by_all>(m);
+  add_one<BwKind::read, L, BwStore::none, 16, 8, BwDist::static_slices, BwData::line_lists>(m);
 }
 
 const std::map<Key, Entry>& table() {
@@ -95,15 +146,39 @@ const std::map<Key, Entry>& table() {
     add_pinned<BwKind::read, BwLoad::cg, BwStore::none>(m);
     add_pinned<BwKind::read, BwLoad::na, BwStore::none>(m);
     add_pinned<BwKind::write, BwLoad::none, BwStore::def>(m);
+    add_tuning<BwKind::read, BwLoad::def, BwStore::none, 8>(m);  // unroll 4: the static default above
+    add_one<BwKind::read, BwLoad::def, BwStore::none, 16, 4, BwDist::dynamic_chunks>(m);
+    add_tuning<BwKind::read, BwLoad::cg, BwStore::none, 8>(m);
+    add_one<BwKind::read, BwLoad::cg, BwStore::none, 16, 4, BwDist::dynamic_chunks>(m);
+    add_tuning<BwKind::read, BwLoad::nc, BwStore::none, 8>(m);
+    add_one<BwKind::read, BwLoad::nc, BwStore::none, 16, 4, BwDist::dynamic_chunks>(m);
+    add_write_tuning<BwStore::def>(m);
+    add_write_tuning<BwStore::cs>(m);
+    add_write_tuning<BwStore::cg>(m);
+    add_tuning<BwKind::copy, BwLoad::def, BwStore::def, 8>(m);
+    add_one<BwKind::copy, BwLoad::def, BwStore::def, 16, 4, BwDist::dynamic_chunks>(m);
+    add_tuning<BwKind::copy, BwLoad::cs, BwStore::cs, 8>(m);
+    add_one<BwKind::copy, BwLoad::cs, BwStore::cs, 16, 4, BwDist::dynamic_chunks>(m);
+    add_tuning<BwKind::copy, BwLoad::cg, BwStore::cg, 8>(m);
+    add_one<BwKind::copy, BwLoad::cg, BwStore::cg, 16, 4, BwDist::dynamic_chunks>(m);
+    add_l2_cases<BwLoad::cg>(m);
+    add_l2_cases<BwLoad::nc>(m);
+    add_l2_cases<BwLoad::ca>(m);
     return m;
   }();
   return t;
 }
 
-const Entry& entry(const BwVariant& v, int width) {
-  const auto it = table().find({v.kind, v.load, v.store, width});
+Key key_of(const BwLaunch& l) {
+  return {l.variant.kind, l.variant.load, l.variant.store, l.width, l.unroll, l.dist, l.data};
+}
+
+const Entry& entry(const BwLaunch& l) {
+  const auto it = table().find(key_of(l));
   if (it == table().end())
-    throw std::invalid_argument("bandwidth: no kernel for " + v.name() + " at " + std::to_string(width) + " B");
+    throw std::invalid_argument("bandwidth: no kernel for " + l.variant.name() + " at " + std::to_string(l.width) +
+                                " B, unroll " + std::to_string(l.unroll) + ", " + bw_dist_name(l.dist) +
+                                (l.data == BwData::own_slice ? "" : l.data == BwData::shared_by_all ? ", shared" : ", lines"));
   return it->second;
 }
 
@@ -161,22 +236,71 @@ std::string BwVariant::name() const {
 const std::vector<BwVariant>& bw_variants() {
   static const std::vector<BwVariant> v = [] {
     std::vector<BwVariant> out;
-    for (const auto& [key, e] : table())
-      if (std::get<3>(key) == 16) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key)});
+    for (const auto& [key, e] : table()) {
+      const auto& [kind, load, store, width, unroll, dist, data] = key;
+      if (width == 16 && unroll == 4 && dist == BwDist::static_slices && data == BwData::own_slice)
+        out.push_back({kind, load, store});
+    }
     return out;
   }();
   return v;
+}
+
+const char* bw_dist_name(BwDist d) { return d == BwDist::static_slices ? "static" : "dynamic"; }
+
+bool bw_has_kernel(const BwLaunch& l) { return table().count(key_of(l)) != 0; }
+
+double bw_bytes_of_warp(const BwLaunch& l, const WarpTiming& w, std::size_t warps) {
+  if (l.data == BwData::line_lists) return 512.0 * w.work_units;  // accesses of 4 lines, every pass counted
+  if (l.data == BwData::shared_by_all) return double(l.footprint_bytes) * l.passes * l.blocks / double(warps);
+  if (l.dist == BwDist::dynamic_chunks) return double(w.work_units) * l.chunk_bytes * l.variant.accesses();
+  return double(l.footprint_bytes) * l.passes * l.variant.accesses() / double(warps);
 }
 
 std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
   check_shape(l.blocks, l.threads_per_block);
   if (l.footprint_bytes == 0 || l.footprint_bytes % l.width != 0)
     throw std::invalid_argument("bandwidth: the footprint must be a positive multiple of the access width");
-  const Entry& e = entry(l.variant, l.width);
+  const Entry& e = entry(l);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
   DeviceBuffer<WarpTiming> out(warps);
+  if (l.dist == BwDist::dynamic_chunks) {
+    const std::size_t group = std::size_t(32) * l.unroll * l.width;
+    if (l.chunk_bytes == 0 || l.chunk_bytes % group != 0)
+      throw std::invalid_argument("bandwidth: a dynamic chunk must be a multiple of " + std::to_string(group) + " B");
+    // Chunks per pass >= 4 x warps: a chunk is done long before its next pass's turn comes, so no
+    // second warp reads it while it is in flight (an L2 hit that a DRAM figure must not contain).
+    if (l.footprint_bytes / l.chunk_bytes < 4 * warps)
+      throw std::invalid_argument("bandwidth: " + std::to_string(l.footprint_bytes / l.chunk_bytes) +
+                                  " chunks per pass for " + std::to_string(warps) +
+                                  " warps; dynamic distribution needs at least 4 per warp");
+    if (l.footprint_bytes % l.chunk_bytes != 0)
+      throw std::invalid_argument("bandwidth: the footprint must be a multiple of the dynamic chunk");
+    static DeviceBuffer<std::uint32_t> ticket(1);
+    ARCHBENCH_CUDA(cudaMemset(ticket.get(), 0, sizeof(std::uint32_t)));
+    BwPin pin;
+    pin.tickets = ticket.get();
+    e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), pin, 0);
+    cuda_check_launch("bandwidth_dynamic_kernel");
+    return out.download();
+  }
+  if (l.data == BwData::line_lists) {
+    int device = 0, smem_per_sm = 0, optin = 0;
+    ARCHBENCH_CUDA(cudaGetDevice(&device));
+    ARCHBENCH_CUDA(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    ARCHBENCH_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    // More than half the SM's shared memory: one block per SM, the one that reads its list.
+    const std::size_t smem = std::max<std::size_t>(std::size_t(l.max_lines_per_sm) * 4, std::size_t(smem_per_sm) / 2 + 1024);
+    if (smem > std::size_t(optin))
+      throw std::invalid_argument("bandwidth: " + std::to_string(l.max_lines_per_sm) +
+                                  " lines per SM do not fit in a block's shared memory");
+    ARCHBENCH_CUDA(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), BwPin{}, smem);
+    cuda_check_launch("bandwidth_lines_kernel");
+    return out.download();
+  }
   if (l.spread_sms == 0) {
-    e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), BwPin{});
+    e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), BwPin{}, 0);
     cuda_check_launch("bandwidth_kernel");
     return out.download();
   }
@@ -196,7 +320,7 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
   for (int grid = 2 * sm_count * int(per_sm); grid <= 32 * sm_count * int(per_sm); grid *= 4) {
     ARCHBENCH_CUDA(cudaMemset(tickets.get(), 0, tickets.bytes()));
     e.pinned(l, out.get(), dim3(grid), dim3(l.threads_per_block),
-             BwPin{std::uint32_t(l.spread_sms), std::uint32_t(sm_count), per_sm, tickets.get()});
+             BwPin{std::uint32_t(l.spread_sms), std::uint32_t(sm_count), per_sm, tickets.get()}, 0);
     cuda_check_launch("bandwidth_kernel");
     const std::vector<std::uint32_t> taken = tickets.download();
     if (std::all_of(taken.begin(), taken.end(), [per_sm](std::uint32_t t) { return t >= per_sm; })) return out.download();
@@ -205,9 +329,51 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
 }
 
 int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block) {
+  BwLaunch l;
+  l.variant = v;
+  l.width = width;
+  return bandwidth_max_blocks_per_sm(l, threads_per_block);
+}
+
+int bandwidth_max_blocks_per_sm(const BwLaunch& l, int threads_per_block) {
   int blocks = 0;
-  ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, entry(v, width).kernel, threads_per_block, 0));
+  ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, entry(l).kernel, threads_per_block, 0));
   return blocks;
+}
+
+L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t samples) {
+  int device = 0, sm_count = 0, smem_per_sm = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  if (samples == 0 || samples > n_lines) throw std::invalid_argument("l2 side probe: 1..n_lines samples");
+  // An odd step, so that the sample does not alias with a power-of-two period of the hash.
+  std::uint32_t step = (n_lines - 1) / samples;
+  if (step % 2 == 0 && step > 1) --step;
+  // Cycles indexed by SM id: SM ids run below 2 x the SM count on every GPU seen.
+  const std::size_t sm_slots = 2 * std::size_t(sm_count);
+  DeviceBuffer<std::uint32_t> map(n_lines), sampled(sm_slots * samples), reference(2);
+  ARCHBENCH_CUDA(cudaMemset(sampled.get(), 0, sampled.bytes()));
+  dev::bw::l2_side_probe_kernel<<<1, 1024>>>(lines, n_lines, 0, 1, 0, map.get(), reference.get());
+  cuda_check_launch("l2_side_probe_kernel");
+  // One block per SM: more than half the SM's shared memory each.
+  const int smem = smem_per_sm / 2 + 1024;
+  ARCHBENCH_CUDA(cudaFuncSetAttribute(dev::bw::l2_side_probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  dev::bw::l2_side_probe_kernel<<<sm_count, 1024, smem>>>(lines, n_lines, samples, step, 0, sampled.get(), reference.get());
+  cuda_check_launch("l2_side_probe_kernel");
+  L2SideProbe p;
+  const auto m = map.download();
+  p.map_cycles.assign(m.begin(), m.end());
+  p.reference_sm = int(reference.download()[0]);
+  p.sample_step = step;
+  const auto s = sampled.download();
+  p.sample_cycles_by_sm.resize(sm_slots);
+  for (std::size_t sm = 0; sm < sm_slots; ++sm) {
+    auto first = s.begin() + std::ptrdiff_t(sm * samples);
+    if (std::all_of(first, first + samples, [](std::uint32_t c) { return c == 0; })) continue;
+    p.sample_cycles_by_sm[sm].assign(first, first + samples);
+  }
+  return p;
 }
 
 namespace {

@@ -103,13 +103,14 @@ __device__ __forceinline__ void consume(V v, V* dst, std::size_t i, std::uint32_
 // kPinned: the blocks run on chosen SMs (BwPin); a separate instantiation, because the claim in
 // the prologue made the compiler re-check the unrolled loop's bound on every pass, which cost a
 // quarter of the L1 rate at 8 KiB per SM (one element per thread per pass).
-template <Kind K, class Ld, class St, int kBytes, bool kPinned = false>
+// kUnroll: independent accesses in flight per thread. The slice's last group is predicated, not a
+// loop of single accesses, so no phase of a pass runs with one access in flight.
+template <Kind K, class Ld, class St, int kBytes, int kUnroll = 4, bool kPinned = false>
 __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kBytes>::T* src,
                                                          typename VecOf<kBytes>::T* dst, std::size_t n,
                                                          std::uint32_t passes, WarpTiming* __restrict__ out,
                                                          BwPin pin) {
   using V = typename VecOf<kBytes>::T;
-  constexpr int kUnroll = 4;  // independent accesses in flight per thread
   // The block's place in the work: its index, or with pinning the ticket it took on a chosen SM.
   std::uint32_t block = blockIdx.x, blocks = gridDim.x;
   if constexpr (kPinned) {
@@ -142,10 +143,153 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
     }
-    for (; i < end; i += stride) consume<K, St>(fetch<K, Ld>(src, dst, i, pass), dst, i, acc);
+    if (i < end) {  // the last, partial group: every access that exists issues before the first use
+      V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (i + u * stride < end) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (i + u * stride < end) consume<K, St>(v[u], dst, i + u * stride, acc);
+    }
   }
   if constexpr (K != Kind::read) __threadfence();  // stores performed (at L2) before the end clock
   warp_clock_stop(mine, clock, acc);
+}
+
+// Dynamic distribution: each warp claims chunks of `chunk` elements from a global ticket (lane 0,
+// one atomic per chunk, the next claimed while the current chunk's accesses are in flight); ticket
+// k is chunk k % chunks of pass k / chunks. Fast SMs take more chunks than slow ones, so the
+// GPU-wide rate is the SMs' summed rate, not the slowest SM's times the SM count. The host keeps
+// chunks per pass >= 4 x the warps, so no two warps hold one chunk at a time (which would make
+// the second read an L2 hit). work_units = chunks this warp did. chunk: a multiple of 32 x kUnroll.
+template <Kind K, class Ld, class St, int kBytes, int kUnroll>
+__global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename VecOf<kBytes>::T* src,
+                                                                 typename VecOf<kBytes>::T* dst, std::size_t n,
+                                                                 std::uint32_t passes, std::uint32_t chunk,
+                                                                 std::uint32_t* __restrict__ ticket,
+                                                                 WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  const std::uint32_t lane = threadIdx.x % 32;
+  const std::size_t chunks = n / chunk, total = chunks * passes;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  std::uint32_t acc = 0, done = 0;
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+  std::uint32_t next = lane == 0 ? atomicAdd(ticket, 1u) : 0u;
+  next = __shfl_sync(~0u, next, 0);
+  while (next < total) {
+    const std::size_t k = next;
+    if (lane == 0) next = atomicAdd(ticket, 1u);
+    const std::size_t base = (k % chunks) * chunk;
+    const auto pass = static_cast<std::uint32_t>(k / chunks);
+    for (std::size_t i = base + lane; i < base + chunk; i += 32 * kUnroll) {
+      V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * 32, pass);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * 32, acc);
+    }
+    ++done;
+    next = __shfl_sync(~0u, next, 0);
+  }
+  if constexpr (K != Kind::read) __threadfence();
+  if (lane == 0) mine->work_units = done;
+  warp_clock_stop(mine, clock, acc);
+}
+
+// Data shared by every SM: each block reads the whole footprint every pass, from its own starting
+// point (block b at b / blocks of the way, wrapping), so at any moment the SMs read different
+// lines, and every line is read by every SM once per pass.
+template <class Ld, int kBytes, int kUnroll>
+__global__ void __launch_bounds__(1024) bandwidth_shared_kernel(const typename VecOf<kBytes>::T* src, std::size_t n,
+                                                                std::uint32_t passes, WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  const std::size_t start = (std::size_t(blockIdx.x) * n / gridDim.x) & ~std::size_t(31);
+  const std::size_t stride = blockDim.x;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  std::uint32_t acc = 0;
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+    for (std::size_t i = threadIdx.x; i < n; i += kUnroll * stride) {
+      V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        std::size_t j = i + u * stride + start;
+        j = j >= n ? j - n : j;
+        if (i + u * stride < n) v[u] = Ld::load(src + j);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (i + u * stride < n) acc ^= fold(v[u]);
+    }
+  }
+  warp_clock_stop(mine, clock, acc);
+}
+
+// Lines chosen per SM (analysis/l2_sides.hpp: homed in its own L2 partition, or in the other):
+// the block on SM s copies its list lines[offsets[s] .. offsets[s+1]) of 128 B line indices to
+// shared memory, then each warp reads 4 lines per access (8 lanes x 16 B each), kUnroll accesses
+// in flight. One block per SM (the host asks for more than half the SM's shared memory).
+template <class Ld, int kUnroll>
+__global__ void __launch_bounds__(1024) bandwidth_lines_kernel(const uint4* src, const std::uint32_t* lines,
+                                                               const std::uint32_t* offsets, std::uint32_t passes,
+                                                               WarpTiming* __restrict__ out) {
+  extern __shared__ std::uint32_t line_list[];
+  const std::uint32_t sm = smid();
+  const std::uint32_t first = offsets[sm], count = offsets[sm + 1] - first;
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) line_list[i] = lines[first + i];
+  const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const std::uint32_t groups = count / 4;
+  WarpTiming* mine = &out[blockIdx.x * warps + warp];
+  std::uint32_t acc = 0, done = 0;
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+    for (std::uint32_t g = warp; g < groups; g += kUnroll * warps) {
+      uint4 v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        const std::uint32_t gu = g + u * warps;
+        if (gu < groups) v[u] = Ld::load(src + std::size_t(line_list[gu * 4 + lane / 8]) * 8 + lane % 8);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (g + u * warps < groups) {
+          acc ^= fold(v[u]);
+          ++done;
+        }
+    }
+  }
+  if (lane == 0) mine->work_units = done;  // accesses of 512 B
+  warp_clock_stop(mine, clock, acc);
+}
+
+// L2 partition probe (analysis/l2_sides.hpp): lane 0 of each warp times a chain of 4 dependent
+// atomics on the first word of a 128 B line, after one that brings the line to its home; one
+// block of `blockDim.x / 32` warps maps lines warp, warp + warps, ... (cycles[line]); with
+// `samples` > 0 every block (one per SM) times lines i * step, i < samples, starting at a
+// different sample per block, into cycles[sm * samples + i].
+__global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t samples,
+                                     std::uint32_t step, std::uint32_t zero, std::uint32_t* cycles,
+                                     std::uint32_t* reference_sm) {
+  if (threadIdx.x % 32 != 0) return;
+  const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32, sm = smid();
+  const std::uint32_t count = samples > 0 ? samples : n_lines;
+  for (std::uint32_t k = warp; k < count; k += warps) {
+    const std::uint32_t i = samples > 0 ? (k + blockIdx.x * 7) % samples : k;
+    const std::uint32_t line = samples > 0 ? i * step : i;
+    std::uint32_t* p = lines + std::size_t(line) * 32;
+    std::uint32_t dep = atomicAdd(p, 1u);
+    const std::uint64_t t0 = clock64_ordered();
+#pragma unroll 1
+    for (int c = 0; c < 4; ++c) dep = atomicAdd(p + (dep & zero), 1u);
+    st_global_u32(reference_sm + 1, dep);  // the clock waits for the chain
+    const std::uint64_t t1 = clock64_ordered();
+    cycles[samples > 0 ? std::size_t(sm) * samples + i : line] = static_cast<std::uint32_t>((t1 - t0) / 4);
+  }
+  if (threadIdx.x == 0 && samples == 0) reference_sm[0] = sm;
 }
 
 // Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll

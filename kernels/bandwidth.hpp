@@ -14,7 +14,15 @@ enum class BwKind { read, write, copy, rmw };
 enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
 enum class BwStore { none, def, wb, cg, cs, wt, na };      // none: the kernel does not store
 
+// How the footprint is handed to the warps: equal static slices (a block per slice), or chunks
+// the warps claim from a global ticket (fast SMs do more of the work).
+enum class BwDist { static_slices, dynamic_chunks };
+// Whose data a block reads: its own slice (every kernel), the whole footprint (every SM reads
+// every line once per pass), or per-SM lists of 128 B lines (the L2 partition cases).
+enum class BwData { own_slice, shared_by_all, line_lists };
+
 const char* bw_kind_name(BwKind k);    // "read"
+const char* bw_dist_name(BwDist d);    // "static", "dynamic"
 const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
 const char* bw_store_name(BwStore op); // "st", "st.wb", ..., "st.na"
 
@@ -67,12 +75,39 @@ struct BwLaunch {
   // on each, whatever the block scheduler does with a small grid (which differs between boards of
   // one model: 8 blocks read the L2 at 69 B/clk/SM on two H100s and 93 on a third).
   int spread_sms = 0;
+  int unroll = 4;  // accesses in flight per thread (bw_has_kernel says which exist)
+  BwDist dist = BwDist::static_slices;
+  std::uint32_t chunk_bytes = 0;  // dynamic: a multiple of 32 x unroll x width
+  BwData data = BwData::own_slice;
+  // line_lists (read, width 16, one block per SM): SM s reads lines[offsets[s] .. offsets[s+1])
+  // of src (device memory), at most max_lines_per_sm each.
+  const std::uint32_t* lines = nullptr;
+  const std::uint32_t* line_offsets = nullptr;
+  std::uint32_t max_lines_per_sm = 0;
 };
+
+// Whether a kernel exists for this variant, width, unroll, distribution and data (the defaults,
+// static slices of 4 accesses, exist for every variant and width).
+bool bw_has_kernel(const BwLaunch& l);
+// Bytes each warp moved, from its timing record: equal slices, or its claimed chunks / lines.
+double bw_bytes_of_warp(const BwLaunch& l, const WarpTiming& w, std::size_t warps);
+
+// The L2 partition probe (kernels/bandwidth.cuh, l2_side_probe_kernel) over n_lines 128 B lines
+// at `lines` (device memory, its first words are incremented): the reference map from one SM,
+// and `samples` lines every sample_step (odd) from every SM. cycles_by_sm is indexed by SM id.
+struct L2SideProbe {
+  std::vector<double> map_cycles;
+  std::vector<std::vector<double>> sample_cycles_by_sm;
+  int reference_sm = -1;
+  std::uint32_t sample_step = 1;  // sample i is line i * sample_step
+};
+L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t samples);
 
 // Runs the kernel once; one timing per warp. Throws std::invalid_argument (no such kernel,
 // bad shape) or CudaError.
 std::vector<WarpTiming> run_bandwidth(const BwLaunch& launch);
 int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block);
+int bandwidth_max_blocks_per_sm(const BwLaunch& l, int threads_per_block);  // its unroll, distribution, data
 
 // Shared memory read bandwidth: each thread reads kSmemReadsPerThreadPerPass elements of its
 // block's `bytes` of shared memory per pass (the kernel's unroll).

@@ -279,27 +279,28 @@ std::vector<std::string> timed_opcodes(const Function& f) {
 
 }  // namespace
 
+// A tag type in a mangled name, "NS1_<length><name>", from pos on (pos moves past it).
+std::string next_tag(const std::string& name, std::size_t& pos) {
+  pos = name.find("NS1_", pos) + 4;
+  std::size_t len = 0;
+  while (std::isdigit(static_cast<unsigned char>(name[pos]))) len = len * 10 + (name[pos++] - '0');
+  pos += len;
+  return name.substr(pos - len, len);
+}
+
 TEST(Sass, BandwidthKernelsUseTheNamedCacheOperatorAtEveryWidth) {
   int checked = 0, pinned = 0;
   for (const Function& f : sass()) {
     if (!is_sm90(f) || f.name.find("dev2bw16bandwidth_kernel") == std::string::npos) continue;
-    // _ZN9archbench3dev2bw16bandwidth_kernelILNS1_4KindE2ENS1_4LdCgENS1_4StCgELi16EEEv...
+    // _ZN9archbench3dev2bw16bandwidth_kernelILNS1_4KindE2ENS1_4LdCgENS1_4StCgELi16ELi4ELb0EEEv...
     const auto k = f.name.find("KindE");
     ASSERT_NE(k, std::string::npos) << f.name;
     std::size_t pos = k + 5;
     const int kind = f.name[pos] - '0';
     pos += 2;  // digit, 'E'
-    // Each tag type is "NS1_<length><name>".
-    const auto tag = [&] {
-      pos = f.name.find("NS1_", pos) + 4;
-      std::size_t len = 0;
-      while (std::isdigit(static_cast<unsigned char>(f.name[pos]))) len = len * 10 + (f.name[pos++] - '0');
-      pos += len;
-      return f.name.substr(pos - len, len);
-    };
-    const std::string ld = tag(), st = tag();
-    int width = 0;
-    ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dE", &width), 1) << f.name;
+    const std::string ld = next_tag(f.name, pos), st = next_tag(f.name, pos);
+    int width = 0, unroll = 0, is_pinned = 0;
+    ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dELi%dELb%dE", &width, &unroll, &is_pinned), 3) << f.name;
     const bool loads = kind != 1, stores = kind != 0;  // Kind: read, write, copy, rmw
     const auto ops = timed_opcodes(f);
     ASSERT_FALSE(ops.empty()) << f.name;
@@ -309,19 +310,69 @@ TEST(Sass, BandwidthKernelsUseTheNamedCacheOperatorAtEveryWidth) {
       else if (stores && op == expected_store(st, width)) ++n_store;
       else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
     }
-    // 4 unrolled + 1 remainder access per kind of access; the fold's STG.E.64 for the self-check
-    // is the only other global access in the window (it may share the store's opcode).
-    EXPECT_EQ(n_load, loads ? 5 : 0) << f.name << ": " << expected_load(ld, width);
+    // `unroll` accesses of each kind in the loop and `unroll` predicated ones in the slice's last
+    // group (never a loop of single accesses); the fold's STG.E.64 for the self-check is the only
+    // other global access in the window (it may share the store's opcode).
+    EXPECT_EQ(n_load, loads ? 2 * unroll : 0) << f.name << ": " << expected_load(ld, width);
     const bool check_matches = expected_store(st, width) == "STG.E.64" && stores;
-    EXPECT_EQ(n_store, stores ? 5 + (check_matches ? 1 : 0) : 0) << f.name << ": " << expected_store(st, width);
+    EXPECT_EQ(n_store, stores ? 2 * unroll + (check_matches ? 1 : 0) : 0) << f.name << ": " << expected_store(st, width);
     EXPECT_EQ(other_global, check_matches ? 0 : 1) << f.name;
     ++checked;
-    // The instantiation for chosen SMs (kPinned: "...ELi16ELb1EE...") times the same loop.
-    pinned += f.name.find("ELb1E", pos) != std::string::npos;
+    pinned += is_pinned;  // the instantiation for chosen SMs times the same loop
   }
-  EXPECT_EQ(checked - pinned, int(archbench::bw_variants().size()) * 3) << "every variant x width";
+  // Every variant x width at unroll 4, plus the DRAM tuning's other unrolls at 16 B.
+  EXPECT_GE(checked - pinned, int(archbench::bw_variants().size()) * 3) << "every variant x width";
   EXPECT_EQ(pinned, 5) << "the five shape variants at 16 B, for chosen SMs";
   EXPECT_EQ(archbench::bw_variants().size(), 18u);
+}
+
+// The dynamic-distribution, shared-data and line-list kernels: every global access in the timed
+// window is the named operator at 16 B (besides the ticket atomics, the list reads from shared
+// memory, the claimed-work count and the fold), `unroll` or a multiple of them in flight.
+TEST(Sass, BandwidthDynamicSharedAndLineKernelsUseTheNamedOperator) {
+  int dynamic = 0, shared = 0, lines = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("dev2bw") == std::string::npos) continue;
+    const bool is_dynamic = f.name.find("bandwidth_dynamic_kernel") != std::string::npos;
+    const bool is_shared = f.name.find("bandwidth_shared_kernel") != std::string::npos;
+    const bool is_lines = f.name.find("bandwidth_lines_kernel") != std::string::npos;
+    if (!is_dynamic && !is_shared && !is_lines) continue;
+    std::size_t pos = 0;
+    int kind = 0;
+    if (is_dynamic) {
+      pos = f.name.find("KindE") + 5;
+      kind = f.name[pos] - '0';
+      pos += 2;
+    }
+    const std::string ld = next_tag(f.name, pos);
+    const std::string st = is_dynamic ? next_tag(f.name, pos) : "";
+    int width = 16, unroll = 0;
+    if (is_lines) ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dE", &unroll), 1) << f.name;
+    else ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dELi%dE", &width, &unroll), 2) << f.name;
+    const bool loads = kind != 1, stores = is_dynamic && kind != 0;
+    const auto ops = timed_opcodes(f);
+    ASSERT_FALSE(ops.empty()) << f.name;
+    int n_load = 0, n_store = 0, atomics = 0, lds = 0, other_global = 0;
+    for (const auto& op : ops) {
+      if (loads && op == expected_load(ld, width)) ++n_load;
+      else if (stores && op == expected_store(st, width)) ++n_store;
+      else if (op.rfind("ATOMG", 0) == 0) ++atomics;
+      else if (op == "LDS") ++lds;
+      else if (op == "STG.E" || op == "STG.E.64") continue;  // claimed work, the fold
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
+    }
+    EXPECT_EQ(other_global, 0) << f.name;
+    if (loads) EXPECT_TRUE(n_load >= unroll && n_load % unroll == 0) << f.name << ": " << n_load << " loads";
+    if (stores) EXPECT_TRUE(n_store >= unroll && n_store % unroll == 0) << f.name << ": " << n_store << " stores";
+    EXPECT_EQ(atomics, is_dynamic ? 2 : 0) << f.name << ": the first ticket and the next, claimed ahead";
+    if (is_lines) EXPECT_EQ(lds, unroll) << f.name << ": one list read per access";
+    dynamic += is_dynamic;
+    shared += is_shared;
+    lines += is_lines;
+  }
+  EXPECT_GE(dynamic, 15);
+  EXPECT_EQ(shared, 3);
+  EXPECT_EQ(lines, 3);
 }
 
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
