@@ -1,11 +1,59 @@
 #include "analysis/l2_sides.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
-#include "analysis/bimodal.hpp"
+#include "analysis/stats.hpp"
 
 namespace archbench {
+namespace {
+
+// Two latency groups by Otsu's threshold (the split that maximises the between-group variance),
+// on winsorised samples: unlike the widest gap, a few slow outliers (a probe queued behind
+// another SM's atomics) do not move it. Two groups when
+// each holds >= 5 % of the samples and their medians lie >= 4 robust standard deviations apart
+// (1.4826 x the larger group's median absolute deviation, at least 1 cycle).
+struct Split {
+  double threshold = 0, low_fraction = 0, separation = 0;
+  bool two_groups = false;
+};
+Split otsu_split(std::vector<double> v) {
+  Split r;
+  if (v.size() < 4) return r;
+  std::sort(v.begin(), v.end());
+  // Winsorised at the 2nd and 98th percentiles: a few extreme outliers would otherwise be the
+  // split that maximises the variance between groups.
+  const double lo = v[v.size() * 2 / 100], hi = v[v.size() * 98 / 100];
+  for (double& x : v) x = std::clamp(x, lo, hi);
+  const double n = double(v.size());
+  double total = 0;
+  for (double x : v) total += x;
+  double below = 0, best = -1;
+  std::size_t cut = v.size() / 2;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    below += v[i - 1];
+    if (v[i] == v[i - 1]) continue;
+    const double w0 = double(i) / n, m0 = below / double(i), m1 = (total - below) / (n - double(i));
+    const double between = w0 * (1 - w0) * (m0 - m1) * (m0 - m1);
+    if (between > best) best = between, cut = i;
+  }
+  r.threshold = 0.5 * (v[cut - 1] + v[cut]);
+  r.low_fraction = double(cut) / n;
+  const std::vector<double> low(v.begin(), v.begin() + std::ptrdiff_t(cut)), high(v.begin() + std::ptrdiff_t(cut), v.end());
+  auto mad = [](const std::vector<double>& g) {
+    const double m = median(g);
+    std::vector<double> d;
+    for (double x : g) d.push_back(std::abs(x - m));
+    return median(d);
+  };
+  const double sd = std::max(1.0, 1.4826 * std::max(mad(low), mad(high)));
+  r.separation = (median(high) - median(low)) / sd;
+  r.two_groups = r.low_fraction >= 0.05 && r.low_fraction <= 0.95 && r.separation >= 4;
+  return r;
+}
+
+}  // namespace
 
 L2SidesResult assign_l2_sides(const std::vector<double>& map_cycles,
                               const std::vector<std::vector<double>>& sample_cycles, std::size_t sample_step,
@@ -15,14 +63,14 @@ L2SidesResult assign_l2_sides(const std::vector<double>& map_cycles,
     r.why_not = "too few lines to split into partitions";
     return r;
   }
-  const BimodalSplit ref = split_bimodal(map_cycles);
-  if (ref.confidence <= 0) {
+  const Split ref = otsu_split(map_cycles);
+  if (!ref.two_groups) {
     r.why_not = "the reference SM's atomic latencies form one group: no near and far partition";
     return r;
   }
   L2Sides s;
   s.threshold_cycles = ref.threshold;
-  s.split_confidence = ref.confidence;
+  s.separation = ref.separation;
   s.line_side.resize(map_cycles.size());
   std::size_t near = 0;
   for (std::size_t l = 0; l < map_cycles.size(); ++l) {
@@ -38,14 +86,14 @@ L2SidesResult assign_l2_sides(const std::vector<double>& map_cycles,
       r.why_not = "SM " + std::to_string(sm) + ": samples beyond the mapped lines";
       return r;
     }
-    const BimodalSplit own = split_bimodal(c);
+    const Split own = otsu_split(c);
     std::size_t agree = 0;
     for (std::size_t i = 0; i < c.size(); ++i) agree += (c[i] <= own.threshold) == (s.line_side[i * sample_step] == 0);
     const double a = double(agree) / double(c.size());
     const double best = std::max(a, 1 - a);
-    if (own.confidence <= 0 || best < min_agreement) {
-      r.why_not = "SM " + std::to_string(sm) + " agrees with neither partition (" + std::to_string(int(100 * best)) +
-                  " % of its samples)";
+    if (!own.two_groups || best < min_agreement) {
+      r.why_not = "SM " + std::to_string(sm) + (own.two_groups ? "" : ": its samples form one latency group;") +
+                  " agrees with neither partition (" + std::to_string(int(100 * best)) + " % of its samples)";
       return r;
     }
     s.sm_side[sm] = a >= 0.5 ? 0 : 1;

@@ -17,7 +17,7 @@ struct L2Sides {
   std::vector<int> sm_side;             // per SM id: 0, 1, or -1 (not probed)
   double threshold_cycles = 0;          // reference map's near/far split
   double near_fraction = 0;             // share of lines homed on side 0
-  double split_confidence = 0;          // analysis/bimodal.hpp, of the reference map
+  double separation = 0;                // reference map: median gap / robust sd of the groups
   double min_sm_agreement = 1;          // worst SM's share of samples that agree with its side
 };
 

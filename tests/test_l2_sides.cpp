@@ -24,6 +24,11 @@ Synthetic synthetic(std::size_t lines, int sms, std::size_t step, double noise, 
   s.samples.resize(std::size_t(2 * sms));
   for (int sm = 0; sm < sms; ++sm)
     for (std::size_t i = 0; i * step < lines; ++i) s.samples[std::size_t(sm)].push_back(cycles(i * step, sm));
+  // A few slow outliers per SM (a probe preempted or queued behind another SM's atomics): the
+  // widest gap between sorted latencies lies above them, so a gap split would see one group.
+  for (auto& c : s.samples)
+    for (std::size_t i = 5; i < c.size(); i += 97) c[i] += 3000;
+  for (std::size_t i = 11; i < s.map.size(); i += 997) s.map[i] += 3000;
   return s;
 }
 
@@ -33,12 +38,14 @@ TEST(L2Sides, AssignsEveryLineAndEverySmToItsPartition) {
   ASSERT_TRUE(r.sides) << r.why_not;
   const L2Sides& sides = *r.sides;
   // Side 0 is the reference SM's (SM 1: odd lines-runs are near to it).
-  for (std::size_t l = 0; l < s.map.size(); ++l) ASSERT_EQ(sides.line_side[l], (l / 64) % 2 == 1 ? 0 : 1) << l;
+  // Every line but the planted outliers (a slow line reads as far, whatever its home).
+  for (std::size_t l = 0; l < s.map.size(); ++l)
+    if (l < 11 || (l - 11) % 997 != 0) ASSERT_EQ(sides.line_side[l], (l / 64) % 2 == 1 ? 0 : 1) << l;
   for (int sm = 0; sm < 132; ++sm) EXPECT_EQ(sides.sm_side[std::size_t(sm)], sm % 2 == 1 ? 0 : 1) << sm;
   for (std::size_t sm = 132; sm < s.samples.size(); ++sm) EXPECT_EQ(sides.sm_side[sm], -1);
-  EXPECT_NEAR(sides.near_fraction, 0.5, 1e-9);
-  EXPECT_GT(sides.split_confidence, 0.9);
-  EXPECT_DOUBLE_EQ(sides.min_sm_agreement, 1.0);
+  EXPECT_NEAR(sides.near_fraction, 0.5, 0.002);  // the outliers read as far
+  EXPECT_GT(sides.separation, 4.0);
+  EXPECT_GE(sides.min_sm_agreement, 0.98);  // all but the outliers
 }
 
 TEST(L2Sides, OneLatencyGroupOrAnUndecidedSmIsRefusedWithAReason) {
