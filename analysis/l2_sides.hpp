@@ -31,7 +31,7 @@ struct L2SidesResult {
 };
 L2SidesResult assign_l2_sides(const std::vector<double>& map_cycles,
                               const std::vector<std::vector<double>>& sample_cycles, std::size_t sample_step,
-                              double min_agreement = 0.9);
+                              double min_agreement = 0.75);
 
 // Line lists for the partition-local read cases: with `far` false, every line homed on side s is
 // given to the SMs on side s (round robin over them, in line order); with `far` true, to the

@@ -359,7 +359,7 @@ L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uin
   // One block per SM: more than half the SM's shared memory each.
   const int smem = smem_per_sm / 2 + 1024;
   ARCHBENCH_CUDA(cudaFuncSetAttribute(dev::bw::l2_side_probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  dev::bw::l2_side_probe_kernel<<<sm_count, 1024, smem>>>(lines, n_lines, samples, step, 0, sampled.get(), reference.get());
+  dev::bw::l2_side_probe_kernel<<<sm_count, 128, smem>>>(lines, n_lines, samples, step, 0, sampled.get(), reference.get());
   cuda_check_launch("l2_side_probe_kernel");
   L2SideProbe p;
   const auto m = map.download();

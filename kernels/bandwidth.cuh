@@ -269,8 +269,9 @@ __global__ void __launch_bounds__(1024) bandwidth_lines_kernel(const uint4* src,
 // L2 partition probe (analysis/l2_sides.hpp): lane 0 of each warp times a chain of 4 dependent
 // atomics on the first word of a 128 B line, after one that brings the line to its home; one
 // block of `blockDim.x / 32` warps maps lines warp, warp + warps, ... (cycles[line]); with
-// `samples` > 0 every block (one per SM) times lines i * step, i < samples, in the same order
-// (each sample sees every SM's chain at once: the same load for all), into cycles[sm * samples + i].
+// `samples` > 0 every block (one per SM, a few warps) times lines i * step, i < samples, each
+// block from its own starting sample so that few chains share a line at a time (chains queued
+// behind each other on one line read as slow outliers), into cycles[sm * samples + i].
 __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t samples,
                                      std::uint32_t step, std::uint32_t zero, std::uint32_t* cycles,
                                      std::uint32_t* reference_sm) {
@@ -278,7 +279,7 @@ __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines
   const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32, sm = smid();
   const std::uint32_t count = samples > 0 ? samples : n_lines;
   for (std::uint32_t k = warp; k < count; k += warps) {
-    const std::uint32_t i = k;
+    const std::uint32_t i = samples > 0 ? (k + blockIdx.x * warps) % samples : k;
     const std::uint32_t line = samples > 0 ? i * step : i;
     std::uint32_t* p = lines + std::size_t(line) * 32;
     std::uint32_t dep = atomicAdd(p, 1u);

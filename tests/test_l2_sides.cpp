@@ -26,8 +26,11 @@ Synthetic synthetic(std::size_t lines, int sms, std::size_t step, double noise, 
     for (std::size_t i = 0; i * step < lines; ++i) s.samples[std::size_t(sm)].push_back(cycles(i * step, sm));
   // A few slow outliers per SM (a probe preempted or queued behind another SM's atomics): the
   // widest gap between sorted latencies lies above them, so a gap split would see one group.
+  // And as on an H100 with every SM probing: 18 % of an SM's samples queued, 1,000-25,000 cycles.
   for (auto& c : s.samples)
     for (std::size_t i = 5; i < c.size(); i += 97) c[i] += 3000;
+  for (auto& c : s.samples)
+    for (std::size_t i = 2; i < c.size(); i += 6) c[i] += 1000 + 20 * double(i % 1000);
   for (std::size_t i = 11; i < s.map.size(); i += 997) s.map[i] += 3000;
   return s;
 }
@@ -45,7 +48,7 @@ TEST(L2Sides, AssignsEveryLineAndEverySmToItsPartition) {
   for (std::size_t sm = 132; sm < s.samples.size(); ++sm) EXPECT_EQ(sides.sm_side[sm], -1);
   EXPECT_NEAR(sides.near_fraction, 0.5, 0.002);  // the outliers read as far
   EXPECT_GT(sides.separation, 4.0);
-  EXPECT_GE(sides.min_sm_agreement, 0.98);  // all but the outliers
+  EXPECT_GE(sides.min_sm_agreement, 0.97);  // all but the outliers
 }
 
 TEST(L2Sides, OneLatencyGroupOrAnUndecidedSmIsRefusedWithAReason) {

@@ -179,7 +179,7 @@ TEST(Bandwidth, L2CasesFindTwoPartitionsAndSharedDataIsNotSlowerThanPrivate) {
   EXPECT_EQ(on0 + on1, g.sm_count);
   EXPECT_GE(std::min(on0, on1), g.sm_count / 3);
   EXPECT_NEAR(sides.near_fraction, 0.5, 0.1);
-  EXPECT_GE(sides.min_sm_agreement, 0.9);
+  EXPECT_GE(sides.min_sm_agreement, 0.75);
   // Each list case reads about half the lines twice over the SMs of one side: bytes near the footprint.
   for (L2Case c : {L2Case::private_near, L2Case::private_far})
     EXPECT_NEAR(m[c].bytes / m[c].passes, double(f), 0.02 * double(f)) << l2_case_name(c);
