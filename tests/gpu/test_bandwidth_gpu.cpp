@@ -110,25 +110,35 @@ BwMeasurement best_dram(BwVariant v, std::initializer_list<int> warps, std::init
   BwMeasurement best;
   for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks})
     for (int w : warps)
-      for (int u : unrolls) {
-        const BwCase c{v, 16, 8 * g.l2_bytes / std::size_t(v.arrays()), BwShape{1, w, g.sm_count}, u, d};
-        const BwMeasurement m = runner.measure(c, runner.calibrate(c));
-        std::printf("%-14s %-7s %2d warps/SM unroll %d: %7.1f GB/s (%.1f %% of %.1f GB/s)\n", v.name().c_str(),
-                    bw_dist_name(d), w, u, m.bytes_per_second / 1e9, m.pct_of_peak, g.dram_peak_bytes_per_s / 1e9);
-        if (m.bytes_per_second > best.bytes_per_second) best = m;
-      }
+      for (int u : unrolls)
+        for (std::uint32_t chunk : {0u, 64u << 10}) {
+          if (d == BwDist::static_slices && chunk != 0) continue;
+          BwCase c{v, 16, 8 * g.l2_bytes / std::size_t(v.arrays()) / (64u << 10) * (64u << 10), BwShape{1, w, g.sm_count}, u, d};
+          c.chunk_bytes = chunk;
+          BwMeasurement m;
+          try {
+            m = runner.measure(c, runner.calibrate(c));
+          } catch (const std::invalid_argument&) {  // 64 KiB claims at many warps: too few per warp
+            continue;
+          }
+          std::printf("%-14s %-7s %2d warps/SM unroll %d chunk %6u: %7.1f GB/s (%.1f %% of %.1f GB/s)\n", v.name().c_str(),
+                      bw_dist_name(d), w, u, m.chunk_bytes, m.bytes_per_second / 1e9, m.pct_of_peak,
+                      g.dram_peak_bytes_per_s / 1e9);
+          if (m.bytes_per_second > best.bytes_per_second) best = m;
+        }
   return best;
 }
 
-// Against the theoretical DRAM bandwidth of this device (memory clock x bus width), the
-// Bandwidth/headline ratios with a margin: read 93.9 %, write 98.6 % and copy 88.7 % on an H100.
+// Against the theoretical DRAM bandwidth of this device (memory clock x bus width), with a
+// margin below what the Bandwidth/headline shapes reach: read 94.2 / 93.6 %, write 98.7 / 92.7 %,
+// copy 88.7 / 88.0 % on an H100 / an H200.
 TEST(Bandwidth, DramHeadlinesReachTheirShareOfTheDevicesTheoreticalPeak) {
-  const BwMeasurement read = best_dram({BwKind::read, BwLoad::def, BwStore::none}, {32}, {4, 8});
-  const BwMeasurement write = best_dram({BwKind::write, BwLoad::none, BwStore::def}, {2, 32}, {4});
+  const BwMeasurement read = best_dram({BwKind::read, BwLoad::def, BwStore::none}, {16, 32}, {4, 8});
+  const BwMeasurement write = best_dram({BwKind::write, BwLoad::none, BwStore::def}, {2, 8, 32}, {4});
   const BwMeasurement copy = best_dram({BwKind::copy, BwLoad::def, BwStore::def}, {8, 32}, {8});
   ASSERT_TRUE(read.peak_bytes_per_second.has_value());
   EXPECT_GE(read.pct_of_peak, 92.0);
-  EXPECT_GE(write.pct_of_peak, 96.0);
+  EXPECT_GE(write.pct_of_peak, 91.0);
   EXPECT_GE(copy.pct_of_peak, 86.0);
   for (const BwMeasurement* m : {&read, &write, &copy})
     EXPECT_LE(m->pct_of_peak, 100.5) << "above the theoretical peak: not all of it came from DRAM";
