@@ -105,7 +105,7 @@ void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size
 std::string shape_name(const BwCase& c) {
   return c.variant.name() + "/dist:" + bw_dist_name(c.dist) + "/warps_per_sm:" + std::to_string(c.shape.warps_per_block) +
          "/unroll:" + std::to_string(c.unroll) +
-         (c.dist == BwDist::dynamic_chunks ? "/chunk_kib:" + std::to_string(c.chunk_bytes / 1024) : "");
+         (c.dist != BwDist::static_slices ? "/chunk_kib:" + std::to_string(c.chunk_bytes / 1024) : "");
 }
 // An L2 case's name: "shared/ld.cg".
 std::string l2_case_label(const BwCase& c) { return std::string(l2_case_name(c.l2)) + "/" + bw_load_name(c.variant.load); }
@@ -250,8 +250,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
   // distribution, warps per SM and accesses in flight per thread, per cache operator. Footprint
   // 8x the L2 (copy: two arrays of 4x), so a window of a few ms includes the write-back of the
   // last launch's dirty lines (steady state: each launch writes back what the previous left).
-  // Dynamic claims of 16 and 64 KiB (on an H200, 64 KiB claims write at 92.7 % of the DRAM
-  // peak against 90.2 % with 16 KiB; on an H100 both 98.6 %), where the footprint has 4 per warp.
+  // Dynamic claims by warps of 16 and 64 KiB (on an H200, 64 KiB claims write at 92.7 % of the
+  // DRAM peak against 90.2 % with 16 KiB; on an H100 both 98.6 %) and by blocks of 128 and 512 KiB.
   struct TuneSet {
     BwVariant variant;
     std::vector<int> warps, unrolls;
@@ -270,16 +270,27 @@ void register_bandwidth(const SuiteConfig& cfg) {
   std::map<BwKind, std::vector<Candidate>> dram_candidates;
   const std::size_t group_bytes = 32 * 16;  // a warp's 16 B accesses
   for (const TuneSet& t : tune_sets)
-    for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks})
+    for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks, BwDist::dynamic_blocks})
       for (int w : t.warps)
         for (int u : t.unrolls)
-          for (std::uint32_t chunk : {16u << 10, 64u << 10}) {
-            const std::size_t footprint = 8 * l2 / std::size_t(t.variant.arrays()) / (64u << 10) * (64u << 10);
+          for (std::uint32_t chunk : {16u << 10, 64u << 10, 128u << 10, 512u << 10}) {
+            const std::size_t footprint = 8 * l2 / std::size_t(t.variant.arrays()) / (512u << 10) * (512u << 10);
+            const bool by_block = d == BwDist::dynamic_blocks;
+            // Claims of 16/64 KiB per warp, 128/512 KiB per block (a block of 32 warps at unroll 8
+            // reads 128 KiB per step): each where the footprint has 4 per claimer.
+            const std::size_t claimers = by_block ? sms : sms * std::size_t(w);
+            const std::size_t group = (by_block ? group_bytes * std::size_t(w) : group_bytes) * std::size_t(u);
             if (d == BwDist::static_slices && chunk != (16u << 10)) continue;
-            if (d == BwDist::dynamic_chunks && (footprint / chunk < 4 * sms * std::size_t(w) || chunk % (group_bytes * u) != 0))
-              continue;
+            if (d == BwDist::dynamic_chunks && chunk > (64u << 10)) continue;
+            if (by_block && chunk < (128u << 10)) continue;
+            if (d != BwDist::static_slices && (footprint / chunk < 4 * claimers || chunk % group != 0)) continue;
             BwCase bc{t.variant, 16, footprint, BwShape{1, w, int(sms)}, u, d};
-            if (d == BwDist::dynamic_chunks) bc.chunk_bytes = chunk;
+            if (d != BwDist::static_slices) bc.chunk_bytes = chunk;
+            BwLaunch probe;
+            probe.variant = t.variant;
+            probe.unroll = u;
+            probe.dist = d;
+            if (!bw_has_kernel(probe)) continue;  // block claims: the variants and unrolls of kernels/bandwidth.cu
             dram_candidates[t.variant.kind].push_back({shape_name(bc), bc});
             if (cfg.quick) continue;
             points.push_back({"Bandwidth/tune/DRAM/" + shape_name(bc),

@@ -51,6 +51,8 @@ struct Kernel {
     else if constexpr (Data == BwData::line_lists) return reinterpret_cast<RawKernel>(dev::bw::bandwidth_lines_kernel<Ld, U>);
     else if constexpr (D == BwDist::dynamic_chunks)
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
+    else if constexpr (D == BwDist::dynamic_blocks)
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
     else return reinterpret_cast<RawKernel>(dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned>);
   }
   static void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin, std::size_t smem) {
@@ -65,6 +67,9 @@ struct Kernel {
     } else if constexpr (D == BwDist::dynamic_chunks) {
       dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
                                                                                       l.chunk_bytes / W, pin.tickets, out);
+    } else if constexpr (D == BwDist::dynamic_blocks) {
+      dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
+                                                                                            l.chunk_bytes / W, pin.tickets, out);
     } else {
       dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned><<<grid, block>>>(src, dst, n, l.passes, out, pin);
     }
@@ -103,6 +108,12 @@ template <BwKind K, BwLoad L, BwStore S, int U>
 void add_tuning(std::map<Key, Entry>& m) {
   add_one<K, L, S, 16, U, BwDist::static_slices>(m);
   add_one<K, L, S, 16, U, BwDist::dynamic_chunks>(m);
+}
+
+// Claims by whole blocks (contiguous regions per block, as a grid of short blocks reads).
+template <BwKind K, BwLoad L, BwStore S, int... Us>
+void add_block_tuning(std::map<Key, Entry>& m) {
+  (add_one<K, L, S, 16, Us, BwDist::dynamic_blocks>(m), ...);
 }
 
 // Writes: stores in flight 2, 4 (the default) and 8, both distributions.
@@ -161,6 +172,11 @@ const std::map<Key, Entry>& table() {
     add_one<BwKind::copy, BwLoad::cs, BwStore::cs, 16, 4, BwDist::dynamic_chunks>(m);
     add_tuning<BwKind::copy, BwLoad::cg, BwStore::cg, 8>(m);
     add_one<BwKind::copy, BwLoad::cg, BwStore::cg, 16, 4, BwDist::dynamic_chunks>(m);
+    add_block_tuning<BwKind::read, BwLoad::def, BwStore::none, 4, 8>(m);
+    add_block_tuning<BwKind::read, BwLoad::nc, BwStore::none, 4, 8>(m);
+    add_block_tuning<BwKind::write, BwLoad::none, BwStore::def, 4>(m);
+    add_block_tuning<BwKind::write, BwLoad::none, BwStore::cs, 4>(m);
+    add_block_tuning<BwKind::copy, BwLoad::def, BwStore::def, 4, 8>(m);
     add_l2_cases<BwLoad::cg>(m);
     add_l2_cases<BwLoad::nc>(m);
     add_l2_cases<BwLoad::ca>(m);
@@ -246,7 +262,9 @@ const std::vector<BwVariant>& bw_variants() {
   return v;
 }
 
-const char* bw_dist_name(BwDist d) { return d == BwDist::static_slices ? "static" : "dynamic"; }
+const char* bw_dist_name(BwDist d) {
+  return d == BwDist::static_slices ? "static" : d == BwDist::dynamic_chunks ? "dynamic" : "dynamic-block";
+}
 
 bool bw_has_kernel(const BwLaunch& l) { return table().count(key_of(l)) != 0; }
 
@@ -254,6 +272,8 @@ double bw_bytes_of_warp(const BwLaunch& l, const WarpTiming& w, std::size_t warp
   if (l.data == BwData::line_lists) return 512.0 * w.work_units;  // accesses of 4 lines, every pass counted
   if (l.data == BwData::shared_by_all) return double(l.footprint_bytes) * l.passes * l.blocks / double(warps);
   if (l.dist == BwDist::dynamic_chunks) return double(w.work_units) * l.chunk_bytes * l.variant.accesses();
+  if (l.dist == BwDist::dynamic_blocks)  // the block's chunks, shared by its warps
+    return double(w.work_units) * l.chunk_bytes * l.variant.accesses() / double(l.threads_per_block / 32);
   return double(l.footprint_bytes) * l.passes * l.variant.accesses() / double(warps);
 }
 
@@ -264,16 +284,18 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
   const Entry& e = entry(l);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
   DeviceBuffer<WarpTiming> out(warps);
-  if (l.dist == BwDist::dynamic_chunks) {
-    const std::size_t group = std::size_t(32) * l.unroll * l.width;
+  if (l.dist != BwDist::static_slices) {
+    const bool by_block = l.dist == BwDist::dynamic_blocks;
+    const std::size_t claimers = by_block ? std::size_t(l.blocks) : warps;
+    const std::size_t group = std::size_t(by_block ? l.threads_per_block : 32) * l.unroll * l.width;
     if (l.chunk_bytes == 0 || l.chunk_bytes % group != 0)
       throw std::invalid_argument("bandwidth: a dynamic chunk must be a multiple of " + std::to_string(group) + " B");
-    // Chunks per pass >= 4 x warps: a chunk is done long before its next pass's turn comes, so no
-    // second warp reads it while it is in flight (an L2 hit that a DRAM figure must not contain).
-    if (l.footprint_bytes / l.chunk_bytes < 4 * warps)
+    // Chunks per pass >= 4 x claimers: a chunk is done long before its next pass's turn comes, so
+    // nobody reads it while it is in flight (an L2 hit that a DRAM figure must not contain).
+    if (l.footprint_bytes / l.chunk_bytes < 4 * claimers)
       throw std::invalid_argument("bandwidth: " + std::to_string(l.footprint_bytes / l.chunk_bytes) +
-                                  " chunks per pass for " + std::to_string(warps) +
-                                  " warps; dynamic distribution needs at least 4 per warp");
+                                  " chunks per pass for " + std::to_string(claimers) + (by_block ? " blocks" : " warps") +
+                                  "; dynamic distribution needs at least 4 per claimer");
     if (l.footprint_bytes % l.chunk_bytes != 0)
       throw std::invalid_argument("bandwidth: the footprint must be a multiple of the dynamic chunk");
     static DeviceBuffer<std::uint32_t> ticket(1);
@@ -281,7 +303,7 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
     BwPin pin;
     pin.tickets = ticket.get();
     e.launch(l, out.get(), dim3(l.blocks), dim3(l.threads_per_block), pin, 0);
-    cuda_check_launch("bandwidth_dynamic_kernel");
+    cuda_check_launch(by_block ? "bandwidth_block_dynamic_kernel" : "bandwidth_dynamic_kernel");
     return out.download();
   }
   if (l.data == BwData::line_lists) {

@@ -198,6 +198,47 @@ __global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename 
   warp_clock_stop(mine, clock, acc);
 }
 
+// Dynamic distribution by blocks: thread 0 claims chunks of `chunk` elements for the whole block
+// (the next one while the current one's accesses are in flight, double-buffered in shared
+// memory), and every warp of the block streams its part: a block reads one contiguous region at
+// a time, as a grid of many short blocks does. The host keeps chunks per pass >= 4 x the blocks.
+// work_units = chunks the block did. chunk: a multiple of blockDim.x x kUnroll.
+template <Kind K, class Ld, class St, int kBytes, int kUnroll>
+__global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typename VecOf<kBytes>::T* src,
+                                                                       typename VecOf<kBytes>::T* dst, std::size_t n,
+                                                                       std::uint32_t passes, std::uint32_t chunk,
+                                                                       std::uint32_t* __restrict__ ticket,
+                                                                       WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  __shared__ std::uint32_t claimed[2];
+  const std::size_t chunks = n / chunk, total = chunks * passes, stride = blockDim.x;
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  std::uint32_t acc = 0, done = 0, slot = 0;
+  if (threadIdx.x == 0) claimed[0] = atomicAdd(ticket, 1u);
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+  std::uint32_t k = claimed[0];
+  while (k < total) {
+    if (threadIdx.x == 0) claimed[slot ^ 1] = atomicAdd(ticket, 1u);
+    const std::size_t base = (k % chunks) * chunk;
+    const auto pass = static_cast<std::uint32_t>(k / chunks);
+    for (std::size_t i = base + threadIdx.x; i < base + chunk; i += kUnroll * stride) {
+      V v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
+    }
+    ++done;
+    __syncthreads();  // the next claim is visible; every thread has read this one
+    slot ^= 1;
+    k = claimed[slot];
+  }
+  if constexpr (K != Kind::read) __threadfence();
+  if (threadIdx.x % 32 == 0) mine->work_units = done;
+  warp_clock_stop(mine, clock, acc);
+}
+
 // Data shared by every SM: each block reads the whole footprint every pass, from its own starting
 // point (block b at b / blocks of the way, wrapping), so at any moment the SMs read different
 // lines, and every line is read by every SM once per pass.

@@ -14,15 +14,15 @@ enum class BwKind { read, write, copy, rmw };
 enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
 enum class BwStore { none, def, wb, cg, cs, wt, na };      // none: the kernel does not store
 
-// How the footprint is handed to the warps: equal static slices (a block per slice), or chunks
-// the warps claim from a global ticket (fast SMs do more of the work).
-enum class BwDist { static_slices, dynamic_chunks };
+// How the footprint is handed out: equal static slices (a block per slice), or chunks claimed
+// from a global ticket by each warp or by each block (fast SMs do more of the work).
+enum class BwDist { static_slices, dynamic_chunks, dynamic_blocks };
 // Whose data a block reads: its own slice (every kernel), the whole footprint (every SM reads
 // every line once per pass), or per-SM lists of 128 B lines (the L2 partition cases).
 enum class BwData { own_slice, shared_by_all, line_lists };
 
 const char* bw_kind_name(BwKind k);    // "read"
-const char* bw_dist_name(BwDist d);    // "static", "dynamic"
+const char* bw_dist_name(BwDist d);    // "static", "dynamic", "dynamic-block"
 const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
 const char* bw_store_name(BwStore op); // "st", "st.wb", ..., "st.na"
 
@@ -77,7 +77,7 @@ struct BwLaunch {
   int spread_sms = 0;
   int unroll = 4;  // accesses in flight per thread (bw_has_kernel says which exist)
   BwDist dist = BwDist::static_slices;
-  std::uint32_t chunk_bytes = 0;  // dynamic: a multiple of 32 x unroll x width
+  std::uint32_t chunk_bytes = 0;  // dynamic: a multiple of 32 (warps) or threads (blocks) x unroll x width
   BwData data = BwData::own_slice;
   // line_lists (read, width 16, one block per SM): SM s reads lines[offsets[s] .. offsets[s+1])
   // of src (device memory), at most max_lines_per_sm each.

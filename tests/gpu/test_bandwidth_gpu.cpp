@@ -108,17 +108,17 @@ BwMeasurement best_dram(BwVariant v, std::initializer_list<int> warps, std::init
   static BandwidthRunner runner;
   const GpuInfo& g = Gpu::current().info();
   BwMeasurement best;
-  for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks})
+  for (BwDist d : {BwDist::static_slices, BwDist::dynamic_chunks, BwDist::dynamic_blocks})
     for (int w : warps)
       for (int u : unrolls)
-        for (std::uint32_t chunk : {0u, 64u << 10}) {
+        for (std::uint32_t chunk : {0u, d == BwDist::dynamic_blocks ? 512u << 10 : 64u << 10}) {
           if (d == BwDist::static_slices && chunk != 0) continue;
           BwCase c{v, 16, 8 * g.l2_bytes / std::size_t(v.arrays()) / (64u << 10) * (64u << 10), BwShape{1, w, g.sm_count}, u, d};
           c.chunk_bytes = chunk;
           BwMeasurement m;
           try {
             m = runner.measure(c, runner.calibrate(c));
-          } catch (const std::invalid_argument&) {  // 64 KiB claims at many warps: too few per warp
+          } catch (const std::invalid_argument&) {  // too few claims per claimer, or no such kernel
             continue;
           }
           std::printf("%-14s %-7s %2d warps/SM unroll %d chunk %6u: %7.1f GB/s (%.1f %% of %.1f GB/s)\n", v.name().c_str(),
