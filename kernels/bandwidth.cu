@@ -312,7 +312,7 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
     ARCHBENCH_CUDA(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     ARCHBENCH_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     // More than half the SM's shared memory: one block per SM, the one that reads its list.
-    const std::size_t smem = std::max<std::size_t>(std::size_t(l.max_lines_per_sm) * 4, std::size_t(smem_per_sm) / 2 + 1024);
+    const std::size_t smem = bw_lines_shared_bytes(l.max_lines_per_sm, std::size_t(smem_per_sm));
     if (smem > std::size_t(optin))
       throw std::invalid_argument("bandwidth: " + std::to_string(l.max_lines_per_sm) +
                                   " lines per SM do not fit in a block's shared memory");

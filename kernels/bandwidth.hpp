@@ -86,6 +86,12 @@ struct BwLaunch {
   std::uint32_t max_lines_per_sm = 0;
 };
 
+// Dynamic shared memory of a line-list launch: its longest list, and more than half the SM's
+// shared memory so that one block runs per SM (which leaves the L1 that much smaller).
+inline std::size_t bw_lines_shared_bytes(std::size_t max_lines_per_sm, std::size_t smem_per_sm) {
+  return max_lines_per_sm * 4 > smem_per_sm / 2 + 1024 ? max_lines_per_sm * 4 : smem_per_sm / 2 + 1024;
+}
+
 // Whether a kernel exists for this variant, width, unroll, distribution and data (the defaults,
 // static slices of 4 accesses, exist for every variant and width).
 bool bw_has_kernel(const BwLaunch& l);
