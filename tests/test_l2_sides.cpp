@@ -43,7 +43,9 @@ TEST(L2Sides, AssignsEveryLineAndEverySmToItsPartition) {
   // Side 0 is the reference SM's (SM 1: odd lines-runs are near to it).
   // Every line but the planted outliers (a slow line reads as far, whatever its home).
   for (std::size_t l = 0; l < s.map.size(); ++l)
-    if (l < 11 || (l - 11) % 997 != 0) ASSERT_EQ(sides.line_side[l], (l / 64) % 2 == 1 ? 0 : 1) << l;
+    if (l < 11 || (l - 11) % 997 != 0) {
+      ASSERT_EQ(sides.line_side[l], (l / 64) % 2 == 1 ? 0 : 1) << l;
+    }
   for (int sm = 0; sm < 132; ++sm) EXPECT_EQ(sides.sm_side[std::size_t(sm)], sm % 2 == 1 ? 0 : 1) << sm;
   for (std::size_t sm = 132; sm < s.samples.size(); ++sm) EXPECT_EQ(sides.sm_side[sm], -1);
   EXPECT_NEAR(sides.near_fraction, 0.5, 0.002);  // the outliers read as far

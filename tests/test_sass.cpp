@@ -363,11 +363,17 @@ TEST(Sass, BandwidthDynamicSharedAndLineKernelsUseTheNamedOperator) {
       else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
     }
     EXPECT_EQ(other_global, 0) << f.name;
-    if (loads) EXPECT_TRUE(n_load >= unroll && n_load % unroll == 0) << f.name << ": " << n_load << " loads";
-    if (stores) EXPECT_TRUE(n_store >= unroll && n_store % unroll == 0) << f.name << ": " << n_store << " stores";
+    if (loads) {
+      EXPECT_TRUE(n_load >= unroll && n_load % unroll == 0) << f.name << ": " << n_load << " loads";
+    }
+    if (stores) {
+      EXPECT_TRUE(n_store >= unroll && n_store % unroll == 0) << f.name << ": " << n_store << " stores";
+    }
     // A warp claims its first ticket and the next (ahead) in the window; a block its first before it.
     EXPECT_EQ(atomics, is_dynamic ? (by_block ? 1 : 2) : 0) << f.name << ": tickets claimed in the timed window";
-    if (is_lines) EXPECT_EQ(lds, unroll) << f.name << ": one list read per access";
+    if (is_lines) {
+      EXPECT_EQ(lds, unroll) << f.name << ": one list read per access";
+    }
     dynamic += is_dynamic;
     shared += is_shared;
     lines += is_lines;
