@@ -60,6 +60,14 @@ decltype(auto) with_op(PipeOp op, F&& f) {
     case PipeOp::mufu_ex2: return f(dev::ops::mufu_ex2{});
     case PipeOp::mufu_sin: return f(dev::ops::mufu_sin{});
     case PipeOp::dpx_viaddmax: return f(dev::ops::dpx_viaddmax{});
+    case PipeOp::shfl_idx: return f(dev::ops::shfl_idx{});
+    case PipeOp::shfl_bfly: return f(dev::ops::shfl_bfly{});
+    case PipeOp::shfl_up: return f(dev::ops::shfl_up{});
+    case PipeOp::shfl_down: return f(dev::ops::shfl_down{});
+    case PipeOp::vote_ballot: return f(dev::ops::vote_ballot{});
+    case PipeOp::match_any: return f(dev::ops::match_any{});
+    case PipeOp::redux_add: return f(dev::ops::redux_add{});
+    case PipeOp::redux_max: return f(dev::ops::redux_max{});
   }
   throw std::invalid_argument("pipeline: unknown op");
 }

@@ -86,6 +86,21 @@ ARCHBENCH_PIPE_OP(mufu_ex2, Plain<float>, 0,
 ARCHBENCH_PIPE_OP(mufu_sin, Plain<float>, 0, asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x)));
 // DPX has no PTX instruction; the intrinsic is one VIADDMNMX on sm_90.
 ARCHBENCH_PIPE_OP(dpx_viaddmax, Plain<std::int32_t>, 90, x = __viaddmax_s32(x, b, c));
+// Warp collectives over the full warp (membermask 0xffffffff), b and c runtime operands.
+ARCHBENCH_PIPE_OP(shfl_idx, Plain<std::uint32_t>, 70,
+                  asm volatile("shfl.sync.idx.b32 %0, %0, %1, %2, 0xffffffff;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(shfl_bfly, Plain<std::uint32_t>, 70,
+                  asm volatile("shfl.sync.bfly.b32 %0, %0, %1, %2, 0xffffffff;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(shfl_up, Plain<std::uint32_t>, 70,
+                  asm volatile("shfl.sync.up.b32 %0, %0, %1, %2, 0xffffffff;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(shfl_down, Plain<std::uint32_t>, 70,
+                  asm volatile("shfl.sync.down.b32 %0, %0, %1, %2, 0xffffffff;" : "+r"(x) : "r"(b), "r"(c)));
+ARCHBENCH_PIPE_OP(vote_ballot, Plain<std::uint32_t>, 70,
+                  asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, %1; vote.sync.ballot.b32 %0, p, 0xffffffff; }"
+                               : "+r"(x) : "r"(b)));
+ARCHBENCH_PIPE_OP(match_any, Plain<std::uint32_t>, 70, asm volatile("match.any.sync.b32 %0, %0, 0xffffffff;" : "+r"(x)));
+ARCHBENCH_PIPE_OP(redux_add, Plain<std::uint32_t>, 80, asm volatile("redux.sync.add.u32 %0, %0, 0xffffffff;" : "+r"(x)));
+ARCHBENCH_PIPE_OP(redux_max, Plain<std::uint32_t>, 80, asm volatile("redux.sync.max.u32 %0, %0, 0xffffffff;" : "+r"(x)));
 }  // namespace ops
 
 }  // namespace archbench::dev

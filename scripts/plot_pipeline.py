@@ -17,11 +17,15 @@ from plotlib import plain_axis, feature_benchmarks, main, save, unit_arg, finish
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def load(path):
-    label, ctx, rows = feature_benchmarks(path, "Pipeline")
+def load(path, feature="Pipeline"):
+    """Pipeline/<kind>/<op>/... and Sync/warp/<kind>/<op>/... alike."""
+    label, ctx, rows = feature_benchmarks(path, feature)
     latency, throughput = {}, []
     for b in rows:
-        kind, op = b["name"].split("/")[1:3]
+        parts = b["name"].split("/")
+        if len(parts) > 1 and parts[1] == "warp":
+            parts = parts[1:]
+        kind, op = parts[1:3]
         if kind == "latency":
             latency[op] = {"cycles": b["latency_cycles"], "ns": b["latency_ns"]}
         elif kind == "throughput":
@@ -30,7 +34,7 @@ def load(path):
     return label, ctx, (latency, throughput) if latency or throughput else None
 
 
-def plot_latency(datasets, unit, out_dir):
+def plot_latency(datasets, unit, out_dir, feature="Pipeline"):
     datasets = [(label, ctx, lat, tput) for label, ctx, (lat, tput) in datasets]
     ops = list(dict.fromkeys(op for _, _, latency, _ in datasets for op in latency))
     if not ops:
@@ -47,15 +51,16 @@ def plot_latency(datasets, unit, out_dir):
     ax.set_yticklabels(ops, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlabel(f"dependent-chain latency ({unit} per instruction)")
-    ax.set_title(run_title("Pipeline latency", datasets))
+    ax.set_title(run_title(f"{feature} latency", datasets))
     if len(datasets) > 1:
         ax.legend(fontsize=7)
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
-    return save(fig, out_dir, "pipeline_latency", dpi=130)
+    return save(fig, out_dir, f"{feature.lower()}_latency", dpi=130)
 
 
-def plot_throughput(datasets, out_dir):
+def plot_throughput(datasets, out_dir, feature="Pipeline", one_sm=False):
+    """% of peak (or inst/clk/SM) against warps per SM: on all SMs, or on one (one_sm)."""
     datasets = [(label, ctx, lat, tput) for label, ctx, (lat, tput) in datasets]
     ops = list(dict.fromkeys(r["op"] for _, _, _, rows in datasets for r in rows))
     if not ops:
@@ -71,7 +76,7 @@ def plot_throughput(datasets, out_dir):
             mine = [r for r in rows if r["op"] == op]
             if not mine:
                 continue
-            all_sms = max(r["sms"] for r in mine)
+            all_sms = min(r["sms"] for r in mine) if one_sm else max(r["sms"] for r in mine)
             for ilp in sorted({r["ilp"] for r in mine}):
                 pts = sorted((r["warps"], r["pct"] if use_pct else r["rate"]) for r in mine
                              if r["ilp"] == ilp and r["sms"] == all_sms)
@@ -81,7 +86,7 @@ def plot_throughput(datasets, out_dir):
                     ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, label=tag, linewidth=1.1)
         ax.set_xscale("log", base=2)
         ax.set_title(op, fontsize=9)
-        ax.set_xlabel("warps per SM (all SMs)", fontsize=7)
+        ax.set_xlabel("warps per SM (one SM)" if one_sm else "warps per SM (all SMs)", fontsize=7)
         plain_axis(ax.xaxis)
         ax.set_ylabel("% of peak" if use_pct else "inst/clk/SM", fontsize=7)
         if use_pct:
@@ -92,7 +97,7 @@ def plot_throughput(datasets, out_dir):
             ax.legend(fontsize=6)
     for j in range(len(ops), rows_n * cols):
         axes[j // cols][j % cols].axis("off")
-    return finish(fig, "Pipeline throughput", datasets, out_dir, "pipeline_throughput", dpi=130)
+    return finish(fig, f"{feature} throughput", datasets, out_dir, f"{feature.lower()}_throughput", dpi=130)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}

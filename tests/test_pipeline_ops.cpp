@@ -59,3 +59,30 @@ TEST(PipelineOps, HostReplayOfFmaReachesTheFixedPoint) {
   EXPECT_FALSE(emulate_chains(pipe_op_info(PipeOp::hfma2), 1, 10).has_value());
   EXPECT_FALSE(emulate_chains(pipe_op_info(PipeOp::mufu_rsq), 1, 10).has_value());
 }
+
+namespace archbench {
+namespace {
+
+// Warp collectives, every lane holding the same value: shuffles and redux.max return it, a
+// ballot (value != b) and match.any all 32 lanes, redux.add 32 x it (to 0 after 7 steps from 1).
+TEST(PipelineOps, WarpCollectivesReplayAsTheWarpComputesThem) {
+  int collectives = 0;
+  for (const PipeOpInfo& op : pipe_ops()) {
+    if (!is_warp_collective(op)) continue;
+    ++collectives;
+    EXPECT_TRUE(op.host_exact) << op.name;
+    EXPECT_EQ(op.flops_per_result, 0) << op.name;
+    ASSERT_TRUE(emulate_chains(op, 1, 5)) << op.name;
+  }
+  EXPECT_EQ(collectives, 8);
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::shfl_idx), 2, 1000), 1u ^ 2u);  // seeds 1 and 2
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::vote_ballot), 1, 3), 0xffffffffu);
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::match_any), 3, 3), 0xffffffffu);  // three chains xor
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::redux_add), 1, 2), 1024u);
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::redux_add), 1, 100), 0u);
+  EXPECT_EQ(*peak_results_per_clk_per_sm(PeakClass::warp_shuffle, 90), 32.0);
+  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::warp_other, 90));
+}
+
+}  // namespace
+}  // namespace archbench

@@ -217,8 +217,12 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
           seen += opcode + "x" + std::to_string(region.at(opcode)) + " ";
         }
     EXPECT_EQ(got, expected) << k.fn->name << ": " << seen;
-    for (const auto& helper : op->sass_helpers)
-      EXPECT_EQ(region.count(helper) ? region.at(helper) : 0, k.body) << k.fn->name << ": " << helper;
+    // One helper instruction per step where the op has one, of any of the opcodes listed.
+    if (!op->sass_helpers.empty()) {
+      int helpers = 0;
+      for (const auto& helper : op->sass_helpers) helpers += region.count(helper) ? region.at(helper) : 0;
+      EXPECT_EQ(helpers, k.body) << k.fn->name << ": " << op->sass_helpers.front();
+    }
     // Besides the op: the loop's counter, compare and branch, a few register moves where ptxas
     // rotates loop-carried registers (under 2 % of the issue slots); packed scalar chains also move
     // their halves in and out of the pairs (PRMT) once per loop iteration.
