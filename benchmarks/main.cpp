@@ -124,6 +124,11 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
     const auto text = archbench::read_file(child_json);
     const auto parts = text ? archbench::split_benchmark_json(*text) : std::nullopt;
     const std::size_t finished = parts ? parts->benchmarks.size() : 0;
+    if (text && !parts) {  // never drop a child's results silently
+      failed = true;
+      benchmarks.push_back(archbench::error_benchmark_json(
+          f.name + "/isolated_child", "the child process of " + f.name + " wrote JSON that cannot be read: " + child_json));
+    }
     if (outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == 2 && finished == 0) continue;
     ++matched;
     if (parts) {

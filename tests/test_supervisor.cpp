@@ -47,6 +47,23 @@ TEST(Supervisor, SplitsAndJoinsBenchmarkJson) {
   EXPECT_FALSE(split_benchmark_json("[]"));
 }
 
+// Google Benchmark writes a non-finite aggregate (the cv of a counter that is 0 in every
+// repetition) as a bare -nan: the child's results are read with it as null, not dropped.
+TEST(Supervisor, ReadsNonFiniteCountersOfRepetitionsAsNull) {
+  const std::string text = R"({"context": {"x": 1}, "benchmarks": [
+    {"name": "F/a_cv", "run_type": "aggregate", "clock_event_reasons": -nan, "b": nan, "c": inf, "d": [1, -inf],
+     "label": "not a nan or inf inside a string"}]})";
+  const auto parts = split_benchmark_json(text);
+  ASSERT_TRUE(parts);
+  ASSERT_EQ(parts->benchmarks.size(), 1u);
+  const auto b = nlohmann::json::parse(parts->benchmarks[0]);
+  EXPECT_TRUE(b["clock_event_reasons"].is_null());
+  EXPECT_TRUE(b["b"].is_null());
+  EXPECT_TRUE(b["c"].is_null());
+  EXPECT_TRUE(b["d"][1].is_null());
+  EXPECT_EQ(b["label"], "not a nan or inf inside a string");
+}
+
 TEST(Supervisor, AtomicWrite) {
   const std::string path = testing::TempDir() + "/archbench_supervisor_test.json";
   write_file_atomically(path, "one");
