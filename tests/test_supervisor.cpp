@@ -48,10 +48,10 @@ TEST(Supervisor, SplitsAndJoinsBenchmarkJson) {
 }
 
 // Google Benchmark writes a non-finite aggregate (the cv of a counter that is 0 in every
-// repetition) as a bare -nan: the child's results are read with it as null, not dropped.
+// repetition) as a bare -NaN: the child's results are read with it as null, not dropped.
 TEST(Supervisor, ReadsNonFiniteCountersOfRepetitionsAsNull) {
   const std::string text = R"({"context": {"x": 1}, "benchmarks": [
-    {"name": "F/a_cv", "run_type": "aggregate", "clock_event_reasons": -nan, "b": nan, "c": inf, "d": [1, -inf],
+    {"name": "F/a_cv", "run_type": "aggregate", "clock_event_reasons": -NaN, "b": NaN, "c": Infinity, "d": [1, -inf],
      "label": "not a nan or inf inside a string"}]})";
   const auto parts = split_benchmark_json(text);
   ASSERT_TRUE(parts);
