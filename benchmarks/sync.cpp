@@ -1,6 +1,7 @@
-// Sync: how threads synchronise and exchange data. This first part: the warp collectives.
+// Sync: how threads synchronise and exchange data.
 //   Sync/warp/latency/<op>                                one warp, one dependent chain per thread
 //   Sync/warp/throughput/<op>/ilp:I/warps_per_sm:W/sms:S  I chains per thread, W warps on each of S SMs
+//   Sync/<bar|mbarrier|fence>/<step>/warps_per_block:W    cycles per barrier or fence step, one block of W warps
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max
 // (fixtures/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
 // inline PTX on runtime operands, the same starts in every lane, every warp's result checked
@@ -11,11 +12,40 @@
 #include <vector>
 
 #include "fixtures/pipeline_bench.hpp"
+#include "fixtures/sync_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 
 namespace archbench {
 namespace {
+
+void sync_step(benchmark::State& state, SyncStep s, int warps) {
+  const SyncStepInfo& info = sync_step_info(s);
+  if (const auto why = sync_step_unsupported(info, Gpu::current().info())) {
+    state.SkipWithError(("unsupported: " + *why).c_str());
+    return;
+  }
+  guarded(state, [&] {
+    const std::uint32_t iterations = calibrate_sync_iterations(s, warps);
+    std::vector<double> cycles, overhead, raw, mhz;
+    for (auto _ : state) {
+      const SyncMeasurement m = measure_sync(s, warps, iterations);
+      state.SetIterationTime(m.window_ns * 1e-9);
+      cycles.push_back(m.slope.latency_cycles);
+      overhead.push_back(m.slope.loop_overhead_cycles);
+      raw.push_back(m.slope.raw_cycles);
+      mhz.push_back(m.sm_clock_mhz);
+    }
+    const double clock = median(mhz), c = median(cycles);
+    state.counters["latency_cycles"] = c;  // per step, the block's window
+    state.counters["latency_ns"] = clock > 0 ? c * 1e3 / clock : 0.0;
+    state.counters["latency_raw_cycles"] = median(raw);
+    state.counters["loop_overhead_cycles"] = median(overhead);
+    state.counters["warps_per_block"] = warps;
+    state.counters["iterations"] = iterations;
+    report_clocks(state, clock);
+  });
+}
 
 void register_sync(const SuiteConfig& cfg) {
   const int all_sms = cfg.gpu.info().sm_count;
@@ -37,9 +67,23 @@ void register_sync(const SuiteConfig& cfg) {
                             "/warps_per_sm:" + std::to_string(s.warps_per_sm) + "/sms:" + std::to_string(s.sms),
                         [op = info.op, s](benchmark::State& st) { pipeline_throughput(st, op, s); }});
   }
+  // Barriers against the block's warps; fences from one warp and from a full block.
+  for (const SyncStepInfo& info : sync_steps()) {
+    std::vector<int> warps = std::string(info.family) == "fence" ? std::vector<int>{1, 32}
+                             : cfg.quick                          ? std::vector<int>{2, 32}
+                                                                  : std::vector<int>{1, 2, 4, 8, 16, 32};
+    for (int w : warps) {
+      if (info.needs_two_warps && w % 2 != 0) continue;
+      points.push_back({std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w),
+                        [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
+    }
+  }
   register_points("Sync", points, kPipelineBenchIterations,
                   {{"Sync/warp/latency/", {lower("latency_cycles")}},
-                   {"Sync/warp/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
+                   {"Sync/warp/throughput/", {higher("thread_inst_per_clk_per_sm")}},
+                   {"Sync/bar/", {lower("latency_cycles")}},
+                   {"Sync/mbarrier/", {lower("latency_cycles")}},
+                   {"Sync/fence/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "fixtures/gpu.hpp"
 #include "fixtures/pipeline_runner.hpp"
+#include "fixtures/sync_runner.hpp"
 
 namespace archbench {
 namespace {
@@ -55,6 +57,33 @@ TEST(Sync, EveryWarpCollectiveChecksItselfOnEverySm) {
     if (!is_warp_collective(op) || pipe_op_unsupported(op, gpu)) continue;
     EXPECT_NO_THROW(measure_throughput(op.op, PipelineShape{4, 32, gpu.sm_count}, 4)) << op.name;
   }
+}
+
+double step_cycles(SyncStep s, int warps) {
+  const SyncMeasurement m = measure_sync(s, warps, calibrate_sync_iterations(s, warps));
+  std::printf("%-18s %2d warps: %7.1f cycles per step (raw %7.1f) at %.0f MHz\n", sync_step_info(s).name, warps,
+              m.slope.latency_cycles, m.slope.raw_cycles, m.sm_clock_mhz);
+  return m.slope.latency_cycles;
+}
+
+// Every barrier and fence step runs with 2 and 32 warps and checks itself (every warp's step
+// count; the mbarrier's completed phases); a barrier of a full block costs at least one of a
+// warp pair; a wider fence costs at least a narrower one, and an outstanding store makes it dearer.
+TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
+  const GpuInfo& gpu = Gpu::current().info();
+  std::map<SyncStep, std::map<int, double>> c;
+  for (const SyncStepInfo& i : sync_steps()) {
+    if (sync_step_unsupported(i, gpu)) continue;
+    for (int w : {2, 32}) {
+      c[i.step][w] = step_cycles(i.step, w);
+      EXPECT_GT(c[i.step][w], 1.0) << i.name << ": cheaper than an issue slot";
+      EXPECT_LT(c[i.step][w], 20000.0) << i.name;
+    }
+  }
+  EXPECT_GE(c[SyncStep::bar_sync][32], 0.95 * c[SyncStep::bar_sync][2]);
+  EXPECT_GE(c[SyncStep::fence_sc_gpu][2], c[SyncStep::fence_sc_cta][2]);
+  EXPECT_GE(c[SyncStep::fence_sc_sys][2], 0.95 * c[SyncStep::fence_sc_gpu][2]);
+  EXPECT_GE(c[SyncStep::store_fence_gpu][2], c[SyncStep::fence_sc_gpu][2]);
 }
 
 }  // namespace

@@ -1,0 +1,157 @@
+// Barrier and fence loops of the Sync feature: every warp runs `iterations` x kBody steps of one
+// synchronisation primitive between two clock reads, as inline PTX (the SASS test checks the
+// instruction). The mbarrier loop counts its completed phases, which the host checks.
+#include "kernels/sync.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "fixtures/cuda_check.hpp"
+#include "fixtures/device_buffer.hpp"
+#include "kernels/arch_guard.cuh"
+#include "kernels/warp_clock.cuh"
+
+namespace archbench {
+namespace dev::sync {
+
+template <SyncStep S>
+__device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, std::uint32_t* global_slot,
+                                     std::uint32_t mbar, std::uint32_t& phase, std::uint32_t& value) {
+  if constexpr (S == SyncStep::bar_sync) {
+    asm volatile("bar.sync 0;" ::: "memory");
+  } else if constexpr (S == SyncStep::bar_named_half) {
+    const std::uint32_t half = warps / 2 * 32;
+    if (warp < warps / 2) asm volatile("bar.sync 1, %0;" ::"r"(half) : "memory");
+    else asm volatile("bar.sync 2, %0;" ::"r"(half) : "memory");
+  } else if constexpr (S == SyncStep::bar_arrive_sync) {
+    // A handshake on two barriers: producers signal "full" (1) and wait for "empty" (2),
+    // consumers wait for "full" and signal "empty"; no warp arrives twice at one barrier phase.
+    const std::uint32_t all = warps * 32;
+    if (warp < warps / 2) {
+      asm volatile("bar.arrive 1, %0;" ::"r"(all) : "memory");
+      asm volatile("bar.sync 2, %0;" ::"r"(all) : "memory");
+    } else {
+      asm volatile("bar.sync 1, %0;" ::"r"(all) : "memory");
+      asm volatile("bar.arrive 2, %0;" ::"r"(all) : "memory");
+    }
+  } else if constexpr (S == SyncStep::mbarrier_phase) {
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
+      std::uint64_t state;
+      asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(mbar) : "memory");
+      std::uint32_t done = 0;
+      while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
+      phase ^= 1u;
+      ++value;
+    });
+  } else if constexpr (S == SyncStep::fence_sc_cta) {
+    asm volatile("fence.sc.cta;" ::: "memory");
+  } else if constexpr (S == SyncStep::fence_acq_rel_gpu) {
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+  } else if constexpr (S == SyncStep::fence_sc_gpu) {
+    asm volatile("fence.sc.gpu;" ::: "memory");
+  } else if constexpr (S == SyncStep::fence_sc_sys) {
+    asm volatile("fence.sc.sys;" ::: "memory");
+  } else if constexpr (S == SyncStep::fence_proxy_async) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(), asm volatile("fence.proxy.async;" ::: "memory"));
+  } else if constexpr (S == SyncStep::store_fence_gpu) {
+    asm volatile("st.global.u32 [%0], %1;\n\tfence.sc.gpu;" ::"l"(global_slot), "r"(value) : "memory");
+    ++value;
+  }
+}
+
+template <SyncStep S, int kBody>
+__global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, std::uint32_t* slots,
+                                                    WarpTiming* __restrict__ out) {
+  __shared__ __align__(8) std::uint64_t mbar_storage;
+  const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const auto mbar = static_cast<std::uint32_t>(__cvta_generic_to_shared(&mbar_storage));
+  if constexpr (S == SyncStep::mbarrier_phase) {
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
+      if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
+    });
+  }
+  std::uint32_t* slot = slots + (blockIdx.x * blockDim.x + threadIdx.x);
+  std::uint32_t phase = 0, value = 0;
+  WarpTiming* mine = &out[blockIdx.x * warps + warp];
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+#pragma unroll 1
+  for (std::uint32_t i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int k = 0; k < kBody; ++k) step<S>(warp, warps, slot, mbar, phase, value);
+  }
+  const std::uint64_t check = S == SyncStep::mbarrier_phase || S == SyncStep::store_fence_gpu
+                                  ? value : std::uint64_t(iterations) * kBody;
+  warp_clock_stop(mine, clock, check);
+}
+
+}  // namespace dev::sync
+
+namespace {
+
+using KernelFn = void (*)(std::uint32_t, std::uint32_t*, WarpTiming*);
+
+template <SyncStep S>
+KernelFn kernel_for(int body) {
+  if (body == kSyncShortBody) return dev::sync::sync_kernel<S, kSyncShortBody>;
+  if (body == kSyncLongBody) return dev::sync::sync_kernel<S, kSyncLongBody>;
+  throw std::invalid_argument("sync: no kernel for a body of " + std::to_string(body));
+}
+
+KernelFn kernel_for(SyncStep s, int body) {
+  switch (s) {
+    case SyncStep::bar_sync: return kernel_for<SyncStep::bar_sync>(body);
+    case SyncStep::bar_named_half: return kernel_for<SyncStep::bar_named_half>(body);
+    case SyncStep::bar_arrive_sync: return kernel_for<SyncStep::bar_arrive_sync>(body);
+    case SyncStep::mbarrier_phase: return kernel_for<SyncStep::mbarrier_phase>(body);
+    case SyncStep::fence_sc_cta: return kernel_for<SyncStep::fence_sc_cta>(body);
+    case SyncStep::fence_acq_rel_gpu: return kernel_for<SyncStep::fence_acq_rel_gpu>(body);
+    case SyncStep::fence_sc_gpu: return kernel_for<SyncStep::fence_sc_gpu>(body);
+    case SyncStep::fence_sc_sys: return kernel_for<SyncStep::fence_sc_sys>(body);
+    case SyncStep::fence_proxy_async: return kernel_for<SyncStep::fence_proxy_async>(body);
+    case SyncStep::store_fence_gpu: return kernel_for<SyncStep::store_fence_gpu>(body);
+  }
+  throw std::invalid_argument("sync: unknown step");
+}
+
+const std::vector<SyncStepInfo> kSteps = {
+    {SyncStep::bar_sync, "bar_sync", "bar", "bar.sync 0", 0, false},
+    {SyncStep::bar_named_half, "bar_named_half", "bar", "bar.sync 1|2, half the block", 0, true},
+    {SyncStep::bar_arrive_sync, "bar_arrive_sync", "bar", "producers bar.arrive 1 + bar.sync 2, consumers bar.sync 1 + bar.arrive 2", 0, true},
+    {SyncStep::mbarrier_phase, "mbarrier_phase", "mbarrier", "mbarrier.arrive + try_wait.parity", 80, false},
+    {SyncStep::fence_sc_cta, "fence_sc_cta", "fence", "fence.sc.cta", 70, false},
+    {SyncStep::fence_acq_rel_gpu, "fence_acq_rel_gpu", "fence", "fence.acq_rel.gpu", 70, false},
+    {SyncStep::fence_sc_gpu, "fence_sc_gpu", "fence", "fence.sc.gpu", 70, false},
+    {SyncStep::fence_sc_sys, "fence_sc_sys", "fence", "fence.sc.sys", 70, false},
+    {SyncStep::fence_proxy_async, "fence_proxy_async", "fence", "fence.proxy.async", 90, false},
+    {SyncStep::store_fence_gpu, "store_fence_gpu", "fence", "st.global + fence.sc.gpu", 70, false},
+};
+
+}  // namespace
+
+const std::vector<SyncStepInfo>& sync_steps() { return kSteps; }
+
+const SyncStepInfo& sync_step_info(SyncStep s) {
+  for (const SyncStepInfo& i : kSteps)
+    if (i.step == s) return i;
+  throw std::invalid_argument("sync: unknown step");
+}
+
+std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
+  if (l.threads_per_block <= 0 || l.threads_per_block % 32 != 0 || l.threads_per_block > 1024 || l.blocks <= 0)
+    throw std::invalid_argument("sync: threads per block must be a multiple of 32 in 32..1024, blocks > 0");
+  if (sync_step_info(l.step).needs_two_warps && (l.threads_per_block / 32) % 2 != 0)
+    throw std::invalid_argument(std::string("sync: ") + sync_step_info(l.step).name + " needs an even number of warps");
+  const KernelFn kernel = kernel_for(l.step, l.body);
+  const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
+  DeviceBuffer<std::uint32_t> slots(std::size_t(l.blocks) * l.threads_per_block);
+  DeviceBuffer<WarpTiming> out(warps);
+  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, warps * sizeof(WarpTiming)));
+  kernel<<<l.blocks, l.threads_per_block>>>(l.iterations, slots.get(), out.get());
+  cuda_check_launch("sync_kernel");
+  return out.download();
+}
+
+}  // namespace archbench

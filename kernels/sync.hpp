@@ -1,0 +1,52 @@
+// Host side of the Sync feature's barrier and fence kernels (kernels/sync.cu): a loop of one
+// synchronisation step, timed per warp. The warp collectives run on the Pipeline kernel instead
+// (fixtures/pipeline_ops.hpp).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "analysis/warp_timing.hpp"
+
+namespace archbench {
+
+enum class SyncStep {
+  bar_sync,          // bar.sync 0: every thread of the block
+  bar_named_half,    // bar.sync 1 / 2, each half of the block's warps on its own named barrier
+  bar_arrive_sync,   // producer/consumer handshake: the first half arrives on 1 and waits on 2, the second the reverse
+  mbarrier_phase,    // every thread: mbarrier.arrive, then mbarrier.try_wait.parity until the phase flips
+  fence_sc_cta,      // fence.sc.cta (membar.cta)
+  fence_acq_rel_gpu, // fence.acq_rel.gpu
+  fence_sc_gpu,      // fence.sc.gpu (membar.gl)
+  fence_sc_sys,      // fence.sc.sys (membar.sys)
+  fence_proxy_async, // fence.proxy.async (sm_90)
+  store_fence_gpu,   // st.global then fence.sc.gpu: a fence with an outstanding store
+};
+
+struct SyncStepInfo {
+  SyncStep step;
+  const char* name;      // Sync/<family>/<name>
+  const char* family;    // "bar", "mbarrier", "fence"
+  const char* ptx;
+  int min_cc;
+  bool needs_two_warps;  // named halves, producer/consumer
+};
+const std::vector<SyncStepInfo>& sync_steps();
+const SyncStepInfo& sync_step_info(SyncStep s);
+
+// The latency slope's two loop bodies.
+inline constexpr int kSyncShortBody = 16;
+inline constexpr int kSyncLongBody = 64;
+
+struct SyncLaunch {
+  SyncStep step = SyncStep::bar_sync;
+  int body = kSyncLongBody;  // kSyncShortBody or kSyncLongBody steps per iteration
+  int blocks = 1;
+  int threads_per_block = 32;
+  std::uint32_t iterations = 1;
+};
+
+// One timing per warp; WarpTiming::check holds the mbarrier's completed phases (mbarrier_phase),
+// else the steps the warp ran. Throws std::invalid_argument, CudaError.
+std::vector<WarpTiming> run_sync(const SyncLaunch& l);
+
+}  // namespace archbench
