@@ -4,19 +4,67 @@
 Usage: plot_sync.py [--unit cycles|ns] [--out DIR] FILE...
 
 Writes DIR/sync_latency.{png,svg} (dependent-chain latency of each warp collective, one bar per
-GPU) and DIR/sync_throughput.{png,svg} (one panel per collective: % of the Programming Guide's
+GPU), DIR/sync_throughput.{png,svg} (one panel per collective: % of the Programming Guide's
 peak where it has one (shuffles), else warp-level instructions x 32 per clock per SM, against warps
-on one SM, one line per ILP and GPU). Files without Sync data are skipped with a note.
+on one SM, one line per ILP and GPU) and DIR/sync_barriers.{png,svg} (cycles per barrier, mbarrier
+phase and fence against warps per block, one line per step and GPU). Files without Sync data are
+skipped with a note.
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import main, unit_arg  # noqa: E402
-from plot_pipeline import load, plot_latency, plot_throughput  # noqa: E402
+from plotlib import feature_benchmarks, finish, main, plain_axis, unit_arg  # noqa: E402
+from plot_pipeline import load as load_warp, plot_latency, plot_throughput  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(path):
+    """The warp collectives (as plot_pipeline reads them) and the barrier and fence steps."""
+    label, ctx, warp = load_warp(path, "Sync")
+    _, _, rows = feature_benchmarks(path, "Sync")
+    steps = []
+    for b in rows:
+        parts = b["name"].split("/")
+        if len(parts) > 3 and parts[1] in ("bar", "mbarrier", "fence") and "latency_cycles" in b:
+            steps.append({"family": parts[1], "step": parts[2], "warps": int(b["warps_per_block"]),
+                          "cycles": b["latency_cycles"]})
+    data = (warp or ({}, []), steps)
+    return label, ctx, data if warp or steps else None
+
+
+def plot_barriers(datasets, out_dir):
+    datasets = [(label, ctx, steps) for label, ctx, (_, steps) in datasets]
+    if not any(steps for _, _, steps in datasets):
+        return []
+    families = ["bar", "mbarrier", "fence"]
+    fig, axes = plt.subplots(1, len(families), figsize=(5 * len(families), 4), squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    for fi, family in enumerate(families):
+        ax = axes[0][fi]
+        for gi, (label, _, steps) in enumerate(datasets):
+            for step in dict.fromkeys(r["step"] for r in steps if r["family"] == family):
+                pts = sorted((r["warps"], r["cycles"]) for r in steps if r["step"] == step)
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
+                        label=step + (f" — {label}" if len(datasets) > 1 else ""))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        plain_axis(ax.xaxis)
+        plain_axis(ax.yaxis, minor_labels=True)
+        ax.set_title(family, fontsize=9)
+        ax.set_xlabel("warps per block (one block, one SM)", fontsize=7)
+        ax.set_ylabel("cycles per step (the block's window)", fontsize=7)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.tick_params(labelsize=7)
+        if ax.lines:
+            ax.legend(fontsize=6)
+    return finish(fig, "Sync: barriers and fences", datasets, out_dir, "sync_barriers", dpi=130)
 
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Sync", lambda path: load(path, "Sync"),
-                  lambda datasets, args: plot_latency(datasets, args.unit, args.out, "Sync")
-                  + plot_throughput(datasets, args.out, "Sync", one_sm=True),
-                  extra_args=unit_arg))
+    def plot(datasets, args):
+        warp = [(label, ctx, w) for label, ctx, (w, _) in datasets if w[0] or w[1]]
+        out = plot_latency(warp, args.unit, args.out, "Sync") + plot_throughput(warp, args.out, "Sync", one_sm=True) if warp else []
+        return out + plot_barriers(datasets, args.out)
+
+    sys.exit(main(__doc__, "Sync", load, plot, extra_args=unit_arg))
