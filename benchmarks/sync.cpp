@@ -2,6 +2,8 @@
 //   Sync/warp/latency/<op>                                one warp, one dependent chain per thread
 //   Sync/warp/throughput/<op>/ilp:I/warps_per_sm:W/sms:S  I chains per thread, W warps on each of S SMs
 //   Sync/<bar|mbarrier|fence>/<step>/warps_per_block:W    cycles per barrier or fence step, one block of W warps
+//   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
+//   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max
 // (fixtures/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
 // inline PTX on runtime operands, the same starts in every lane, every warp's result checked
@@ -19,17 +21,17 @@
 namespace archbench {
 namespace {
 
-void sync_step(benchmark::State& state, SyncStep s, int warps) {
+void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   const SyncStepInfo& info = sync_step_info(s);
   if (const auto why = sync_step_unsupported(info, Gpu::current().info())) {
     state.SkipWithError(("unsupported: " + *why).c_str());
     return;
   }
   guarded(state, [&] {
-    const std::uint32_t iterations = calibrate_sync_iterations(s, warps);
+    const std::uint32_t iterations = calibrate_sync_iterations(s, warps, blocks);
     std::vector<double> cycles, overhead, raw, mhz;
     for (auto _ : state) {
-      const SyncMeasurement m = measure_sync(s, warps, iterations);
+      const SyncMeasurement m = measure_sync(s, warps, iterations, blocks);
       state.SetIterationTime(m.window_ns * 1e-9);
       cycles.push_back(m.slope.latency_cycles);
       overhead.push_back(m.slope.loop_overhead_cycles);
@@ -42,6 +44,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps) {
     state.counters["latency_raw_cycles"] = median(raw);
     state.counters["loop_overhead_cycles"] = median(overhead);
     state.counters["warps_per_block"] = warps;
+    state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
     report_clocks(state, clock);
   });
@@ -69,6 +72,7 @@ void register_sync(const SuiteConfig& cfg) {
   }
   // Barriers against the block's warps; fences from one warp and from a full block.
   for (const SyncStepInfo& info : sync_steps()) {
+    if (info.step == SyncStep::cluster_barrier || info.step == SyncStep::grid_sync) continue;  // below
     std::vector<int> warps = std::string(info.family) == "fence" ? std::vector<int>{1, 32}
                              : cfg.quick                          ? std::vector<int>{2, 32}
                                                                   : std::vector<int>{1, 2, 4, 8, 16, 32};
@@ -78,12 +82,25 @@ void register_sync(const SuiteConfig& cfg) {
                         [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
     }
   }
+  // A cluster barrier against the cluster size, a grid sync against the cooperative grid (up to
+  // one block per SM; the blocks run on as many SMs), blocks of 4 warps.
+  for (int c : cfg.quick ? std::vector<int>{2, 8} : std::vector<int>{1, 2, 4, 8, 16})
+    points.push_back({"Sync/cluster/cluster_barrier/cluster_size:" + std::to_string(c) + "/warps_per_block:4",
+                      [c](benchmark::State& st) { sync_step(st, SyncStep::cluster_barrier, 4, c); }});
+  std::vector<int> grids;
+  for (int g = 1; g < all_sms; g *= 4) grids.push_back(g);
+  grids.push_back(all_sms);
+  for (int g : cfg.quick ? std::vector<int>{all_sms} : grids)
+    points.push_back({"Sync/grid/grid_sync/blocks:" + std::to_string(g) + "/warps_per_block:4",
+                      [g](benchmark::State& st) { sync_step(st, SyncStep::grid_sync, 4, g); }});
   register_points("Sync", points, kPipelineBenchIterations,
                   {{"Sync/warp/latency/", {lower("latency_cycles")}},
                    {"Sync/warp/throughput/", {higher("thread_inst_per_clk_per_sm")}},
                    {"Sync/bar/", {lower("latency_cycles")}},
                    {"Sync/mbarrier/", {lower("latency_cycles")}},
-                   {"Sync/fence/", {lower("latency_cycles")}}});
+                   {"Sync/fence/", {lower("latency_cycles")}},
+                   {"Sync/cluster/", {lower("latency_cycles")}},
+                   {"Sync/grid/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // instruction). The mbarrier loop counts its completed phases, which the host checks.
 #include "kernels/sync.hpp"
 
+#include <cooperative_groups.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +60,11 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
   } else if constexpr (S == SyncStep::store_fence_gpu) {
     asm volatile("st.global.u32 [%0], %1;\n\tfence.sc.gpu;" ::"l"(global_slot), "r"(value) : "memory");
     ++value;
+  } else if constexpr (S == SyncStep::cluster_barrier) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                            asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"));
+  } else if constexpr (S == SyncStep::grid_sync) {
+    cooperative_groups::this_grid().sync();
   }
 }
 
@@ -112,6 +119,8 @@ KernelFn kernel_for(SyncStep s, int body) {
     case SyncStep::fence_sc_sys: return kernel_for<SyncStep::fence_sc_sys>(body);
     case SyncStep::fence_proxy_async: return kernel_for<SyncStep::fence_proxy_async>(body);
     case SyncStep::store_fence_gpu: return kernel_for<SyncStep::store_fence_gpu>(body);
+    case SyncStep::cluster_barrier: return kernel_for<SyncStep::cluster_barrier>(body);
+    case SyncStep::grid_sync: return kernel_for<SyncStep::grid_sync>(body);
   }
   throw std::invalid_argument("sync: unknown step");
 }
@@ -127,6 +136,8 @@ const std::vector<SyncStepInfo> kSteps = {
     {SyncStep::fence_sc_sys, "fence_sc_sys", "fence", "fence.sc.sys", 70, false},
     {SyncStep::fence_proxy_async, "fence_proxy_async", "fence", "fence.proxy.async", 90, false},
     {SyncStep::store_fence_gpu, "store_fence_gpu", "fence", "st.global + fence.sc.gpu", 70, false},
+    {SyncStep::cluster_barrier, "cluster_barrier", "cluster", "barrier.cluster.arrive + wait (aligned)", 90, false},
+    {SyncStep::grid_sync, "grid_sync", "grid", "cooperative_groups::this_grid().sync()", 70, false},
 };
 
 }  // namespace
@@ -149,7 +160,45 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
   DeviceBuffer<std::uint32_t> slots(std::size_t(l.blocks) * l.threads_per_block);
   DeviceBuffer<WarpTiming> out(warps);
   ARCHBENCH_CUDA(cudaMemset(out.get(), 0, warps * sizeof(WarpTiming)));
-  kernel<<<l.blocks, l.threads_per_block>>>(l.iterations, slots.get(), out.get());
+  std::uint32_t iterations = l.iterations;
+  std::uint32_t* slot_ptr = slots.get();
+  WarpTiming* out_ptr = out.get();
+  if (l.step == SyncStep::cluster_barrier) {
+    // One cluster of l.blocks blocks; sizes above the portable 8 need the kernel's opt-in.
+    if (l.blocks > 8)
+      ARCHBENCH_CUDA(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                          cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(l.blocks);
+    config.blockDim = dim3(l.threads_per_block);
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(l.blocks);
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    ARCHBENCH_CUDA(cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void*>(kernel), &config));
+    if (clusters < 1)
+      throw std::invalid_argument("sync: a cluster of " + std::to_string(l.blocks) + " blocks of " +
+                                  std::to_string(l.threads_per_block) + " threads cannot run on this GPU");
+    ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, iterations, slot_ptr, out_ptr));
+  } else if (l.step == SyncStep::grid_sync) {
+    // A cooperative launch: every block resident at once, or the launch is refused.
+    int device = 0, per_sm = 0, sms = 0;
+    ARCHBENCH_CUDA(cudaGetDevice(&device));
+    ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel),
+                                                                 l.threads_per_block, 0));
+    if (l.blocks > per_sm * sms)
+      throw std::invalid_argument("sync: a cooperative grid of " + std::to_string(l.blocks) + " blocks does not fit (" +
+                                  std::to_string(per_sm * sms) + " at once)");
+    void* args[] = {&iterations, &slot_ptr, &out_ptr};
+    ARCHBENCH_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(l.blocks),
+                                               dim3(l.threads_per_block), args, 0, nullptr));
+  } else {
+    kernel<<<l.blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr);
+  }
   cuda_check_launch("sync_kernel");
   return out.download();
 }

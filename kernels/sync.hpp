@@ -20,12 +20,14 @@ enum class SyncStep {
   fence_sc_sys,      // fence.sc.sys (membar.sys)
   fence_proxy_async, // fence.proxy.async (sm_90)
   store_fence_gpu,   // st.global then fence.sc.gpu: a fence with an outstanding store
+  cluster_barrier,   // barrier.cluster.arrive + barrier.cluster.wait, every thread of a cluster (sm_90)
+  grid_sync,         // cooperative_groups grid sync of a cooperative launch, every thread of the grid
 };
 
 struct SyncStepInfo {
   SyncStep step;
   const char* name;      // Sync/<family>/<name>
-  const char* family;    // "bar", "mbarrier", "fence"
+  const char* family;    // "bar", "mbarrier", "fence", "cluster", "grid"
   const char* ptx;
   int min_cc;
   bool needs_two_warps;  // named halves, producer/consumer
@@ -40,13 +42,14 @@ inline constexpr int kSyncLongBody = 64;
 struct SyncLaunch {
   SyncStep step = SyncStep::bar_sync;
   int body = kSyncLongBody;  // kSyncShortBody or kSyncLongBody steps per iteration
-  int blocks = 1;
+  int blocks = 1;             // cluster_barrier: the cluster size (one cluster); grid_sync: the grid
   int threads_per_block = 32;
   std::uint32_t iterations = 1;
 };
 
 // One timing per warp; WarpTiming::check holds the mbarrier's completed phases (mbarrier_phase),
-// else the steps the warp ran. Throws std::invalid_argument, CudaError.
+// else the steps the warp ran. A cluster or cooperative grid that cannot run at once on this GPU
+// is refused (std::invalid_argument). Throws std::invalid_argument, CudaError.
 std::vector<WarpTiming> run_sync(const SyncLaunch& l);
 
 }  // namespace archbench

@@ -694,6 +694,11 @@ TEST(Sass, SyncLoopsHoldTheirBarrierOrFenceOncePerStep) {
       {"fence_sc_sys", {{"MEMBAR.SC.SYS", 1}}},
       {"fence_proxy_async", {{"FENCE.VIEW.ASYNC.S", 1}}},
       {"store_fence_gpu", {{"STG.E", 1}, {"MEMBAR.SC.GPU", 1}}},
+      // barrier.cluster.arrive (release) + wait (acquire): the cluster barrier and a membar.
+      {"cluster_barrier", {{"UCGABAR_ARV", 1}, {"UCGABAR_WAIT", 1}, {"MEMBAR.ALL.GPU", 1}}},
+      // cooperative_groups' grid sync: a block barrier, one atomic per block on the grid's
+      // counter, a spin on it, a block barrier.
+      {"grid_sync", {{"BAR.SYNC.DEFER_BLOCKING", 2}, {"ATOM.E.ADD.STRONG.GPU", 1}}},
   };
   int checked = 0;
   for (const Function& f : sass()) {

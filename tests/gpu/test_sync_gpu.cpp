@@ -86,5 +86,24 @@ TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
   EXPECT_GE(c[SyncStep::store_fence_gpu][2], c[SyncStep::fence_sc_gpu][2]);
 }
 
+// A cluster barrier runs for clusters of 2 and 8 blocks, a grid sync for 2 blocks and one block
+// per SM (each self-checked), and neither gets cheaper with more blocks to wait for.
+TEST(Sync, ClusterBarrierAndGridSyncGrowWithWhatTheyWaitFor) {
+  const GpuInfo& gpu = Gpu::current().info();
+  auto cycles = [&](SyncStep s, int blocks) {
+    const SyncMeasurement m = measure_sync(s, 4, calibrate_sync_iterations(s, 4, blocks), blocks);
+    std::printf("%-16s %3d blocks of 4 warps: %8.1f cycles per step\n", sync_step_info(s).name, blocks, m.slope.latency_cycles);
+    return m.slope.latency_cycles;
+  };
+  if (!sync_step_unsupported(sync_step_info(SyncStep::cluster_barrier), gpu)) {
+    const double two = cycles(SyncStep::cluster_barrier, 2), eight = cycles(SyncStep::cluster_barrier, 8);
+    EXPECT_GT(two, 1.0);
+    EXPECT_GE(eight, 0.95 * two);
+  }
+  const double pair = cycles(SyncStep::grid_sync, 2), all = cycles(SyncStep::grid_sync, gpu.sm_count);
+  EXPECT_GT(pair, 1.0);
+  EXPECT_GE(all, 0.95 * pair);
+}
+
 }  // namespace
 }  // namespace archbench
