@@ -38,15 +38,10 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
       raw.push_back(m.slope.raw_cycles);
       mhz.push_back(m.sm_clock_mhz);
     }
-    const double clock = median(mhz), c = median(cycles);
-    state.counters["latency_cycles"] = c;  // per step, the block's window
-    state.counters["latency_ns"] = clock > 0 ? c * 1e3 / clock : 0.0;
-    state.counters["latency_raw_cycles"] = median(raw);
-    state.counters["loop_overhead_cycles"] = median(overhead);
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
-    report_clocks(state, clock);
+    report_slope_latency(state, cycles, overhead, raw, mhz);  // per step, block 0's window
   });
 }
 

@@ -157,6 +157,21 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
   warp_clock_stop(mine, clock, acc);
 }
 
+// One claimed chunk [base, base + chunk), read by threads first, first + stride, ... (a warp's
+// lanes, or a block's threads), kUnroll accesses in flight each.
+template <Kind K, class Ld, class St, int kUnroll, class V>
+__device__ __forceinline__ void stream_chunk(const V* src, V* dst, std::size_t base, std::size_t chunk,
+                                             std::size_t first, std::size_t stride, std::uint32_t pass,
+                                             std::uint32_t& acc) {
+  for (std::size_t i = base + first; i < base + chunk; i += kUnroll * stride) {
+    V v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
+  }
+}
+
 // Dynamic distribution: each warp claims chunks of `chunk` elements from a global ticket (lane 0,
 // one atomic per chunk, the next claimed while the current chunk's accesses are in flight); ticket
 // k is chunk k % chunks of pass k / chunks. Fast SMs take more chunks than slow ones, so the
@@ -169,7 +184,6 @@ __global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename 
                                                                  std::uint32_t passes, std::uint32_t chunk,
                                                                  std::uint32_t* __restrict__ ticket,
                                                                  WarpTiming* __restrict__ out) {
-  using V = typename VecOf<kBytes>::T;
   const std::uint32_t lane = threadIdx.x % 32;
   const std::size_t chunks = n / chunk, total = chunks * passes;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
@@ -181,15 +195,8 @@ __global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename 
   while (next < total) {
     const std::size_t k = next;
     if (lane == 0) next = atomicAdd(ticket, 1u);
-    const std::size_t base = (k % chunks) * chunk;
-    const auto pass = static_cast<std::uint32_t>(k / chunks);
-    for (std::size_t i = base + lane; i < base + chunk; i += 32 * kUnroll) {
-      V v[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * 32, pass);
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * 32, acc);
-    }
+    stream_chunk<K, Ld, St, kUnroll>(src, dst, (k % chunks) * chunk, chunk, lane, 32,
+                                     static_cast<std::uint32_t>(k / chunks), acc);
     ++done;
     next = __shfl_sync(~0u, next, 0);
   }
@@ -209,7 +216,6 @@ __global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typ
                                                                        std::uint32_t passes, std::uint32_t chunk,
                                                                        std::uint32_t* __restrict__ ticket,
                                                                        WarpTiming* __restrict__ out) {
-  using V = typename VecOf<kBytes>::T;
   __shared__ std::uint32_t claimed[2];
   const std::size_t chunks = n / chunk, total = chunks * passes, stride = blockDim.x;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
@@ -220,15 +226,8 @@ __global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typ
   std::uint32_t k = claimed[0];
   while (k < total) {
     if (threadIdx.x == 0) claimed[slot ^ 1] = atomicAdd(ticket, 1u);
-    const std::size_t base = (k % chunks) * chunk;
-    const auto pass = static_cast<std::uint32_t>(k / chunks);
-    for (std::size_t i = base + threadIdx.x; i < base + chunk; i += kUnroll * stride) {
-      V v[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
-    }
+    stream_chunk<K, Ld, St, kUnroll>(src, dst, (k % chunks) * chunk, chunk, threadIdx.x, stride,
+                                     static_cast<std::uint32_t>(k / chunks), acc);
     ++done;
     __syncthreads();  // the next claim is visible; every thread has read this one
     slot ^= 1;
