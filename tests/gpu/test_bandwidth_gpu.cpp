@@ -178,7 +178,12 @@ TEST(Bandwidth, L2CasesFindTwoPartitionsAndSharedDataIsNotSlowerThanPrivate) {
   std::map<L2Case, BwMeasurement> m;
   for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared}) {
     const BwCase bc{v, 16, f, all, c == L2Case::private_slices ? 4 : 8, BwDist::static_slices, c};
-    m[c] = runner.measure(bc, runner.calibrate(bc));
+    try {
+      m[c] = runner.measure(bc, runner.calibrate(bc));
+    } catch (const std::invalid_argument& e) {  // an L2 of one partition: no near and far to test
+      if (std::string(e.what()).rfind("L2 partitions", 0) == 0) GTEST_SKIP() << e.what();
+      throw;
+    }
     std::printf("L2 %-8s ld.cg %zu B: %7.1f GB/s, %5.1f B/clk/SM (per SM %.1f..%.1f)\n", l2_case_name(c), f,
                 m[c].bytes_per_second / 1e9, m[c].bytes_per_clk_per_sm, m[c].summary.per_sm_rate_min,
                 m[c].summary.per_sm_rate_max);
