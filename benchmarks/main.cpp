@@ -124,10 +124,16 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
     const auto text = archbench::read_file(child_json);
     const auto parts = text ? archbench::split_benchmark_json(*text) : std::nullopt;
     const std::size_t finished = parts ? parts->benchmarks.size() : 0;
-    if (text && !parts) {  // never drop a child's results silently
+    if (text && !parts) {  // never drop a child's results silently: keep its file beside the output
       failed = true;
+      std::string kept = "(no --benchmark_out to keep it beside)";
+      if (!json_path.empty()) {
+        kept = json_path + "." + f.name + ".unreadable.json";
+        fs::copy_file(child_json, kept, fs::copy_options::overwrite_existing, ec);
+        if (ec) kept = "(it could not be kept: " + ec.message() + ")";
+      }
       benchmarks.push_back(archbench::error_benchmark_json(
-          f.name + "/isolated_child", "the child process of " + f.name + " wrote JSON that cannot be read: " + child_json));
+          f.name + "/isolated_child", "the child process of " + f.name + " wrote JSON that cannot be read; kept as " + kept));
     }
     if (outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == 2 && finished == 0) continue;
     ++matched;
