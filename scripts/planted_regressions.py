@@ -34,7 +34,7 @@ import compare  # noqa: E402
 import resultfile  # noqa: E402
 
 FEATURES = ["MemLatency", "Pipeline", "Bandwidth", "Atomics", "SmemBanks", "Dsm", "Tlb", "Scheduling", "TensorCore",
-            "Geometry", "P2P", "Launch", "HostLink", "L2Persist", "Sync"]
+            "Geometry", "P2P", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy"]
 
 
 def run_suite(binary, out, extra, fault=None):

@@ -25,7 +25,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
@@ -70,6 +70,11 @@ FEATURE_COUNTERS = {
     "L2Persist/reset": ["kept_bytes_without_reset", "kept_bytes_after_reset", "window_bytes", "setaside_bytes"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
+    "AsyncCopy/load": ["bytes_per_second", "global_bytes_per_second", "bytes_per_clk_per_sm", "bytes_in_flight_per_sm",
+                       "footprint_bytes", "blocks", "sms", "passes", "stages"],
+    "AsyncCopy/store": ["bytes_per_second", "global_bytes_per_second", "bytes_per_clk_per_sm", "bytes_in_flight_per_sm",
+                        "footprint_bytes", "blocks", "sms", "passes", "stages"],
+    "AsyncCopy/latency": ["latency_cycles", "latency_min_cycles", "latency_p90_cycles", "bytes_per_clk", "bytes"],
     "Dsm/latency": ["local_lds_cycles", "local_cluster_cycles", "remote_cycles", "remote_min_cycles",
                     "remote_max_cycles", "cluster_size", "self_checked"],
     "P2P": ["gpu"],
