@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Plots AsyncCopy from one or more archbench JSON files (several files: GPUs side by side).
+
+Usage: plot_asynccopy.py [--out DIR] FILE...
+
+Writes DIR/asynccopy_bandwidth.{png,svg} (global -> shared bytes per second against the bytes in
+flight per SM, one panel per level (L2, DRAM), one line per path: ld + st.shared, cp.async .ca/.cg,
+TMA bulk, TMA tensor, multicast delivered bytes; each point the best shape of the path at that
+many bytes in flight) and
+DIR/asynccopy_latency.{png,svg} (cycles from issuing one copy to its data in shared memory
+against the copy's size, one panel per level, one line per path and GPU). Files without AsyncCopy
+data are skipped with a note.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plotlib import bytes_axis, feature_benchmarks, finish, main, name_fields, plain_axis  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+LEVELS = ["L2", "DRAM"]
+
+
+PATH_LABELS = {"ld_st": "ld.cg + st.shared", "cp_async_ca": "cp.async.ca", "cp_async_cg": "cp.async.cg",
+               "bulk": "TMA bulk", "tensor": "TMA tensor", "bulk_multicast": "TMA multicast (delivered)"}
+
+
+def path_of(name):
+    """The line a load belongs to: its path (every width, size and shape of it)."""
+    path = name.split("/")[2]
+    return PATH_LABELS.get(path, path)
+
+
+def load(path):
+    label, ctx, rows = feature_benchmarks(path, "AsyncCopy")
+    loads, latency = [], []
+    for b in rows:
+        parts = b["name"].split("/")
+        if len(parts) < 4:
+            continue
+        if parts[1] == "load" and "bytes_per_second" in b:
+            loads.append({"level": parts[3], "line": path_of(b["name"]), "inflight": b["bytes_in_flight_per_sm"],
+                          "bps": b["bytes_per_second"]})
+        elif parts[1] == "latency" and "latency_cycles" in b:
+            latency.append({"level": parts[3], "path": parts[2], "bytes": b["bytes"], "cycles": b["latency_cycles"]})
+    return label, ctx, (loads, latency) if loads or latency else None
+
+
+def best_by_inflight(points):
+    """The best rate at each bytes-in-flight value (a path's shapes share the x axis)."""
+    best = {}
+    for p in points:
+        best[p["inflight"]] = max(best.get(p["inflight"], 0), p["bps"])
+    return sorted(best.items())
+
+
+def plot_bandwidth(datasets, out_dir):
+    if not any(loads for _, _, (loads, _) in datasets):
+        return []
+    fig, axes = plt.subplots(1, len(LEVELS), figsize=(7 * len(LEVELS), 5), squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    for li, level in enumerate(LEVELS):
+        ax = axes[0][li]
+        for gi, (label, _, (loads, _)) in enumerate(datasets):
+            rows = [r for r in loads if r["level"] == level]
+            for line in dict.fromkeys(r["line"] for r in rows):
+                pts = best_by_inflight([r for r in rows if r["line"] == line])
+                xs, ys = zip(*pts)
+                ax.plot(xs, [y / 1e12 for y in ys], styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
+                        label=line + (f" — {label}" if len(datasets) > 1 else ""))
+        ax.set_xscale("log", base=2)
+        bytes_axis(ax.xaxis)
+        ax.set_title(f"{level} footprint", fontsize=9)
+        ax.set_xlabel("bytes in flight per SM (stages x stage x pipelines, or loads in registers)", fontsize=7)
+        ax.set_ylabel("TB/s into shared memory (best shape at each point)", fontsize=7)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.tick_params(labelsize=7)
+        if ax.lines:
+            ax.legend(fontsize=6)
+    return finish(fig, "AsyncCopy: global -> shared bandwidth", datasets, out_dir, "asynccopy_bandwidth", dpi=130)
+
+
+def plot_latency(datasets, out_dir):
+    if not any(lat for _, _, (_, lat) in datasets):
+        return []
+    fig, axes = plt.subplots(1, len(LEVELS), figsize=(6 * len(LEVELS), 4.5), squeeze=False)
+    styles = ["-", "--", ":", "-."]
+    for li, level in enumerate(LEVELS):
+        ax = axes[0][li]
+        for gi, (label, _, (_, lat)) in enumerate(datasets):
+            rows = [r for r in lat if r["level"] == level]
+            for path in dict.fromkeys(r["path"] for r in rows):
+                pts = sorted((r["bytes"], r["cycles"]) for r in rows if r["path"] == path)
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
+                        label=PATH_LABELS.get(path, path) + (f" — {label}" if len(datasets) > 1 else ""))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        bytes_axis(ax.xaxis)
+        plain_axis(ax.yaxis)
+        ax.set_title(f"one copy from {level}", fontsize=9)
+        ax.set_xlabel("bytes copied (one warp; the TMA: one thread)", fontsize=7)
+        ax.set_ylabel("cycles, issue to data in shared memory (median)", fontsize=7)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.tick_params(labelsize=7)
+        if ax.lines:
+            ax.legend(fontsize=6)
+    return finish(fig, "AsyncCopy: latency of one copy", datasets, out_dir, "asynccopy_latency", dpi=130)
+
+
+if __name__ == "__main__":
+    sys.exit(main(__doc__, "AsyncCopy", load, lambda datasets, args: plot_bandwidth(datasets, args.out) +
+                  plot_latency(datasets, args.out)))
