@@ -20,6 +20,7 @@
 
 #include "analysis/stats.hpp"
 #include "fixtures/async_copy_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 
@@ -76,6 +77,12 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
     state.counters["bytes_per_launch"] = last.bytes;
     state.counters["stages"] = c.stages;
     report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
+    // With --counters: the launch replayed under the profiler, and the share of the global bytes
+    // the L2 slices counted (loads: read sectors; stores: write sectors).
+    add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(c, passes); }});
+    const auto sectors = state.counters.find(async_op_info(c.op).is_load ? "hw_l2_read_sectors" : "hw_l2_write_sectors");
+    if (sectors != state.counters.end() && last.global_bytes > 0)
+      state.counters["l2_slice_pct"] = 100.0 * 32.0 * sectors->second.value / last.global_bytes;
   });
 }
 
