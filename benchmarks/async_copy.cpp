@@ -69,6 +69,11 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
     const AsyncMeasurement& last = runs.back();
     if (c.level == AsyncLevel::dram)
       state.counters["pct_of_dram_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_dram_peak; });
+    // `level`: the level the footprint targets by size. cp.async.ca allocates in L1: an L2
+    // footprint whose share per SM fits the L1 beside the stages is served by the L1 (say so).
+    state.counters["level"] = mem_level_value(last.level);
+    if (c.level == AsyncLevel::l2 && last.level != MemLevel::l2)
+      note(state, std::string("by size ") + mem_level_name(last.level) + ": each SM's share of the footprint fits the L1 beside its stages");
     state.counters["bytes_in_flight_per_sm"] = last.bytes_in_flight_per_sm;
     state.counters["footprint_bytes"] = double(last.footprint);
     state.counters["blocks"] = last.blocks;

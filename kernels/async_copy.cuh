@@ -279,27 +279,25 @@ __global__ void __launch_bounds__(1024) thread_load_kernel(LoadArgs a) {
   const std::uint32_t tid = threadIdx.x, threads = blockDim.x;
   constexpr int kStages = Op == AsyncOp::ld_st ? 1 : U;
   const std::uint32_t total = a.chunks_per_unit * a.passes;
-  // The chunk of iteration i, kept incrementally: unit u + (i % chunks_per_unit) x units, where
-  // pass p = i / chunks_per_unit reads unit u = (block + p) % units: every pass another SM's
-  // chunks, so no pass finds the last one's lines in its SM's L1.
-  struct Cursor {
-    std::uint32_t k = 0, unit;
-  };
-  Cursor issue_at{0, blockIdx.x}, consume_at{0, blockIdx.x};
-  auto next = [&](Cursor& at) {
-    const std::uint64_t c = at.unit + std::uint64_t(at.k) * a.units;
-    if (++at.k == a.chunks_per_unit) at.k = 0, at.unit = at.unit + 1 == a.units ? 0 : at.unit + 1;
+  // The chunk of iteration i, kept incrementally: blockIdx.x + (i % chunks_per_unit) x units. Each
+  // SM reads its own chunks every pass (private slices, as Bandwidth/l2/private): a pass that
+  // read other SMs' recent lines would be served partly by merged requests (the L2 slices count
+  // two thirds of the bytes on an H100) and measure something else.
+  std::uint32_t issue_k = 0, consume_k = 0;
+  auto next = [&](std::uint32_t& k) {
+    const std::uint64_t c = blockIdx.x + std::uint64_t(k) * a.units;
+    k = k + 1 == a.chunks_per_unit ? 0 : k + 1;
     return c;
   };
   auto stage_addr = [&](std::uint32_t i) { return smem_u32(stages + std::size_t(i % kStages) * a.stage_bytes); };
   std::uint32_t fold = 0;
   auto consume = [&](std::uint32_t i) {
-    const std::uint64_t c = next(consume_at);
+    const std::uint64_t c = next(consume_k);
     if (a.verify) check_stage<Op>(a, stage_addr(i), c, tid * W, threads * W, W / 4);
     else fold ^= ld_shared_u32(stage_addr(i) + tid * W);
   };
   auto issue = [&](std::uint32_t i) {
-    const std::uint8_t* src = a.src + next(issue_at) * a.stage_bytes;
+    const std::uint8_t* src = a.src + next(issue_k) * a.stage_bytes;
     const std::uint32_t dst = stage_addr(i);
     if constexpr (Op == AsyncOp::ld_st) {
       Vec<W> v[U];
@@ -371,7 +369,7 @@ __global__ void __launch_bounds__(1024) tma_load_kernel(LoadArgs a, const __grid
   // Lane 0's producer state: the chunk sequence (static) or the claimed groups (dynamic).
   const std::uint32_t static_total = a.chunks_per_unit * a.passes;
   const std::uint32_t groups = a.dynamic ? a.passes * (a.chunks / S) : 0;
-  std::uint32_t issued = 0, static_k = 0, static_unit = unit, group = 0, next_group = 0;
+  std::uint32_t issued = 0, static_k = 0, group = 0, next_group = 0;
   if (a.dynamic && lane == 0) {
     group = atomicAdd(a.ticket, 1u);
     next_group = atomicAdd(a.ticket, 1u);
@@ -388,9 +386,8 @@ __global__ void __launch_bounds__(1024) tma_load_kernel(LoadArgs a, const __grid
       c = (std::uint64_t(group) * S + issued % S) % a.chunks;
     } else {
       if (issued >= static_total) return false;
-      // As the per-thread kernels: every pass the next pipeline's chunks.
-      c = static_unit + std::uint64_t(static_k) * a.units;
-      if (++static_k == a.chunks_per_unit) static_k = 0, static_unit = static_unit + 1 == a.units ? 0 : static_unit + 1;
+      c = unit + std::uint64_t(static_k) * a.units;  // its own chunks every pass, as the per-thread kernels
+      static_k = static_k + 1 == a.chunks_per_unit ? 0 : static_k + 1;
     }
     const std::uint32_t s = first_stage + issued % S;
     const std::uint32_t bar = smem_u32(&full[s]);
