@@ -48,7 +48,7 @@ CAPTIONS = {
 }
 
 PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry",
-         "p2p", "launch", "hostlink", "l2persist"]
+         "p2p", "launch", "hostlink", "l2persist", "sync", "asynccopy"]
 
 
 def fmt_bytes(n):
