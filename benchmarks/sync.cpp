@@ -2,6 +2,7 @@
 //   Sync/warp/latency/<op>                                one warp, one dependent chain per thread
 //   Sync/warp/throughput/<op>/ilp:I/warps_per_sm:W/sms:S  I chains per thread, W warps on each of S SMs
 //   Sync/<bar|mbarrier|fence>/<step>/warps_per_block:W    cycles per barrier or fence step, one block of W warps
+//                                                         (steps_per_second: an mbarrier's phase flips per second)
 //   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
 //   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max
@@ -9,6 +10,8 @@
 // inline PTX on runtime operands, the same starts in every lane, every warp's result checked
 // against the host's replay, the SASS test counting one collective per step.
 #include <benchmark/benchmark.h>
+
+#include "analysis/stats.hpp"
 
 #include <string>
 #include <vector>
@@ -42,6 +45,9 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
     state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
     report_slope_latency(state, cycles, overhead, raw, mhz);  // per step, block 0's window
+    // Steps per second at the measured clock (for an mbarrier: phase flips per second).
+    const double step_cycles = state.counters["latency_cycles"].value;
+    if (step_cycles > 0) state.counters["steps_per_second"] = median(mhz) * 1e6 / step_cycles;
   });
 }
 

@@ -47,6 +47,29 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
       phase ^= 1u;
       ++value;
     });
+  } else if constexpr (S == SyncStep::mbarrier_expect_tx) {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {
+      std::uint64_t state;
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], 4;" : "=l"(state) : "r"(mbar) : "memory");
+      asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], 4;" ::"r"(mbar) : "memory");
+      std::uint32_t done = 0;
+      while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
+      phase ^= 1u;
+      ++value;
+    });
+  } else if constexpr (S == SyncStep::mbarrier_test_wait) {
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
+      std::uint64_t state;
+      asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(mbar) : "memory");
+      std::uint32_t done = 0;
+      while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
+      phase ^= 1u;
+      ++value;
+    });
   } else if constexpr (S == SyncStep::fence_sc_cta) {
     asm volatile("fence.sc.cta;" ::: "memory");
   } else if constexpr (S == SyncStep::fence_acq_rel_gpu) {
@@ -74,7 +97,8 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
   __shared__ __align__(8) std::uint64_t mbar_storage;
   const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const auto mbar = static_cast<std::uint32_t>(__cvta_generic_to_shared(&mbar_storage));
-  if constexpr (S == SyncStep::mbarrier_phase) {
+  constexpr bool kMbarrier = S == SyncStep::mbarrier_phase || S == SyncStep::mbarrier_expect_tx || S == SyncStep::mbarrier_test_wait;
+  if constexpr (kMbarrier) {
     ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
       if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
     });
@@ -89,7 +113,7 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
 #pragma unroll
     for (int k = 0; k < kBody; ++k) step<S>(warp, warps, slot, mbar, phase, value);
   }
-  const std::uint64_t check = S == SyncStep::mbarrier_phase || S == SyncStep::store_fence_gpu
+  const std::uint64_t check = kMbarrier || S == SyncStep::store_fence_gpu
                                   ? value : std::uint64_t(iterations) * kBody;
   warp_clock_stop(mine, clock, check);
 }
@@ -121,6 +145,8 @@ KernelFn kernel_for(SyncStep s, int body) {
     case SyncStep::store_fence_gpu: return kernel_for<SyncStep::store_fence_gpu>(body);
     case SyncStep::cluster_barrier: return kernel_for<SyncStep::cluster_barrier>(body);
     case SyncStep::grid_sync: return kernel_for<SyncStep::grid_sync>(body);
+    case SyncStep::mbarrier_expect_tx: return kernel_for<SyncStep::mbarrier_expect_tx>(body);
+    case SyncStep::mbarrier_test_wait: return kernel_for<SyncStep::mbarrier_test_wait>(body);
   }
   throw std::invalid_argument("sync: unknown step");
 }
@@ -138,6 +164,8 @@ const std::vector<SyncStepInfo> kSteps = {
     {SyncStep::store_fence_gpu, "store_fence_gpu", "fence", "st.global + fence.sc.gpu", 70, false},
     {SyncStep::cluster_barrier, "cluster_barrier", "cluster", "barrier.cluster.arrive + wait (aligned)", 90, false},
     {SyncStep::grid_sync, "grid_sync", "grid", "cooperative_groups::this_grid().sync()", 70, false},
+    {SyncStep::mbarrier_expect_tx, "mbarrier_expect_tx", "mbarrier", "mbarrier.arrive.expect_tx + complete_tx + try_wait.parity", 90, false},
+    {SyncStep::mbarrier_test_wait, "mbarrier_test_wait", "mbarrier", "mbarrier.arrive + test_wait.parity spin", 80, false},
 };
 
 }  // namespace

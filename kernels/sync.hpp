@@ -22,6 +22,9 @@ enum class SyncStep {
   store_fence_gpu,   // st.global then fence.sc.gpu: a fence with an outstanding store
   cluster_barrier,   // barrier.cluster.arrive + barrier.cluster.wait, every thread of a cluster (sm_90)
   grid_sync,         // cooperative_groups grid sync of a cooperative launch, every thread of the grid
+  mbarrier_expect_tx,  // every thread: mbarrier.arrive.expect_tx of 4 bytes, mbarrier.complete_tx of them, then
+                       // try_wait.parity: the transaction count's path, which the TMA's copies complete (sm_90)
+  mbarrier_test_wait,  // every thread: mbarrier.arrive, then a spin on mbarrier.test_wait.parity (never suspends)
 };
 
 struct SyncStepInfo {
@@ -47,7 +50,7 @@ struct SyncLaunch {
   std::uint32_t iterations = 1;
 };
 
-// One timing per warp; WarpTiming::check holds the mbarrier's completed phases (mbarrier_phase),
+// One timing per warp; WarpTiming::check holds the mbarrier's completed phases (mbarrier_*),
 // else the steps the warp ran. A cluster or cooperative grid that cannot run at once on this GPU
 // is refused (std::invalid_argument). Throws std::invalid_argument, CudaError.
 std::vector<WarpTiming> run_sync(const SyncLaunch& l);

@@ -700,6 +700,9 @@ TEST(Sass, SyncLoopsHoldTheirBarrierOrFenceOncePerStep) {
       // cooperative_groups' grid sync: a block barrier, one atomic per block on the grid's
       // counter, a spin on it, a block barrier.
       {"grid_sync", {{"BAR.SYNC.DEFER_BLOCKING", 2}, {"ATOM.E.ADD.STRONG.GPU", 1}}},
+      // arrive.expect_tx, then complete_tx (an arrive of none with a transaction reduction).
+      {"mbarrier_expect_tx", {{"SYNCS.ARRIVE.TRANS64", 1}, {"SYNCS.ARRIVE.TRANS64.RED.A0TX", 1}}},
+      {"mbarrier_test_wait", {{"SYNCS.ARRIVE.TRANS64.A1T0", 1}, {"SYNCS.PHASECHK.TRANS64", 1}}},
   };
   int checked = 0;
   for (const Function& f : sass()) {
