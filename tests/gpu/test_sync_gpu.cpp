@@ -86,8 +86,9 @@ TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
   EXPECT_GE(c[SyncStep::store_fence_gpu][2], c[SyncStep::fence_sc_gpu][2]);
   // A phase completed through the transaction count (arrive.expect_tx + complete_tx) does what a
   // plain phase does and more.
-  if (c.count(SyncStep::mbarrier_expect_tx))
+  if (c.count(SyncStep::mbarrier_expect_tx)) {
     EXPECT_GE(c[SyncStep::mbarrier_expect_tx][2], 0.95 * c[SyncStep::mbarrier_phase][2]);
+  }
 }
 
 // A cluster barrier runs for clusters of 2 and 8 blocks, a grid sync for 2 blocks and one block
