@@ -40,7 +40,7 @@ const SyncStepInfo& sync_step_info(SyncStep s);
 
 // The latency slope's two loop bodies.
 inline constexpr int kSyncShortBody = 16;
-inline constexpr int kSyncLongBody = 64;
+inline constexpr int kSyncLongBody = 256;  // 240 steps between the bodies: a contended step (32 warps fencing at once) scatters less
 
 struct SyncLaunch {
   SyncStep step = SyncStep::bar_sync;
