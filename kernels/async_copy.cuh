@@ -25,8 +25,9 @@ __device__ __forceinline__ void mbar_expect_tx(std::uint32_t bar, std::uint32_t 
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
                           asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory"));
 }
+// try_wait.parity is sm_90 (test_wait is sm_80); every caller is a TMA path.
 __device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
-  ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
+  ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {
     std::uint32_t done = 0;
     while (!done)
       asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"

@@ -37,7 +37,7 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
       asm volatile("bar.arrive 2, %0;" ::"r"(all) : "memory");
     }
   } else if constexpr (S == SyncStep::mbarrier_phase) {
-    ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
+    ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {  // try_wait is sm_90
       std::uint64_t state;
       asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(mbar) : "memory");
       std::uint32_t done = 0;
@@ -155,7 +155,7 @@ const std::vector<SyncStepInfo> kSteps = {
     {SyncStep::bar_sync, "bar_sync", "bar", "bar.sync 0", 0, false},
     {SyncStep::bar_named_half, "bar_named_half", "bar", "bar.sync 1|2, half the block", 0, true},
     {SyncStep::bar_arrive_sync, "bar_arrive_sync", "bar", "producers bar.arrive 1 + bar.sync 2, consumers bar.sync 1 + bar.arrive 2", 0, true},
-    {SyncStep::mbarrier_phase, "mbarrier_phase", "mbarrier", "mbarrier.arrive + try_wait.parity", 80, false},
+    {SyncStep::mbarrier_phase, "mbarrier_phase", "mbarrier", "mbarrier.arrive + try_wait.parity", 90, false},
     {SyncStep::fence_sc_cta, "fence_sc_cta", "fence", "fence.sc.cta", 70, false},
     {SyncStep::fence_acq_rel_gpu, "fence_acq_rel_gpu", "fence", "fence.acq_rel.gpu", 70, false},
     {SyncStep::fence_sc_gpu, "fence_sc_gpu", "fence", "fence.sc.gpu", 70, false},

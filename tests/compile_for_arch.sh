@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Compiles the device code of every kernel file the suite builds for all architectures (not the
+# sm_90a-only ones) for one architecture: the default build without a visible GPU targets
+# 75;80;89;90, and CI builds sm_90 alone, so an instruction guarded for the wrong architecture
+# (mbarrier.try_wait is sm_90, not sm_80) would otherwise first fail on a user's machine.
+# Usage: compile_for_arch.sh NVCC ARCH INCLUDE_DIR... -- FILE...
+set -u
+nvcc=$1 arch=$2; shift 2
+includes=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do includes+=("-I$1"); shift; done
+shift
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+failures=0
+for f in "$@"; do
+  if ! "$nvcc" -std=c++17 -cubin -arch="sm_$arch" "${includes[@]}" -o "$out/k.cubin" "$f" >"$out/log" 2>&1; then
+    echo "FAIL: $f for sm_$arch"; cat "$out/log"; failures=$((failures + 1))
+  fi
+done
+echo "$# kernel files for sm_$arch, $failures failed"
+[ "$failures" -eq 0 ]
