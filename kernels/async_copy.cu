@@ -110,6 +110,27 @@ CUtensorMap map_of(const void* p) {
   return m;
 }
 
+// A launch of `blocks` blocks in clusters of `cluster` (no cluster attribute for 1), with its
+// dynamic shared memory allowed (and clusters above the portable 8).
+struct ClusterLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+  ClusterLaunch(const void* kernel, int blocks, int threads, std::size_t smem, int cluster) {
+    ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    if (cluster > 8) ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    config.gridDim = dim3(unsigned(blocks));
+    config.blockDim = dim3(unsigned(threads));
+    config.dynamicSmemBytes = smem;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = unsigned(cluster);
+    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = cluster > 1 ? 1 : 0;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attribute
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
 }  // namespace
 
 std::size_t async_chunks(const AsyncLaunch& l) { return l.stage_bytes ? l.footprint_bytes / l.stage_bytes : 0; }
@@ -171,19 +192,8 @@ std::vector<WarpTiming> run_async_copy(const AsyncLaunch& l) {
     sa = StoreArgs{static_cast<std::uint8_t*>(l.src), l.stage_bytes, l.stages, chunks_per_unit, units, l.passes, l.box, out.get()};
     args[0] = &sa;
   }
-  ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  if (cluster > 8) ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(l.blocks));
-  config.blockDim = dim3(unsigned(l.threads_per_block));
-  config.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(cluster);
-  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = cluster > 1 ? 1 : 0;
-  ARCHBENCH_CUDA(cudaLaunchKernelExC(&config, kernel, args));
+  ClusterLaunch launch(kernel, l.blocks, l.threads_per_block, smem, cluster);
+  ARCHBENCH_CUDA(cudaLaunchKernelExC(&launch.config, kernel, args));
   cuda_check_launch(info.is_load ? "AsyncCopy load kernel" : "AsyncCopy store kernel");
   auto timings = out.download();
   // Self-check: every record's count agrees with its fold, per-thread and store kernels ran
@@ -226,21 +236,10 @@ std::uint64_t count_store_mismatches(const AsyncLaunch& l) {
 int async_max_clusters(int cluster, int threads_per_block, std::size_t smem_per_block) {
   const void* kernel = async_multicast_load_kernel();
   if (!kernel) return 0;
-  const std::size_t smem = smem_per_block + 1024;
-  ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  if (cluster > 8) ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(cluster));
-  config.blockDim = dim3(unsigned(threads_per_block));
-  config.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = unsigned(cluster);
-  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  ClusterLaunch launch(kernel, cluster, threads_per_block, smem_per_block + 1024, cluster);
+  launch.config.numAttrs = 1;  // the cluster attribute even for a cluster of 1
   int clusters = 0;
-  ARCHBENCH_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  ARCHBENCH_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch.config));
   return clusters;
 }
 

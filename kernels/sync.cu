@@ -16,6 +16,24 @@
 namespace archbench {
 namespace dev::sync {
 
+// Waits for the mbarrier's phase of parity `phase` to complete, then flips it and counts it:
+// try_wait (sm_90, may suspend the thread) or a spin on test_wait (sm_80, never suspends).
+template <bool kTestWait>
+__device__ __forceinline__ void wait_phase(std::uint32_t mbar, std::uint32_t& phase, std::uint32_t& value) {
+  std::uint32_t done = 0;
+  while (!done) {
+    if constexpr (kTestWait)
+      asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
+    else
+      ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
+                              asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                                           : "=r"(done) : "r"(mbar), "r"(phase) : "memory"));
+  }
+  phase ^= 1u;
+  ++value;
+}
+
 template <SyncStep S>
 __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, std::uint32_t* global_slot,
                                      std::uint32_t mbar, std::uint32_t& phase, std::uint32_t& value) {
@@ -40,35 +58,20 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
     ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {  // try_wait is sm_90
       std::uint64_t state;
       asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(mbar) : "memory");
-      std::uint32_t done = 0;
-      while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
-      phase ^= 1u;
-      ++value;
+      wait_phase<false>(mbar, phase, value);
     });
   } else if constexpr (S == SyncStep::mbarrier_expect_tx) {
     ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {
       std::uint64_t state;
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], 4;" : "=l"(state) : "r"(mbar) : "memory");
       asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], 4;" ::"r"(mbar) : "memory");
-      std::uint32_t done = 0;
-      while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
-      phase ^= 1u;
-      ++value;
+      wait_phase<false>(mbar, phase, value);
     });
   } else if constexpr (S == SyncStep::mbarrier_test_wait) {
     ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
       std::uint64_t state;
       asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(mbar) : "memory");
-      std::uint32_t done = 0;
-      while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
-      phase ^= 1u;
-      ++value;
+      wait_phase<true>(mbar, phase, value);
     });
   } else if constexpr (S == SyncStep::fence_sc_cta) {
     asm volatile("fence.sc.cta;" ::: "memory");
