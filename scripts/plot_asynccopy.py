@@ -54,57 +54,71 @@ def best_by_inflight(points):
     return sorted(best.items())
 
 
-def plot_bandwidth(datasets, out_dir):
-    if not any(loads for _, _, (loads, _) in datasets):
-        return []
-    fig, axes = plt.subplots(1, len(LEVELS), figsize=(7 * len(LEVELS), 5), squeeze=False)
-    styles = ["-", "--", ":", "-."]
+STYLES = ["-", "--", ":", "-."]
+
+
+def level_panels(datasets, figsize, draw, title, xlabel, ylabel, log_y=False):
+    """One panel per level: draw(ax, level, gi, label, data) adds each GPU's lines; the axes
+    (log2 bytes on x), labels, grid and legend are the same for every figure."""
+    fig, axes = plt.subplots(1, len(LEVELS), figsize=figsize, squeeze=False)
     for li, level in enumerate(LEVELS):
         ax = axes[0][li]
-        for gi, (label, _, (loads, _)) in enumerate(datasets):
-            rows = [r for r in loads if r["level"] == level]
-            for line in dict.fromkeys(r["line"] for r in rows):
-                pts = best_by_inflight([r for r in rows if r["line"] == line])
-                xs, ys = zip(*pts)
-                ax.plot(xs, [y / 1e12 for y in ys], styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
-                        label=line + (f" — {label}" if len(datasets) > 1 else ""))
+        for gi, (label, _, data) in enumerate(datasets):
+            draw(ax, level, STYLES[gi % len(STYLES)], label if len(datasets) > 1 else "", data)
         ax.set_xscale("log", base=2)
         bytes_axis(ax.xaxis)
-        ax.set_title(f"{level} footprint", fontsize=9)
-        ax.set_xlabel("bytes in flight per SM (stages x stage x pipelines, or loads in registers)", fontsize=7)
-        ax.set_ylabel("TB/s into shared memory (best shape at each point)", fontsize=7)
+        if log_y:
+            ax.set_yscale("log")
+            plain_axis(ax.yaxis)
+        ax.set_title(title(level), fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=7)
+        ax.set_ylabel(ylabel, fontsize=7)
         ax.grid(True, which="both", alpha=0.3)
         ax.tick_params(labelsize=7)
         if ax.lines:
             ax.legend(fontsize=6)
+    return fig
+
+
+COLORS = {}  # one colour per path, the same for every GPU (GPUs differ by line style)
+
+
+def line(ax, xs, ys, style, name, gpu):
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    color = COLORS.setdefault(name, cycle[len(COLORS) % len(cycle)])
+    ax.plot(xs, ys, style, color=color, marker="o", markersize=3, linewidth=1.1,
+            label=name + (f" — {gpu}" if gpu else ""))
+
+
+def plot_bandwidth(datasets, out_dir):
+    if not any(loads for _, _, (loads, _) in datasets):
+        return []
+
+    def draw(ax, level, style, gpu, data):
+        rows = [r for r in data[0] if r["level"] == level]
+        for name in dict.fromkeys(r["line"] for r in rows):
+            xs, ys = zip(*best_by_inflight([r for r in rows if r["line"] == name]))
+            line(ax, xs, [y / 1e12 for y in ys], style, name, gpu)
+
+    fig = level_panels(datasets, (7 * len(LEVELS), 5), draw, lambda level: f"{level} footprint",
+                       "bytes in flight per SM (stages x stage x pipelines, or loads in registers)",
+                       "TB/s into shared memory (best shape at each point)")
     return finish(fig, "AsyncCopy: global -> shared bandwidth", datasets, out_dir, "asynccopy_bandwidth", dpi=130)
 
 
 def plot_latency(datasets, out_dir):
     if not any(lat for _, _, (_, lat) in datasets):
         return []
-    fig, axes = plt.subplots(1, len(LEVELS), figsize=(6 * len(LEVELS), 4.5), squeeze=False)
-    styles = ["-", "--", ":", "-."]
-    for li, level in enumerate(LEVELS):
-        ax = axes[0][li]
-        for gi, (label, _, (_, lat)) in enumerate(datasets):
-            rows = [r for r in lat if r["level"] == level]
-            for path in dict.fromkeys(r["path"] for r in rows):
-                pts = sorted((r["bytes"], r["cycles"]) for r in rows if r["path"] == path)
-                xs, ys = zip(*pts)
-                ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
-                        label=PATH_LABELS.get(path, path) + (f" — {label}" if len(datasets) > 1 else ""))
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        bytes_axis(ax.xaxis)
-        plain_axis(ax.yaxis)
-        ax.set_title(f"one copy from {level}", fontsize=9)
-        ax.set_xlabel("bytes copied (one warp; the TMA: one thread)", fontsize=7)
-        ax.set_ylabel("cycles, issue to data in shared memory (median)", fontsize=7)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.tick_params(labelsize=7)
-        if ax.lines:
-            ax.legend(fontsize=6)
+
+    def draw(ax, level, style, gpu, data):
+        rows = [r for r in data[1] if r["level"] == level]
+        for path in dict.fromkeys(r["path"] for r in rows):
+            xs, ys = zip(*sorted((r["bytes"], r["cycles"]) for r in rows if r["path"] == path))
+            line(ax, xs, ys, style, PATH_LABELS.get(path, path), gpu)
+
+    fig = level_panels(datasets, (6 * len(LEVELS), 4.5), draw, lambda level: f"one copy from {level}",
+                       "bytes copied (one warp; the TMA: one thread)", "cycles, issue to data in shared memory (median)",
+                       log_y=True)
     return finish(fig, "AsyncCopy: latency of one copy", datasets, out_dir, "asynccopy_latency", dpi=130)
 
 
