@@ -1,9 +1,11 @@
-// AsyncCopy kernels (device code in kernels/async_copy.cuh): global -> shared copies by the plain path (ld + st.shared), cp.async
-// (LDGSTS) and the TMA (cp.async.bulk, cp.async.bulk.tensor, multicast), and shared -> global by
-// st.global, bulk stores, bulk reductions and tensor stores. All copies are inline PTX (the SASS
-// test checks each instruction). A persistent grid: each block (or cluster, multicast) copies
-// every G-th chunk of the footprint through `stages` shared-memory buffers, `passes` times, and
-// its warp 0 times the loop. A verify launch checks every landed word against the source pattern.
+// Host side of the AsyncCopy kernels (device code in kernels/async_copy.cuh): global -> shared
+// copies by the plain path (ld + st.shared), cp.async (LDGSTS) and the TMA (cp.async.bulk,
+// cp.async.bulk.tensor, multicast), and shared -> global by st.global, bulk stores, bulk
+// reductions and tensor stores. A persistent grid: each block (per-thread paths, stores) or each
+// warp of a block (TMA loads: a pipeline per warp; multicast: per cluster rank) copies every
+// G-th chunk of the footprint, or claims groups of chunks (dynamic), through `stages` shared-memory
+// buffers, `passes` times; every warp records its window. A verify launch checks every landed
+// word against the source pattern.
 #include "kernels/async_copy.hpp"
 
 #include <cstring>

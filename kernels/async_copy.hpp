@@ -1,5 +1,5 @@
 // Host side of the AsyncCopy kernels (kernels/async_copy.cu): global <-> shared memory copies by
-// every path Hopper has, on a persistent grid, timed per block.
+// every path Hopper has, on a persistent grid, timed per warp.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -33,7 +33,7 @@ struct AsyncOpInfo {
   const char* ptx;
   int min_cc;
   bool is_load;        // global -> shared
-  bool per_thread;     // every thread copies its part (else one thread issues the stage)
+  bool per_thread;     // every thread copies its part (else lane 0 of a warp issues the stage)
   bool uses_tensor_map;
 };
 const std::vector<AsyncOpInfo>& async_ops();
