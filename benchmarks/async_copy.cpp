@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,13 +94,14 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
   });
 }
 
-void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_t bytes) {
+void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_t bytes,
+             std::optional<TensorBox> box = std::nullopt) {
   if (skip_unsupported(state, op)) return;
   guarded(state, [&] {
     std::vector<double> cycles, mhz;
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
-      const AsyncLatencyResult r = runner().latency(op, level, bytes, kLatencyCopies);
+      const AsyncLatencyResult r = runner().latency(op, level, bytes, kLatencyCopies, box);
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       cycles.insert(cycles.end(), r.cycles.begin(), r.cycles.end());
       mhz.push_back(r.sm_clock_mhz);
@@ -217,6 +219,19 @@ void register_async_copy(const SuiteConfig& cfg) {
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
         points.push_back({std::string("AsyncCopy/latency/") + async_op_info(op).name + lv + "/bytes:" + std::to_string(bytes),
                           [op, level, bytes](benchmark::State& st) { latency(st, op, level, bytes); }});
+    // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
+    // boxes, rows at the swizzle span, with and without it).
+    if (!cfg.quick)
+      for (const Tile& t : tiles) {
+        const TensorBox box = tensor_box(t.dims, t.swizzle);
+        const std::uint32_t bytes = box.words() * 4;
+        if (box.dims == 1 || (box.dims == 2 && box.box[0] != 64 && box.box[0] * 4 != 32 && box.box[0] * 4 != 64 &&
+                              box.box[0] * 4 != 128))
+          continue;  // the 1D box and the wide 8 KiB rows are in the bandwidth sweep only
+        points.push_back({"AsyncCopy/latency/tensor" + lv + "/box:" + box.name().substr(0, box.name().find('/')) +
+                              "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none"),
+                          [level, bytes, box](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, box); }});
+      }
   }
   register_points("AsyncCopy", points, kIterations,
                   {{"AsyncCopy/load/", {higher("bytes_per_second")}},

@@ -572,7 +572,8 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
     const std::uint64_t t1 = clock64_ordered();
     if (lane == 0) a.cycles[k] = std::uint32_t(t1 - t0);
     for (std::uint32_t o = lane * 4; o < a.bytes; o += 32 * 4) {
-      const std::uint64_t word = Op == AsyncOp::tensor ? box_global_word(a.box, offset / a.bytes, o / 4) : (offset + o) / 4;
+      const std::uint64_t word = Op == AsyncOp::tensor ? box_global_word(a.box, offset / a.bytes, unswizzle(o, a.box.swizzle_bytes) / 4)
+                                                         : (offset + o) / 4;
       if (ld_shared_u32(dst + o) != async_pattern(word)) atomicAdd(a.mismatches, 1u);
     }
     __syncwarp();

@@ -41,7 +41,7 @@ def load(path):
         if parts[1] == "load" and "bytes_per_second" in b:
             loads.append({"level": parts[3], "line": path_of(b["name"]), "inflight": b["bytes_in_flight_per_sm"],
                           "bps": b["bytes_per_second"]})
-        elif parts[1] == "latency" and "latency_cycles" in b:
+        elif parts[1] == "latency" and "latency_cycles" in b and "box:" not in b["name"]:  # sizes, not box shapes
             latency.append({"level": parts[3], "path": parts[2], "bytes": b["bytes"], "cycles": b["latency_cycles"]})
     return label, ctx, (loads, latency) if loads or latency else None
 

@@ -63,6 +63,12 @@ TEST(AsyncCopy, EveryLoadPathLandsEveryWordWhereItBelongs) {
     EXPECT_NO_THROW(runner().calibrate(k)) << name;
     std::printf("%-40s every word checked\n", name.c_str());
   }
+  // One swizzled box at a time (the latency kernel checks each copy's words after it lands).
+  if (tma(g))
+    for (int swizzle : {32, 64, 128}) {
+      const TensorBox box = tensor_box({std::uint32_t(swizzle / 4), std::uint32_t(2048 * 4 / swizzle)}, swizzle);
+      EXPECT_NO_THROW(runner().latency(AsyncOp::tensor, AsyncLevel::l2, box.words() * 4, 8, box)) << box.name();
+    }
 }
 
 // The check can fail: a source that does not hold the pattern is reported word for word.
