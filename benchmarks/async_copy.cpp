@@ -8,7 +8,9 @@
 //   AsyncCopy/store/<st_global|bulk_store|bulk_reduce_add>/<level>/stage_bytes:B/stages:S
 //   AsyncCopy/store/tensor_store/<level>/box:<dims>/swizzle:none/stages:S
 //   AsyncCopy/latency/<ld_st|cp_async_cg|bulk|tensor>/<level>/bytes:N       one copy at a time, issue to data in shared memory
-// <level>: L2 (a third of the L2, read again every pass) or DRAM (8x the L2, streamed).
+//   AsyncCopy/latency/tensor/<level>/box:<dims>/swizzle:<none|32|64|128>    the same against a tensor copy's box
+// <level>: L2 (a third of the L2, each SM its own chunks, read again every pass) or DRAM (8x the
+// L2, streamed).
 // Every load is checked word by word in an untimed launch before it is measured; every store's
 // destination after each launch (kernels/async_copy.cuh).
 #include <benchmark/benchmark.h>
