@@ -63,18 +63,10 @@ __device__ __forceinline__ void cp_async(std::uint32_t dst, const void* src, boo
 __device__ __forceinline__ void cp_async_commit() {
   ARCHBENCH_IF_ARCH_BELOW(80, __trap(), asm volatile("cp.async.commit_group;" ::: "memory"));
 }
-// Wait until at most `pending` groups are in flight (an immediate in PTX: stages are powers of two).
-__device__ __forceinline__ void cp_async_wait(int pending) {
-  ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
-    switch (pending) {
-      case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
-      case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
-      case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
-      case 7: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
-      case 15: asm volatile("cp.async.wait_group 15;" ::: "memory"); break;
-      default: asm volatile("cp.async.wait_group 31;" ::: "memory"); break;
-    }
-  });
+// Every commit group of this thread complete (the thread kernels wait for S-1 with the depth as
+// a template argument: the count is an immediate in PTX).
+__device__ __forceinline__ void cp_async_wait_all() {
+  ARCHBENCH_IF_ARCH_BELOW(80, __trap(), asm volatile("cp.async.wait_group 0;" ::: "memory"));
 }
 
 template <int W> struct Vec;
@@ -551,7 +543,7 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
     } else if constexpr (Op == AsyncOp::cp_async_cg) {
       for (std::uint32_t o = lane * 16; o < a.bytes; o += 32 * 16) cp_async<16>(dst + o, src + o, true);
       cp_async_commit();
-      cp_async_wait(0);
+      cp_async_wait_all();
     } else {
       // Eight 16-byte loads per lane in flight, then their stores.
       for (std::uint32_t base = 0; base < a.bytes; base += 8 * 32 * 16) {
