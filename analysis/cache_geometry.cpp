@@ -410,4 +410,57 @@ SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>&
   return r;
 }
 
+double student_t_within(double t, int dof) {
+  t = std::abs(t);
+  if (dof < 1 || !(t > 0)) return 0;
+  if (!std::isfinite(t)) return 1;
+  // With t = sqrt(nu) tan(theta) the density becomes c cos^(nu - 1)(theta) over a bounded range:
+  // Simpson's rule there, with no tail to cut off.
+  const double nu = dof;
+  const double c = std::exp(std::lgamma((nu + 1) / 2) - std::lgamma(nu / 2)) / std::sqrt(M_PI);
+  const double upper = std::atan(t / std::sqrt(nu));
+  constexpr int kSteps = 2000;
+  const double h = upper / kSteps;
+  const auto f = [&](double theta) { return std::pow(std::cos(theta), nu - 1); };
+  double sum = f(0) + f(upper);
+  for (int i = 1; i < kSteps; ++i) sum += f(i * h) * (i % 2 ? 4 : 2);
+  return std::min(1.0, 2 * c * sum * h / 3);
+}
+
+ZigzagCapacity capacity_from_zigzag(const std::vector<std::pair<double, double>>& points, double hit_cycles,
+                                    double hit_noise_cycles) {
+  ZigzagCapacity z;
+  const std::size_t k = points.size();
+  if (k < 3) return z;
+  // Least squares of T = a + b n, T = cycles per step x n (the cycles of one pass).
+  double sn = 0, st = 0;
+  for (const auto& [n, c] : points) sn += n, st += n * c;
+  const double mn = sn / double(k), mt = st / double(k);
+  double sxx = 0, sxy = 0;
+  for (const auto& [n, c] : points) sxx += (n - mn) * (n - mn), sxy += (n - mn) * (n * c - mt);
+  if (!(sxx > 0)) return z;
+  const double b = sxy / sxx, a = mt - b * mn;
+  double sse = 0, sse_per_step = 0;
+  for (const auto& [n, c] : points) {
+    const double e = n * c - a - b * double(n);
+    sse += e * e;
+    sse_per_step += (e / n) * (e / n);
+  }
+  z.miss_cycles = b;
+  z.rms_cycles = std::sqrt(sse_per_step / double(k));
+  const double gap = hit_cycles - b;  // negative: a miss costs more than a hit
+  if (!(gap < 0)) return z;
+  z.lines = a / gap;
+  // Standard errors of a and b (residual variance with k - 2 degrees of freedom) and their
+  // covariance, carried into H = a / (hit - b) with the hit level's own noise.
+  const double s2 = sse / double(k - 2);
+  const double var_b = s2 / sxx, var_a = s2 * (1.0 / double(k) + mn * mn / sxx), cov_ab = -mn * s2 / sxx;
+  const double da = 1 / gap, db = a / (gap * gap), dh = -a / (gap * gap);
+  const double var_h = da * da * var_a + db * db * var_b + 2 * da * db * cov_ab + dh * dh * hit_noise_cycles * hit_noise_cycles;
+  z.sd_lines = std::sqrt(std::max(var_h, 0.0));
+  if (!(z.lines > 0)) return z;
+  z.confidence = z.sd_lines > 0 ? student_t_within(kCapacityTolerance * z.lines / z.sd_lines, int(k - 2)) : 1.0;
+  return z;
+}
+
 }  // namespace archbench

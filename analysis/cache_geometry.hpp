@@ -166,6 +166,33 @@ struct SharingVerdict {
 };
 SharingVerdict decide_shared_store(const std::vector<double>& alone_cycles, const std::vector<double>& together_cycles);
 
+// Capacity from zigzag chases: the footprint's lines forwards, then backwards, cyclically. Each
+// pass begins on the lines the previous pass touched last, so a cache that keeps every set's most
+// recently used lines (LRU, tree-PLRU or FIFO under misses: the LRU-like policies
+// classify_replacement names) hits on exactly as many lines per pass as it holds (each set its W
+// ways' worth), whatever its set index; the rest miss. Past the capacity (2-3.6x of it) the
+// cycles of a pass of n lines are then miss x n - (miss - hit) x H: a straight line in n whose
+// slope is the miss latency and whose intercept gives H, the lines held, with no model of how the
+// misses begin (the transition fit's model of a hashed index read an H100's L2 partitions 3 %
+// large). A hashed index leaves a set with fewer than W lines at 2x the capacity rarely
+// (P(Poisson(2W) < W): 0.3 % of the sets at W = 16).
+struct ZigzagCapacity {
+  double lines = 0;        // H, the lines the cache holds
+  double miss_cycles = 0;  // the slope
+  double sd_lines = 0;     // standard error of H: the regression's and the hit level's
+  double rms_cycles = 0;   // residual of one point's cycles per step
+  // The probability that H is within kCapacityTolerance of the truth, given an LRU-like policy:
+  // Student's t with points - 2 degrees of freedom on H's standard error; 0 with fewer than 3
+  // points or a slope not above the hit level.
+  double confidence = 0;
+};
+// points: (lines in the footprint, cycles per step of the zigzag chase); hit_noise_cycles: the
+// standard deviation of hit_cycles.
+ZigzagCapacity capacity_from_zigzag(const std::vector<std::pair<double, double>>& points, double hit_cycles,
+                                    double hit_noise_cycles);
+// The probability that |T| <= t for Student's t with dof degrees of freedom.
+double student_t_within(double t, int dof);
+
 // Fraction of accesses that miss, from an average latency between the two levels.
 double miss_fraction(double cycles, double hit_cycles, double miss_cycles);
 

@@ -7,7 +7,7 @@
 //   Geometry/fill/<op>/stride:S                raw: a cold chase of stride S beyond every cache
 //   Geometry/fill/<op>                         fill granularities: L1 from L2 (ld.ca), L2 from DRAM (ld.cg)
 //   Geometry/l2/sweep/footprint:F              raw: ld.cg chase, one element per 128 B
-//   Geometry/l2/capacity                       L2 levels (near partition, whole L2), near/far/DRAM latency, against the API
+//   Geometry/l2/capacity                       L2 capacity against the API: each partition by its own SM (two-partition L2s)
 //   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448, 576 against 64 B
 //   Geometry/l2/sm_map                         every SM's near and far L2 latency
 //   Geometry/readonly/capacity                 the read-only path's (ld.global.nc) capacity and hit latency
@@ -91,28 +91,33 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
 // with 65,536 more warm-up steps and without, and the difference taken: the steps in the
 // state the sweep timed, without the warm-up's misses. ld.cg plateaus also report the L2
 // partition crossings.
-void report_plateau_level(benchmark::State& state, const std::string& plateau, CacheOp op, int carveout,
-                          std::size_t footprint) {
+void report_plateau_counters(benchmark::State& state, const std::string& plateau, std::size_t footprint, bool crossings,
+                             const std::function<void(std::uint32_t extra_warm_steps)>& chase) {
   if (!hw_counters_enabled() || state.error_occurred()) return;
-  const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
-  const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
   // Each replay is preceded, outside the range, by the chase itself: the footprint written into
   // the buffer and warm in L2, as the sweep measured it (else the first replay reads it from DRAM).
-  const auto warm_up = [op, offsets, carveout, warm] { runner().average(op, offsets, carveout, warm); };
   const auto replay = [&](std::uint32_t extra) {
-    return HwReplay{warm_up, [op, offsets, carveout, warm, extra] { runner().average(op, offsets, carveout, warm + extra); }};
+    return HwReplay{[chase] { chase(0); }, [chase, extra] { chase(extra); }};
   };
   const auto raw = hw_counters_if_enabled(kHwMemory, replay(65536), replay(0));
   if (!raw) return;
   const HwValues d = hw_derived(*raw);
   const std::string p = "hw_" + plateau + "_";
-  state.counters[p + "footprint_bytes"] = double(offsets.size() * kLine);
+  state.counters[p + "footprint_bytes"] = double(footprint);
   for (const char* k : {"level", "served_l1_pct", "served_l2_pct", "served_dram_pct"})
     if (auto it = d.find(std::string("hw_") + k); it != d.end()) state.counters[p + k] = it->second;
   // Partition crossings of the chase's own L2 sectors (an L1-resident chase asks L2 for almost
   // none, so the share would be of the background's).
-  if (op == CacheOp::cg)
+  if (crossings)
     if (auto it = d.find("hw_l2_fabric_pct"); it != d.end()) state.counters[p + "l2_fabric_pct"] = it->second;
+}
+
+void report_plateau_level(benchmark::State& state, const std::string& plateau, CacheOp op, int carveout,
+                          std::size_t footprint) {
+  const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
+  const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
+  report_plateau_counters(state, plateau, offsets.size() * kLine, op == CacheOp::cg,
+                          [op, offsets, carveout, warm](std::uint32_t extra) { runner().average(op, offsets, carveout, warm + extra); });
 }
 
 // The hit plateau at half the onset and the miss plateau at 1.5x the capacity.
@@ -287,44 +292,89 @@ void l2_sweep(benchmark::State& state, std::size_t footprint) {
   sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
 }
 
+std::optional<L2Partitions>& latest_l2_partitions() {
+  static std::optional<L2Partitions> latest;
+  return latest;
+}
+
+// A partition's capacity (the zigzag's), the transition fit beside it, and its latencies, as
+// <prefix>_bytes, <prefix>_confidence, ...
+void report_partition(benchmark::State& state, const std::string& prefix, const L2Partition& p) {
+  state.counters[prefix + "_bytes"] = double(p.capacity);
+  state.counters[prefix + "_confidence"] = p.confidence;
+  state.counters[prefix + "_sd_bytes"] = p.zigzag.sd_lines * double(kLine);
+  state.counters[prefix + "_zigzag_rms_cycles"] = p.zigzag.rms_cycles;
+  state.counters[prefix + "_fit_bytes"] = double(p.fit.capacity);
+  state.counters[prefix + "_fit_confidence"] = p.fit.confidence;
+  state.counters[prefix + "_onset_bytes"] = double(p.fit.onset);
+  state.counters[prefix + "_ways_fit"] = p.fit.ways_fit;
+  state.counters[prefix + "_hit_cycles"] = p.fit.hit_cycles;
+  state.counters[prefix + "_dram_cycles"] = p.zigzag.miss_cycles;
+  state.counters[prefix + "_noise_cycles"] = p.noise;
+  state.counters[prefix + "_sm"] = p.sm;
+  report_replacement(state, p.replacement, prefix + "_");
+}
+
+// On a two-partition L2, each partition by one of its own SMs over the lines it homes
+// (measure_l2_partitions); the L2 is their sum. Otherwise the whole-L2 chase's levels.
 void l2_capacity(benchmark::State& state) {
   guarded(state, [&] {
     for (auto _ : state) {
       const auto began = Clock::now();
-      remeasure_l2_levels();
+      latest_l2_partitions() = measure_l2_partitions();
+      if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels();
       state.SetIterationTime(seconds_since(began));
     }
-    const L2Levels& l = l2_levels();
-    if (l.levels.empty()) throw std::runtime_error("no L2 level found below 4x the L2 size");
-    // The last level before DRAM is the whole L2; a level before it is the part near the SM.
-    const CapacityResult& whole = l.levels.back();
-    const CapacityResult& near = l.levels.front();
+    const L2Partitions& parts = *latest_l2_partitions();
     const double api = double(Gpu::current().info().l2_bytes);
-    state.counters["capacity_bytes"] = double(whole.capacity);
-    state.counters["capacity_onset_bytes"] = double(whole.onset);
-    state.counters["capacity_ways_fit"] = whole.ways_fit;
-    state.counters["capacity_vs_api"] = double(whole.capacity) / api;
     state.counters["api_l2_bytes"] = api;
-    state.counters["capacity_confidence"] = whole.confidence;
-    state.counters["levels"] = double(l.levels.size());
-    state.counters["near_partition_bytes"] = double(near.capacity);
-    state.counters["near_partition_onset_bytes"] = double(near.onset);
-    state.counters["near_partition_ways_fit"] = near.ways_fit;
-    state.counters["near_partition_fraction"] = double(near.capacity) / double(whole.capacity);
-    state.counters["near_partition_confidence"] = l.levels.size() > 1 ? near.confidence : 0;
-    state.counters["near_hit_cycles"] = near.hit_cycles;
-    state.counters["far_hit_cycles"] = whole.hit_cycles;
-    state.counters["dram_cycles"] = whole.miss_cycles;
-    state.counters["measurements"] = double(near.points.size() + (l.levels.size() > 1 ? whole.points.size() : 0));
-    report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
-    // The near part's plateau, the far part's (between the near part and the whole L2) and DRAM.
-    if (l.levels.size() > 1) {
-      report_plateau_level(state, "near_plateau", CacheOp::cg, 0, near.onset / 2);
-      report_plateau_level(state, "far_plateau", CacheOp::cg, 0, (near.capacity * 5 / 4 + whole.onset) / 2);
+    if (parts.sides.size() == 2) {
+      const L2Partition& near = parts.sides[0];
+      const L2Partition& far = parts.sides[1];
+      const double whole = double(parts.capacity());
+      state.counters["capacity_bytes"] = whole;
+      state.counters["capacity_onset_bytes"] = double(near.fit.onset + far.fit.onset);
+      state.counters["capacity_vs_api"] = whole / api;
+      state.counters["capacity_confidence"] = parts.confidence();
+      state.counters["partitions"] = 2;
+      // "near": the partition of the SM that probed the line map (the reference SM).
+      report_partition(state, "near_partition", near);
+      report_partition(state, "far_partition", far);
+      state.counters["near_partition_fraction"] = double(near.capacity) / whole;
+      state.counters["near_partition_homed_line_share"] = parts.homed_fraction;
+      report_replacement(state, near.replacement);
+      state.counters["partition_map_separation"] = parts.probe_separation;
+      state.counters["near_hit_cycles"] = near.fit.hit_cycles;
+      state.counters["dram_cycles"] = near.zigzag.miss_cycles;
+      state.counters["measurements"] = double(near.fit.points.size() + far.fit.points.size());
+      // Both partitions' hit plateaus (each chased by its own SM: no crossing) and DRAM beyond the first.
+      const auto plateau = [&](const std::string& name, int side, std::size_t footprint) {
+        footprint = std::max(footprint / kLine, std::size_t(4)) * kLine;
+        report_plateau_counters(state, name, footprint, true,
+                                [side, footprint](std::uint32_t extra) { l2_partition_chase(side, footprint, extra); });
+      };
+      plateau("near_plateau", 0, near.fit.onset / 2);
+      plateau("far_partition_plateau", 1, far.fit.onset / 2);
+      plateau("dram_plateau", 0, near.capacity * 3 / 2);
     } else {
+      state.counters["partitions"] = 1;
+      note(state, "one search over every line: " + parts.why_not);
+      const L2Levels& l = l2_levels();
+      if (l.levels.empty()) throw std::runtime_error("no L2 level found below 4x the L2 size");
+      const CapacityResult& whole = l.levels.back();
+      state.counters["capacity_bytes"] = double(whole.capacity);
+      state.counters["capacity_onset_bytes"] = double(whole.onset);
+      state.counters["capacity_ways_fit"] = whole.ways_fit;
+      state.counters["capacity_vs_api"] = double(whole.capacity) / api;
+      state.counters["capacity_confidence"] = whole.confidence;
+      state.counters["levels"] = double(l.levels.size());
+      state.counters["near_hit_cycles"] = l.levels.front().hit_cycles;
+      state.counters["dram_cycles"] = whole.miss_cycles;
+      state.counters["measurements"] = double(whole.points.size());
+      report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
       report_plateau_level(state, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
+      report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
     }
-    report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
     report_clocks(state, runner().last_clock_mhz());
   });
 }
@@ -514,7 +564,7 @@ void register_geometry(const SuiteConfig& cfg) {
     p.push_back({"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
   p.push_back({"Geometry/constant/capacity", const_capacity});
   // Sweeps: latency in cycles; inferences: the values, each with its tolerance (a line, a fill or
-  // a count must not move at all; a capacity may within 5 %, the near part of the L2 within 10 %).
+  // a count must not move at all; a capacity, the L2 near partition too, may within 5 %).
   register_points("Geometry", p, 1,
                   {{"Geometry/", {lower("latency_cycles")}},
                    {"Geometry/l1/capacity/", {value("capacity_bytes", 5)}},
@@ -524,7 +574,7 @@ void register_geometry(const SuiteConfig& cfg) {
                    {"Geometry/fill/ld.cg", {value("l2_fill_bytes", 0)}},
                    {"Geometry/fill/ld.ca/stride:", {lower("latency_cycles")}},
                    {"Geometry/fill/ld.cg/stride:", {lower("latency_cycles")}},
-                   {"Geometry/l2/capacity", {value("capacity_bytes", 5), value("near_partition_bytes", 10)}},
+                   {"Geometry/l2/capacity", {value("capacity_bytes", 5), value("near_partition_bytes", 5)}},
                    {"Geometry/l2/line", {value("line_bytes", 0)}},
                    {"Geometry/l2/sm_map", {lower("near_median_cycles"), lower("far_median_cycles")}},
                    {"Geometry/readonly/capacity", {value("capacity_bytes", 5)}},

@@ -244,6 +244,40 @@ TEST(CacheGeometry, BadInputIsRefused) {
 }
 
 }  // namespace
+
+TEST(Zigzag, LinesHeldFromTheLineThroughThePasses) {
+  // 1000 lines held, hit 100, miss 500 cycles: a pass of n lines costs 100 x 1000 + 500 x (n - 1000).
+  std::vector<std::pair<double, double>> p;
+  for (double n : {2000.0, 2400.0, 2800.0, 3200.0}) p.emplace_back(n, (100 * 1000 + 500 * (n - 1000)) / n);
+  const archbench::ZigzagCapacity z = archbench::capacity_from_zigzag(p, 100, 0);
+  EXPECT_NEAR(z.lines, 1000, 1e-6);
+  EXPECT_NEAR(z.miss_cycles, 500, 1e-9);
+  EXPECT_DOUBLE_EQ(z.confidence, 1.0);
+  // A slope that is not above the hit level, or fewer than three points: no capacity.
+  EXPECT_EQ(archbench::capacity_from_zigzag(p, 600, 0).confidence, 0);
+  p.resize(2);
+  EXPECT_EQ(archbench::capacity_from_zigzag(p, 100, 0).confidence, 0);
+}
+
+TEST(Zigzag, ScatterWidensTheConfidence) {
+  std::vector<std::pair<double, double>> p;
+  const double wobble[] = {3, -4, 2, -3, 4};
+  int i = 0;
+  for (double n : {2000.0, 2400.0, 2800.0, 3200.0, 3600.0}) p.emplace_back(n, (100 * 1000 + 500 * (n - 1000)) / n + wobble[i++]);
+  const archbench::ZigzagCapacity z = archbench::capacity_from_zigzag(p, 100, 0.5);
+  EXPECT_GT(z.sd_lines, 10);
+  EXPECT_LT(z.confidence, 0.9);
+}
+
+TEST(StudentT, KnownQuantiles) {
+  // t(0.975) for 1, 3 and 30 degrees of freedom: 12.706, 3.182, 2.042; the normal's 1.96.
+  EXPECT_NEAR(archbench::student_t_within(12.706, 1), 0.95, 1e-3);
+  EXPECT_NEAR(archbench::student_t_within(3.182, 3), 0.95, 1e-3);
+  EXPECT_NEAR(archbench::student_t_within(2.042, 30), 0.95, 1e-3);
+  EXPECT_EQ(archbench::student_t_within(0, 3), 0);
+  EXPECT_NEAR(archbench::student_t_within(1e9, 3), 1, 1e-6);
+}
+
 }  // namespace archbench
 
 // An L2 of two partitions as a latency curve: the near plateau to 24 MB, a ramp to the far

@@ -148,6 +148,38 @@ TEST(Calibration, CacheCapacity) {
   }));
 }
 
+// The zigzag capacity on hashed LRU caches: a set holding X lines hits on min(X, W) of them per
+// pass (the previous pass's last W lines come first), so a pass of n lines costs
+// hit x H + miss x (n - H) cycles with H = sum over sets of min(X, W); the chase's noise is
+// added to each point's cycles per step.
+TEST(Calibration, ZigzagCapacity) {
+  static constexpr double kHit = 280, kMiss = 600;
+  std::mt19937_64 rng(29);
+  expect_calibrated("zigzag capacity", tally_by_noise({0.0005, 0.002, 0.005, 0.01, 0.02, 0.04}, 48, [&](double rel, int trial, Tally& t) {
+    LruCache c;
+    const std::size_t w[] = {16, 32, 128, 512};
+    c.ways = w[trial % 4];
+    c.seed = rng();
+    c.sets = std::max<std::size_t>(8, (8192 + rng() % 24576) / c.ways);
+    const auto lines = std::size_t(c.capacity()) / c.line;
+    const double sd = rel * (kMiss - kHit);
+    std::normal_distribution<double> noise(0, sd);
+    std::vector<std::pair<double, double>> points;
+    for (double k = 2.0; k < 3.7; k += 0.4) {
+      const auto n = std::size_t(k * double(lines));
+      std::vector<std::size_t> count(c.sets, 0);
+      for (std::size_t i = 0; i < n; ++i) ++count[mix(i ^ c.seed) % c.sets];
+      double held = 0;
+      for (std::size_t x : count) held += double(std::min(x, c.ways));
+      points.emplace_back(double(n), (kHit * held + kMiss * (double(n) - held)) / double(n) + noise(rng));
+    }
+    std::vector<double> hits;
+    for (int k = 0; k < 3; ++k) hits.push_back(kHit + noise(rng));
+    const ZigzagCapacity z = capacity_from_zigzag(points, mean(hits), sd);
+    t.add(z.confidence, std::abs(z.lines / double(lines) - 1) <= kCapacityTolerance);
+  }));
+}
+
 TEST(Calibration, LineFromApparentCapacities) {
   std::mt19937_64 rng(12);
   expect_calibrated("line", tally_by_noise({0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}, 200, [&](double rel, int trial, Tally& t) {

@@ -1,6 +1,6 @@
 // Geometry on a real GPU: the discrete values (L1 fill 32 B, L2 fill from DRAM 64 B, L1 line
 // 128 B) on sm_90; the L1 shrinks as the shared-memory carveout grows; the L2's capacity within 3 %
-// of what the API reports and its near partition about half of it; the offset chase self-checks.
+// of what the API reports, each of its partitions within 3 % of half; the offset chase self-checks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,19 +57,33 @@ TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
   }
 }
 
-TEST(Geometry, L2CapacityMatchesTheApiAndHasTwoPartitions) {
-  const L2Levels l = measure_l2_levels();
-  ASSERT_FALSE(l.levels.empty());
+TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
   const double api = double(Gpu::current().info().l2_bytes);
-  const double whole = double(l.levels.back().capacity);
-  std::printf("L2 %.2f MiB (API %.2f MiB), %zu level(s), first %.2f MiB\n", whole / 1048576, api / 1048576,
-              l.levels.size(), double(l.levels.front().capacity) / 1048576);
-  EXPECT_NEAR(whole / api, 1.0, 0.03);
-  if (is_sm90()) {  // two partitions (DESIGN.md)
-    ASSERT_EQ(l.levels.size(), 2u);
-    EXPECT_NEAR(double(l.levels.front().capacity) / whole, 0.5, 0.1);
-    EXPECT_GT(l.levels.back().hit_cycles, l.levels.front().hit_cycles * 1.3);
+  const L2Partitions p = measure_l2_partitions();
+  if (p.sides.size() != 2) {
+    std::printf("one L2 partition (%s): a search over every line\n", p.why_not.c_str());
+    EXPECT_FALSE(is_sm90()) << "Hopper's L2 has two partitions (DESIGN.md)";
+    const L2Levels l = measure_l2_levels();
+    ASSERT_FALSE(l.levels.empty());
+    EXPECT_NEAR(double(l.levels.back().capacity) / api, 1.0, 0.03);
+    return;
   }
+  std::printf("L2 %.2f MiB (API %.2f MiB, %.3fx), confidence %.3f; line map: %.3f of the lines on side 0, separation %.1f\n",
+              double(p.capacity()) / 1048576, api / 1048576, double(p.capacity()) / api, p.confidence(),
+              p.homed_fraction, p.probe_separation);
+  for (const L2Partition& s : p.sides) {
+    std::printf("  partition of SM %d: %.2f MiB (%.3fx half the API's; +- %.3f), confidence %.3f; the transition fit's "
+                "%.3fx (misses from %.3fx, W %d, %.3f); hit %.1f, DRAM %.1f cycles; %s\n",
+                s.sm, double(s.capacity) / 1048576, 2 * double(s.capacity) / api, 2 * s.zigzag.sd_lines * 128 / api,
+                s.confidence, 2 * double(s.fit.capacity) / api, 2 * double(s.fit.onset) / api, s.fit.ways_fit,
+                s.fit.confidence, s.fit.hit_cycles, s.zigzag.miss_cycles, s.replacement.policy.c_str());
+    // Each partition is half the L2 (the API's size), to 3 %; a hit stays well below DRAM.
+    EXPECT_NEAR(2 * double(s.capacity) / api, 1.0, 0.03);
+    EXPECT_GT(s.zigzag.miss_cycles, 1.3 * s.fit.hit_cycles);
+    EXPECT_EQ(s.replacement.policy, "LRU-like");
+  }
+  EXPECT_NE(p.sides[0].sm, p.sides[1].sm);
+  EXPECT_NEAR(double(p.capacity()) / api, 1.0, 0.03);
 }
 
 TEST(Geometry, ReadOnlyPathAndConstantCaches) {
