@@ -54,7 +54,7 @@ def plot_sweeps(datasets, out_dir):
         if l2:
             l2.sort()
             a2.plot([p[0] / 2**20 for p in l2], [p[1] for p in l2], "-o", markersize=3, label="ld.cg" + suffix)
-            for x, what in zip(l2_cap or (), ("near part", "whole L2")):
+            for x, what in zip(l2_cap or (), ("one partition", "whole L2")):
                 a2.axvline(x / 2**20, color="grey", linestyle=":")
                 a2.annotate(f"{what} {x / 2**20:.1f} MiB", (x / 2**20, 300), rotation=90, fontsize=7, ha="right")
     a1.set_xlabel("footprint, KiB (one element per 128 B)")

@@ -95,10 +95,16 @@ def geometry_rows(doc):
         elif name == "Geometry/fill/ld.cg":
             rows.append(("L2 fill from DRAM", f"{int(b['l2_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))
         elif name == "Geometry/l2/capacity":
-            rows.append(("L2 capacity", f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's), "
+            if "far_partition_bytes" in b:  # each partition by its own SM (docs/geometry.md)
+                value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's): partitions "
+                         f"{fmt_bytes(b['near_partition_bytes'])} + {fmt_bytes(b['far_partition_bytes'])}; "
+                         f"hit {b['near_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}")
+            else:  # one search over every line (results before the partition chases)
+                value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's), "
                          f"near part {fmt_bytes(b['near_partition_bytes'])}; hit near {b['near_hit_cycles']:.0f} / "
-                         f"far {b['far_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}",
-                         f"confidence {b['capacity_confidence']:.2f} / {b['near_partition_confidence']:.2f}", name))
+                         f"far {b['far_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}")
+            rows.append(("L2 capacity", value, f"confidence {b['capacity_confidence']:.2f} / "
+                         f"{b.get('near_partition_confidence', 0):.2f}", name))
         elif name == "Geometry/l2/sm_map":
             rows.append(("L2 latency over the SMs", f"near {b['near_min_cycles']:.0f}-{b['near_max_cycles']:.0f} "
                          f"(median {b['near_median_cycles']:.0f}), far {b['far_min_cycles']:.0f}-{b['far_max_cycles']:.0f} "
