@@ -137,4 +137,11 @@ PageSizeInference infer_page_size(const std::vector<std::pair<double, double>>& 
   return r;
 }
 
+double entries_confidence(double entries, const std::vector<LevelReading>& readings) {
+  double best = 0;
+  for (const LevelReading& r : readings)
+    if (std::llround(r.entries) == std::llround(entries)) best = std::max(best, r.confidence);
+  return best;
+}
+
 }  // namespace archbench

@@ -63,6 +63,20 @@ struct LevelTolerance {
 // before it (noise, or a data-cache effect) ends no level.
 std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, const LevelTolerance& tol = {});
 
+// One stride's reading of a level: its entries (reach / stride) and its step's confidence.
+struct LevelReading {
+  double stride = 0;
+  double entries = 0;
+  double confidence = 0;
+};
+// The confidence of a level's entry count E from its readings at several strides (from the page
+// up, each with its own page per element): a reading of the same count is right when its bracket
+// holds the edge, with the probability its confidence states, so E is right with at least the
+// largest of those probabilities. A point at exactly the reach that half its accesses miss makes
+// one stride's bracket a coin toss (an H100's 8192 entries at 1 MiB strides: 0.59) while the next
+// stride's points lie clear of the midpoint. Readings of another count do not count.
+double entries_confidence(double entries, const std::vector<LevelReading>& readings);
+
 struct PageSizeInference {
   double page_bytes = 0;       // 0 when the strides measured do not show it
   double at_most_bytes = 0;    // the reach grew from the smallest stride on: the page is at most that

@@ -220,7 +220,13 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
       state.counters[l + "crossing_bytes"] = levels[i].crossing;
       state.counters[l + "miss_penalty_cycles"] = levels[i].miss_penalty_cycles;
       state.counters[l + "miss_penalty_ns"] = clock > 0 ? levels[i].miss_penalty_cycles * 1e3 / clock : 0;
-      state.counters[l + "confidence"] = levels[i].confidence;
+      // The entries' confidence from every stride from the page up that reads the same count.
+      std::vector<LevelReading> readings{{page_bytes, levels[i].reach / page_bytes, levels[i].confidence}};
+      for (std::size_t k = 0; k < levels_per_stride.size(); ++k)
+        if (levels_per_stride[k].size() > i && stride_of[k] > page_bytes)
+          readings.push_back({stride_of[k], levels_per_stride[k][i].reach / stride_of[k], levels_per_stride[k][i].confidence});
+      state.counters[l + "confidence"] = entries_confidence(levels[i].reach / page_bytes, readings);
+      state.counters[l + "confidence_at_page_stride"] = levels[i].confidence;
       for (std::size_t k = levels_per_stride.size(); k-- > 0;)
         if (levels_per_stride[k].size() > i && stride_of[k] >= page_bytes) {
           state.counters[l + "entries_at_widest_stride"] = levels_per_stride[k][i].reach / stride_of[k];

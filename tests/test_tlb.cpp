@@ -140,4 +140,15 @@ TEST(TlbInference, TheMidpointCrossingDoesNotJumpAStepWithAHalfMissedPoint) {
 }
 
 }  // namespace
+
+TEST(TlbEntries, ConfidenceIsTheBestReadingOfTheSameCount) {
+  using archbench::LevelReading;
+  // 8192 entries: a coin toss at 1 MiB (a point on the midpoint), clear at 2 MiB; 4096 at 4 MiB
+  // (set conflicts) is another count and does not count.
+  const std::vector<LevelReading> r = {{1 << 20, 8192, 0.59}, {2 << 20, 8192, 0.97}, {4 << 20, 4096, 1.0}};
+  EXPECT_DOUBLE_EQ(archbench::entries_confidence(8192, r), 0.97);
+  EXPECT_DOUBLE_EQ(archbench::entries_confidence(4096, r), 1.0);
+  EXPECT_DOUBLE_EQ(archbench::entries_confidence(2048, r), 0.0);
+}
+
 }  // namespace archbench
