@@ -406,7 +406,19 @@ SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>&
     r.ways = r.sets = 0;
     return r;
   }
-  r.confidence = std::clamp(1.0 - worst / 0.2, 0.0, 1.0) * std::min(1.0, double(on_floor) / 3.0);
+  // The readings' relative noise: the spread of the descent's readings x spacing / capacity (their
+  // common factor is the capacity's own error, not noise), at least 0.1 %.
+  std::vector<double> rel;
+  for (std::size_t i = 0; i < first_on_floor; ++i) rel.push_back(double(h[i].second) * double(h[i].first) / double(capacity));
+  const double m = mean(rel);
+  double var = 0;
+  for (double x : rel) var += (x - m) * (x - m);
+  const double sigma = std::max(0.001, std::sqrt(var / double(rel.size() - 1)));
+  // Right: the ways (the floor's count, read on_floor times) and the sets (the knee: the last
+  // descent reading, 2 W, and the first floor reading, W, each on its side of 1.5 W).
+  const double ways_right = 2 * normal_cdf(0.5 * std::sqrt(double(on_floor)) / (sigma * double(floor_n))) - 1;
+  const double knee_right = normal_cdf(0.25 / sigma) * normal_cdf(0.5 / sigma);
+  r.confidence = ways_right * knee_right;
   return r;
 }
 

@@ -126,6 +126,9 @@ LineFit infer_line_bytes(std::size_t base_capacity, const std::vector<std::pair<
 
 struct SetsWays {
   int ways = 0, sets = 0;   // 0 when the curve shows no floor (hashed index, or too few spacings)
+  // The probability that both are right: the floor's readings average to the ways within half an
+  // element, and the knee's two readings (2 W and W) lie on their sides of 1.5 W, each reading
+  // with the relative noise of the descent's readings (capacity / spacing) about their mean.
   double confidence = 0;
   std::string note;         // why nothing was inferred, if so
 };

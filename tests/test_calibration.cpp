@@ -180,6 +180,26 @@ TEST(Calibration, ZigzagCapacity) {
   }));
 }
 
+// Sets and ways of modulo-indexed caches: the largest count of elements D apart that all hit is
+// W x max(1, sets x line / D); each reading carries a relative noise, the capacity its 1 %.
+TEST(Calibration, SetsAndWays) {
+  std::mt19937_64 rng(31);
+  expect_calibrated("sets and ways", tally_by_noise({0.001, 0.01, 0.03, 0.06, 0.1, 0.2}, 64, [&](double rel, int trial, Tally& t) {
+    const std::size_t ways[] = {2, 4, 8, 16, 32};
+    const std::size_t w = ways[trial % 5], sets = std::size_t(16) << (rng() % 5), line = 128;
+    const double capacity = double(w * sets * line);
+    std::normal_distribution<double> noise(0, rel);
+    std::vector<std::pair<std::size_t, std::size_t>> max_hits;
+    for (std::size_t d = line; d <= 4096 * line; d *= 2) {
+      const double truth = double(w) * std::max(1.0, double(sets * line) / double(d));
+      max_hits.emplace_back(d, std::size_t(std::max(1.0, std::round(truth * (1 + noise(rng))))));
+    }
+    const double capacity_error = std::normal_distribution<double>(0, 0.01)(rng);
+    const SetsWays sw = infer_sets_ways(max_hits, std::size_t(capacity * (1 + capacity_error)), int(line));
+    t.add(sw.confidence, sw.ways == int(w) && sw.sets == int(sets));
+  }));
+}
+
 TEST(Calibration, LineFromApparentCapacities) {
   std::mt19937_64 rng(12);
   expect_calibrated("line", tally_by_noise({0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}, 200, [&](double rel, int trial, Tally& t) {
