@@ -55,4 +55,10 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   return r;
 }
 
+double queued_probe_cap(std::vector<double> samples) {
+  if (samples.empty()) return 0;
+  std::nth_element(samples.begin(), samples.begin() + std::ptrdiff_t(samples.size() / 10), samples.end());
+  return 2 * samples[samples.size() / 10];
+}
+
 }  // namespace archbench

@@ -23,4 +23,10 @@ struct BimodalSplit {
 // Throws std::invalid_argument for fewer than 4 samples.
 BimodalSplit split_bimodal(std::vector<double> samples);
 
+// L2 partition probes (atomic chains from many SMs at once): a chain that queued behind other
+// SMs' probes of the same line reads 2-60x slower than any partition's latency (18 % of an H100
+// SM's samples above 1,000 cycles, against 350-670) and says nothing about the line's home.
+// Samples above this cap (twice the 10th percentile) are to be left out of a split.
+double queued_probe_cap(std::vector<double> samples);
+
 }  // namespace archbench

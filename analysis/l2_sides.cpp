@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/bimodal.hpp"
 #include "analysis/stats.hpp"
 
 namespace archbench {
@@ -21,11 +22,9 @@ struct Split {
 Split otsu_split(std::vector<double> v) {
   Split r;
   if (v.size() < 4) return r;
+  // Chains that queued behind others on one line say nothing (queued_probe_cap).
+  const double cap = queued_probe_cap(v);
   std::sort(v.begin(), v.end());
-  // Chains that queued behind others on one line (several SMs probing at once) read 2-60x slower
-  // than any partition's latency (18 % of an H100 SM's samples above 1,000 cycles, against
-  // 350-670): drop everything above twice the 10th percentile before splitting.
-  const double cap = 2 * v[v.size() / 10];
   v.erase(std::upper_bound(v.begin(), v.end(), cap), v.end());
   if (v.size() < 4) return r;
   // Winsorised at the 2nd and 98th percentiles: a few extreme outliers would otherwise be the
@@ -93,9 +92,7 @@ L2SidesResult assign_l2_sides(const std::vector<double>& map_cycles,
       return r;
     }
     const Split own = otsu_split(c);
-    std::vector<double> sorted = c;
-    std::sort(sorted.begin(), sorted.end());
-    const double cap = 2 * sorted[sorted.size() / 10];  // as otsu_split: queued chains say nothing
+    const double cap = queued_probe_cap(c);  // as otsu_split: queued chains say nothing
     std::size_t agree = 0, counted = 0;
     for (std::size_t i = 0; i < c.size(); ++i) {
       if (c[i] > cap) continue;
