@@ -242,12 +242,14 @@ __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint3
 // line, starting at a different line per block so that no two SMs hit one line at a time.
 // cycles[b * n_lines + line] = cycles per atomic; sm_of_block[b] = the block's SM.
 __global__ void l2_home_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t line_words,
-                                    std::uint32_t chain, std::uint32_t zero, std::uint32_t* cycles,
-                                    std::uint32_t* sm_of_block) {
+                                    std::uint32_t chain, std::uint32_t zero, std::uint32_t pass,
+                                    std::uint32_t* cycles, std::uint32_t* sm_of_block) {
   if (threadIdx.x != 0) return;
   const std::uint32_t b = blockIdx.x;
+  // Each block starts at its own line (pass 1: half an offset further on).
+  const std::uint32_t offset = n_lines / gridDim.x;
   for (std::uint32_t k = 0; k < n_lines; ++k) {
-    const std::uint32_t line = (k + b * (n_lines / gridDim.x)) % n_lines;
+    const std::uint32_t line = (k + b * offset + pass * (offset / 2)) % n_lines;
     std::uint32_t* p = lines + std::size_t(line) * line_words;
     std::uint32_t dep = AddU32::atom<AtomScope::gpu>(p, 1u);  // warm the line's home
     const std::uint64_t t0 = clock64_ordered();

@@ -56,8 +56,9 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
                                      const std::uint32_t* line_of = nullptr, std::uint32_t line_index = 0);
 
 // Probes which L2 partition is home to each of `n_lines` lines of 128 B at `lines` (device
-// memory), from every SM: cycles per dependent atom.add, indexed [sm id][line]. One block per SM
-// (the blocks' SMs are read back, so a doubled SM is visible).
+// memory), from every SM: cycles per dependent atom.add, indexed [sm id][line], the faster of two
+// passes (a chain queued behind another SM's reads slow). One block per SM (the blocks' SMs are
+// read back, so a doubled SM is visible).
 struct L2HomeProbe {
   std::vector<std::vector<std::uint32_t>> cycles_by_sm;  // empty for SM ids no block ran on
 };
