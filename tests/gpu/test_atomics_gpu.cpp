@@ -57,8 +57,10 @@ TEST(Atomics, FarL2PartitionAtomicsAreSlowerAndChecked) {
   EXPECT_EQ(h.sms_probed, Gpu::current().info().sm_count);
   // Skip on the medians, not on the worst SM's split confidence (one SM's probe can be noisy).
   if (h.far_cycles < 1.1 * h.near_cycles) GTEST_SKIP() << "one L2 partition on this GPU (no near/far split)";
-  // Not asserted: the worst SM's split confidence. On an H100 and an H200 it reads 0 (the
-  // groups' robust spread is over a quarter of their distance on some SM; docs/confidence.md).
+  // Every SM's split (two probe passes, each line's faster reading: queued chains no longer
+  // widen the groups; with one pass the worst SM read 0 on an H100 and an H200).
+  EXPECT_GE(h.min_split_confidence, 0.9);
+  EXPECT_GE(h.min_robust_separation, 4.0);
   EXPECT_GT(h.far_cycles, 1.2 * h.near_cycles);
   EXPECT_NEAR(h.near_fraction, 0.5, 0.15) << "the lines' homes split between the partitions";
   const AtomicMeasurement near = run(AtomOp::add_u32, AtomSpace::global, AtomForm::atom, Contention::near_l2, 64);
