@@ -5,7 +5,8 @@
 //                                                         (steps_per_second: an mbarrier's phase flips per second)
 //   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
 //   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
-// <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max
+// <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max elect
+// (elect: a chain through a compare and a branch, its latency against the same step around a shuffle)
 // (fixtures/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
 // inline PTX on runtime operands, the same starts in every lane, every warp's result checked
 // against the host's replay, the SASS test counting one collective per step.
@@ -59,11 +60,11 @@ void register_sync(const SuiteConfig& cfg) {
   const std::vector<int> one_sm_warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 4, 16, 32};
   std::vector<BenchmarkPoint> points;
   for (const PipeOpInfo& info : pipe_ops())
-    if (is_warp_collective(info))
+    if (is_warp_collective(info) && !is_reference_only(info.op))
       points.push_back({std::string("Sync/warp/latency/") + info.name,
                         [op = info.op](benchmark::State& st) { pipeline_latency(st, op); }});
   for (const PipeOpInfo& info : pipe_ops()) {
-    if (!is_warp_collective(info)) continue;
+    if (!is_warp_collective(info) || is_reference_only(info.op)) continue;
     std::vector<PipelineShape> shapes;
     for (int warps : one_sm_warps)
       for (int ilp : ilps) shapes.push_back({ilp, warps, 1});

@@ -68,6 +68,8 @@ decltype(auto) with_op(PipeOp op, F&& f) {
     case PipeOp::match_any: return f(dev::ops::match_any{});
     case PipeOp::redux_add: return f(dev::ops::redux_add{});
     case PipeOp::redux_max: return f(dev::ops::redux_max{});
+    case PipeOp::elect: return f(dev::ops::elect{});
+    case PipeOp::shfl_idx_branch: return f(dev::ops::shfl_idx_branch{});
   }
   throw std::invalid_argument("pipeline: unknown op");
 }

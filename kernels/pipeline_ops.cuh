@@ -101,6 +101,15 @@ ARCHBENCH_PIPE_OP(vote_ballot, Plain<std::uint32_t>, 70,
 ARCHBENCH_PIPE_OP(match_any, Plain<std::uint32_t>, 70, asm volatile("match.any.sync.b32 %0, %0, 0xffffffff;" : "+r"(x)));
 ARCHBENCH_PIPE_OP(redux_add, Plain<std::uint32_t>, 80, asm volatile("redux.sync.add.u32 %0, %0, 0xffffffff;" : "+r"(x)));
 ARCHBENCH_PIPE_OP(redux_max, Plain<std::uint32_t>, 80, asm volatile("redux.sync.max.u32 %0, %0, 0xffffffff;" : "+r"(x)));
+// A chain through control (fixtures/pipeline_ops.cpp says why): x is never 0xffffffff, so the
+// branch is never taken, but the election cannot issue before the compare of the last x is done.
+// A label is local to its { } scope, so every step may use the same one.
+ARCHBENCH_PIPE_OP(elect, Plain<std::uint32_t>, 90,
+                  asm volatile("{ .reg .pred p, q; setp.eq.u32 p, %0, 0xffffffff; @p bra.uni SKIP;"
+                               " elect.sync %0|q, 0xffffffff; SKIP: }" : "+r"(x)));
+ARCHBENCH_PIPE_OP(shfl_idx_branch, Plain<std::uint32_t>, 70,
+                  asm volatile("{ .reg .pred p; setp.eq.u32 p, %0, 0xffffffff; @p bra.uni SKIP;"
+                               " shfl.sync.idx.b32 %0, %0, %1, %2, 0xffffffff; SKIP: }" : "+r"(x) : "r"(b), "r"(c)));
 }  // namespace ops
 
 }  // namespace archbench::dev

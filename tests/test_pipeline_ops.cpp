@@ -64,7 +64,8 @@ namespace archbench {
 namespace {
 
 // Warp collectives, every lane holding the same value: shuffles and redux.max return it, a
-// ballot (value != b) and match.any all 32 lanes, redux.add 32 x it (to 0 after 7 steps from 1).
+// ballot (value != b) and match.any all 32 lanes, redux.add 32 x it (to 0 after 7 steps from 1),
+// elect the lowest lane.
 TEST(PipelineOps, WarpCollectivesReplayAsTheWarpComputesThem) {
   int collectives = 0;
   for (const PipeOpInfo& op : pipe_ops()) {
@@ -74,7 +75,11 @@ TEST(PipelineOps, WarpCollectivesReplayAsTheWarpComputesThem) {
     EXPECT_EQ(op.flops_per_result, 0) << op.name;
     ASSERT_TRUE(emulate_chains(op, 1, 5)) << op.name;
   }
-  EXPECT_EQ(collectives, 8);
+  EXPECT_EQ(collectives, 10);
+  // elect: x <- the elected lane (the lowest of the full warp); its reference returns its input.
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::elect), 1, 0), 1u);
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::elect), 2, 7), 0u);
+  EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::shfl_idx_branch), 2, 1000), 1u ^ 2u);
   EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::shfl_idx), 2, 1000), 1u ^ 2u);  // seeds 1 and 2
   EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::vote_ballot), 1, 3), 0xffffffffu);
   EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::match_any), 3, 3), 0xffffffffu);  // three chains xor
@@ -82,6 +87,29 @@ TEST(PipelineOps, WarpCollectivesReplayAsTheWarpComputesThem) {
   EXPECT_EQ(*emulate_chains(pipe_op_info(PipeOp::redux_add), 1, 100), 0u);
   EXPECT_EQ(*peak_results_per_clk_per_sm(PeakClass::warp_shuffle, 90), 32.0);
   EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::warp_other, 90));
+}
+
+}  // namespace
+}  // namespace archbench
+
+namespace archbench {
+namespace {
+
+// elect.sync is timed against the same compare and branch around a shuffle, plus the shuffle's
+// own chain; the reference has no benchmarks of its own, and nothing else needs one.
+TEST(PipelineOps, OnlyElectIsMeasuredAgainstAReference) {
+  for (const PipeOpInfo& op : pipe_ops()) {
+    const auto ref = latency_reference(op.op);
+    EXPECT_EQ(ref.has_value(), op.op == PipeOp::elect) << op.name;
+    EXPECT_EQ(is_reference_only(op.op), op.op == PipeOp::shfl_idx_branch) << op.name;
+  }
+  const auto ref = *latency_reference(PipeOp::elect);
+  EXPECT_EQ(ref.reference, PipeOp::shfl_idx_branch);
+  EXPECT_EQ(ref.base, PipeOp::shfl_idx);
+  // The reference and the base are the same shuffle (the same operands), so the difference holds
+  // only the compare and the branch.
+  EXPECT_EQ(pipe_op_info(ref.reference).b, pipe_op_info(ref.base).b);
+  EXPECT_EQ(pipe_op_info(ref.reference).c, pipe_op_info(ref.base).c);
 }
 
 }  // namespace
