@@ -3,9 +3,11 @@
 // shuffles issue at one rate, a ballot no slower.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "fixtures/gpu.hpp"
 #include "fixtures/pipeline_runner.hpp"
@@ -24,6 +26,31 @@ TEST(Sync, WarpCollectiveLatencyIsTensOfCyclesWithTheLoopRemoved) {
     EXPECT_LE(m.slope.latency_cycles, 100.0) << op.name;
     EXPECT_LE(m.slope.latency_cycles, m.slope.raw_cycles + 0.5) << op.name << ": the slope removes the loop, not adds";
   }
+}
+
+// elect.sync has no data input, so its chain runs through a compare and a branch; the same step
+// around a shuffle is its reference. Checked: the step holds the election (it costs more than the
+// compare and branch alone), the branch costs something (the reference is slower than the bare
+// shuffle), and the difference repeats to within a cycle over three measurements.
+TEST(Sync, ElectLatencyStandsOutOfItsControlChainAndRepeats) {
+  const PipeOpInfo& elect = pipe_op_info(PipeOp::elect);
+  if (const auto why = pipe_op_unsupported(elect, Gpu::current().info())) GTEST_SKIP() << *why;
+  const LatencyReference ref = *latency_reference(PipeOp::elect);
+  auto step = [](PipeOp op) { return measure_latency(op, calibrate_latency_iterations(op)).slope.latency_cycles; };
+  std::vector<double> latency;
+  for (int k = 0; k < 3; ++k) {
+    const double e = step(PipeOp::elect), r = step(ref.reference), b = step(ref.base);
+    std::printf("elect step %.2f, compare+branch+shuffle %.2f, shuffle %.2f: elect %.2f cycles, branch %.2f\n", e, r, b,
+                e - r + b, r - b);
+    EXPECT_GE(r - b, 2.0) << "the compare and branch cost nothing: the chain does not wait on them";
+    EXPECT_GE(e - (r - b), 2.0) << "the step holds no election";
+    latency.push_back(e - r + b);
+  }
+  for (double l : latency) {
+    EXPECT_GE(l, 2.0);
+    EXPECT_LE(l, 100.0);
+  }
+  EXPECT_LE(*std::max_element(latency.begin(), latency.end()) - *std::min_element(latency.begin(), latency.end()), 1.0);
 }
 
 // The four shuffles issue at one rate, a fixed share of the Programming Guide's 32 results per
