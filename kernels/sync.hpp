@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
+#include "kernels/host_device.hpp"
 
 namespace archbench {
 
@@ -26,6 +27,12 @@ enum class SyncStep {
                        // try_wait.parity: the transaction count's path, which the TMA's copies complete (sm_90)
   mbarrier_test_wait,  // every thread: mbarrier.arrive, then a spin on mbarrier.test_wait.parity (never suspends)
 };
+
+// Fences do not synchronise the warps that issue them.
+ARCHBENCH_HOST_DEVICE constexpr bool sync_step_is_fence(SyncStep s) {
+  return s == SyncStep::fence_sc_cta || s == SyncStep::fence_acq_rel_gpu || s == SyncStep::fence_sc_gpu ||
+         s == SyncStep::fence_sc_sys || s == SyncStep::fence_proxy_async || s == SyncStep::store_fence_gpu;
+}
 
 struct SyncStepInfo {
   SyncStep step;

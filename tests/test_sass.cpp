@@ -239,7 +239,9 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
         std::find(op->sass_helpers.begin(), op->sass_helpers.end(), "BRA") != op->sass_helpers.end();
     for (const char* barrier : {"BSSY", "BSYNC"}) {
       const int n = region.count(barrier) ? region.at(barrier) : 0;
-      if (control_chain) EXPECT_TRUE(n == 0 || n == k.body) << k.fn->name << ": " << barrier << " x" << n;
+      if (control_chain) {
+        EXPECT_TRUE(n == 0 || n == k.body) << k.fn->name << ": " << barrier << " x" << n;
+      }
     }
     int others = 0;
     for (const auto& [opcode, n] : region) {
