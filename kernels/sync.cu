@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
       if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
     });
   }
-  std::uint32_t* slot = slots + (blockIdx.x * blockDim.x + threadIdx.x);
+  std::uint32_t* slot = slots + std::size_t(blockIdx.x * blockDim.x + threadIdx.x) * kSyncSlotStrideWords;
   std::uint32_t phase = 0, value = 0;
   WarpTiming* mine = &out[blockIdx.x * warps + warp];
   __syncthreads();
@@ -193,7 +193,7 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
     throw std::invalid_argument(std::string("sync: ") + sync_step_info(l.step).name + " needs an even number of warps");
   const KernelFn kernel = kernel_for(l.step, l.body);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
-  DeviceBuffer<std::uint32_t> slots(std::size_t(l.blocks) * l.threads_per_block);
+  DeviceBuffer<std::uint32_t> slots(std::size_t(l.blocks) * l.threads_per_block * kSyncSlotStrideWords);
   DeviceBuffer<WarpTiming> out(warps);
   ARCHBENCH_CUDA(cudaMemset(out.get(), 0, warps * sizeof(WarpTiming)));
   std::uint32_t iterations = l.iterations;

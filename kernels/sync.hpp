@@ -20,7 +20,7 @@ enum class SyncStep {
   fence_sc_gpu,      // fence.sc.gpu (membar.gl)
   fence_sc_sys,      // fence.sc.sys (membar.sys)
   fence_proxy_async, // fence.proxy.async (sm_90)
-  store_fence_gpu,   // st.global then fence.sc.gpu: a fence with an outstanding store
+  store_fence_gpu,   // st.global then fence.sc.gpu: a fence with outstanding stores (a line per thread)
   cluster_barrier,   // barrier.cluster.arrive + barrier.cluster.wait, every thread of a cluster (sm_90)
   grid_sync,         // cooperative_groups grid sync of a cooperative launch, every thread of the grid
   mbarrier_expect_tx,  // every thread: mbarrier.arrive.expect_tx of 4 bytes, mbarrier.complete_tx of them, then
@@ -48,6 +48,12 @@ const SyncStepInfo& sync_step_info(SyncStep s);
 // The latency slope's two loop bodies.
 inline constexpr int kSyncShortBody = 16;
 inline constexpr int kSyncLongBody = 256;  // 240 steps between the bodies: a contended step (32 warps fencing at once) scatters less
+
+// store_fence_gpu: every thread stores to a line of its own, so a warp's fence waits on 32
+// lines homed in both L2 partitions. A warp's 32 stores into one line made the fence's cost follow
+// that line's partition against the block's SM, which changes from launch to launch (an H200 read
+// 551.7 or 556.5 cycles from one warp between runs).
+inline constexpr int kSyncSlotStrideWords = 32;
 
 struct SyncLaunch {
   SyncStep step = SyncStep::bar_sync;
