@@ -27,7 +27,7 @@ namespace {
 
 // Launches per barrier or fence step (the median reported). A step that many warps or blocks
 // contend for varies from launch to launch: 32 warps spinning on test_wait land in one of several
-// interleavings (268-271 cycles), a grid sync over every SM moves by 1.3 cycles in 2170 (sd, 10 ms
+// interleavings (268-271 cycles), a grid sync over every SM moves by 1.3 cycles in 2170 (sd, 32-iteration
 // launches); the median of 9 moved by up to 1.7 cycles between runs, that of 25 by under 1.
 constexpr int kSyncStepLaunches = 25;
 
