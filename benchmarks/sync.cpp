@@ -3,6 +3,8 @@
 //   Sync/warp/throughput/<op>/ilp:I/warps_per_sm:W/sms:S  I chains per thread, W warps on each of S SMs
 //   Sync/<bar|mbarrier|fence>/<step>/warps_per_block:W    cycles per barrier or fence step, one block of W warps
 //                                                         (steps_per_second: an mbarrier's phase flips per second)
+//                                                         GPU- and system-scope fences: the block alone on each SM
+//                                                         in turn, the median SM reported (_min_sm, _max_sm beside)
 //   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
 //   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max elect
@@ -14,6 +16,7 @@
 
 #include "analysis/stats.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,8 +43,10 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_sync_iterations(s, warps, blocks);
     std::vector<double> cycles, overhead, raw, mhz;
+    std::uint32_t smid = 0;
     for (auto _ : state) {
       const SyncMeasurement m = measure_sync(s, warps, iterations, blocks);
+      smid = m.smid;
       state.SetIterationTime(m.window_ns * 1e-9);
       cycles.push_back(m.slope.latency_cycles);
       overhead.push_back(m.slope.loop_overhead_cycles);
@@ -51,6 +56,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
+    state.counters["smid"] = smid;  // block 0's SM
     report_slope_latency(state, cycles, overhead, raw, mhz);  // per step, block 0's window
     // Steps per second at the measured clock (for an mbarrier: phase flips per second).
     const double step_cycles = state.counters["latency_cycles"].value;
@@ -58,11 +64,49 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   });
 }
 
+// Sweeps over every SM per step whose cost depends on the SM (the median over SMs reported).
+constexpr int kSyncSweeps = 5;
+
+void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
+  if (const auto why = sync_step_unsupported(sync_step_info(s), Gpu::current().info())) {
+    state.SkipWithError(("unsupported: " + *why).c_str());
+    return;
+  }
+  guarded(state, [&] {
+    std::vector<double> sweep_medians, mhz;
+    std::vector<std::vector<double>> per_sm;  // [sweep][SM]
+    for (auto _ : state) {
+      const SyncSmSweep sweep = measure_sync_every_sm(s, warps);
+      state.SetIterationTime(sweep.window_ns * 1e-9);
+      sweep_medians.push_back(sweep.median_cycles);
+      mhz.push_back(sweep.sm_clock_mhz);
+      per_sm.push_back(sweep.latency_cycles);
+    }
+    // Each SM's median over the sweeps: the spread between SMs beside the median SM.
+    std::vector<double> sm_cycles;
+    for (std::size_t sm = 0; sm < per_sm.front().size(); ++sm) {
+      std::vector<double> v;
+      for (const auto& sweep : per_sm) v.push_back(sweep[sm]);
+      sm_cycles.push_back(median(v));
+    }
+    report_sampled(state, "latency_cycles", sweep_medians);  // the median SM, median over sweeps
+    const double clock = median(mhz);
+    state.counters["latency_ns"] = clock > 0 ? state.counters["latency_cycles"].value * 1e3 / clock : 0.0;
+    state.counters["latency_cycles_min_sm"] = *std::min_element(sm_cycles.begin(), sm_cycles.end());
+    state.counters["latency_cycles_max_sm"] = *std::max_element(sm_cycles.begin(), sm_cycles.end());
+    state.counters["sms"] = double(sm_cycles.size());
+    state.counters["warps_per_block"] = warps;
+    state.counters["blocks"] = 1;
+    state.counters["iterations"] = kSyncSweepIterations;
+    report_clocks(state, clock);
+  });
+}
+
 void register_sync(const SuiteConfig& cfg) {
   const int all_sms = cfg.gpu.info().sm_count;
   const std::vector<int> ilps = cfg.quick ? std::vector<int>{1, 8} : std::vector<int>{1, 2, 4, 8};
   const std::vector<int> one_sm_warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 4, 16, 32};
-  std::vector<BenchmarkPoint> points;
+  std::vector<BenchmarkPoint> points, sweep_points;
   for (const PipeOpInfo& info : pipe_ops())
     if (is_warp_collective(info) && !is_reference_only(info.op))
       points.push_back({std::string("Sync/warp/latency/") + info.name,
@@ -86,8 +130,11 @@ void register_sync(const SuiteConfig& cfg) {
                                                                   : std::vector<int>{1, 2, 4, 8, 16, 32};
     for (int w : warps) {
       if (info.needs_two_warps && w % 2 != 0) continue;
-      points.push_back({std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w),
-                        [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
+      const std::string name = std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w);
+      if (sync_step_depends_on_sm(info.step))
+        sweep_points.push_back({name, [s = info.step, w](benchmark::State& st) { sync_step_every_sm(st, s, w); }});
+      else
+        points.push_back({name, [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
     }
   }
   // A cluster barrier against the cluster size, a grid sync against the cooperative grid (up to
@@ -106,6 +153,7 @@ void register_sync(const SuiteConfig& cfg) {
   register_points("Sync", warp_points, kPipelineBenchIterations,
                   {{"Sync/warp/latency/", {lower("latency_cycles")}},
                    {"Sync/warp/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
+  register_points("Sync", sweep_points, kSyncSweeps, {{"Sync/fence/", {lower("latency_cycles")}}});
   register_points("Sync", step_points, kSyncStepLaunches,
                   {{"Sync/bar/", {lower("latency_cycles")}},
                    {"Sync/mbarrier/", {lower("latency_cycles")}},

@@ -11,6 +11,7 @@
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/device_buffer.hpp"
 #include "kernels/arch_guard.cuh"
+#include "kernels/pinned_launch.cuh"
 #include "kernels/warp_clock.cuh"
 
 namespace archbench {
@@ -94,10 +95,31 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
   }
 }
 
+// A one-block step runs on SM pin_sm (kernels/pinned_launch.cuh): the first block there claims the
+// run (claim[0]), every other block counts itself out (claim[1]) and returns, and the chosen block
+// starts once all of them have, so no other block shares its SM while it is timed.
+__device__ __forceinline__ bool pinned_block_runs(std::uint32_t pin_sm, std::uint32_t* claim) {
+  __shared__ bool chosen;
+  if (threadIdx.x == 0) {
+    chosen = dev::claim_pinned_sm(pin_sm, claim);
+    if (!chosen) {
+      atomicAdd(&claim[1], 1u);
+    } else {
+      while (*static_cast<volatile std::uint32_t*>(&claim[1]) < gridDim.x - 1) {
+      }
+    }
+  }
+  __syncthreads();
+  return chosen;
+}
+
 template <SyncStep S, int kBody>
 __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, std::uint32_t* slots,
-                                                    WarpTiming* __restrict__ out) {
+                                                    WarpTiming* __restrict__ out, std::uint32_t pin_sm,
+                                                    std::uint32_t* claim) {
   __shared__ __align__(8) std::uint64_t mbar_storage;
+  if (pin_sm != kAnySm && !pinned_block_runs(pin_sm, claim)) return;
+  const std::uint32_t block = pin_sm != kAnySm ? 0 : blockIdx.x;
   const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const auto mbar = static_cast<std::uint32_t>(__cvta_generic_to_shared(&mbar_storage));
   constexpr bool kMbarrier = S == SyncStep::mbarrier_phase || S == SyncStep::mbarrier_expect_tx || S == SyncStep::mbarrier_test_wait;
@@ -106,9 +128,9 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
       if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
     });
   }
-  std::uint32_t* slot = slots + std::size_t(blockIdx.x * blockDim.x + threadIdx.x) * kSyncSlotStrideWords;
+  std::uint32_t* slot = slots + std::size_t(block * blockDim.x + threadIdx.x) * kSyncSlotStrideWords;
   std::uint32_t phase = 0, value = 0;
-  WarpTiming* mine = &out[blockIdx.x * warps + warp];
+  WarpTiming* mine = &out[block * warps + warp];
   __syncthreads();
   const WarpClock clock = warp_clock_start();
 #pragma unroll 1
@@ -130,7 +152,9 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
 
 namespace {
 
-using KernelFn = void (*)(std::uint32_t, std::uint32_t*, WarpTiming*);
+using KernelFn = void (*)(std::uint32_t, std::uint32_t*, WarpTiming*, std::uint32_t, std::uint32_t*);
+
+__device__ std::uint32_t g_sync_claim[2];  // the pinned launch's claim and the count of blocks that returned
 
 template <SyncStep S>
 KernelFn kernel_for(int body) {
@@ -199,6 +223,7 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
   std::uint32_t iterations = l.iterations;
   std::uint32_t* slot_ptr = slots.get();
   WarpTiming* out_ptr = out.get();
+  std::uint32_t unpinned = kAnySm, *no_claim = nullptr;
   if (l.step == SyncStep::cluster_barrier) {
     // One cluster of l.blocks blocks; sizes above the portable 8 need the kernel's opt-in.
     if (l.blocks > 8)
@@ -218,7 +243,7 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
     if (clusters < 1)
       throw std::invalid_argument("sync: a cluster of " + std::to_string(l.blocks) + " blocks of " +
                                   std::to_string(l.threads_per_block) + " threads cannot run on this GPU");
-    ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, iterations, slot_ptr, out_ptr));
+    ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, iterations, slot_ptr, out_ptr, unpinned, no_claim));
   } else if (l.step == SyncStep::grid_sync) {
     // A cooperative launch: every block resident at once, or the launch is refused.
     int device = 0, per_sm = 0, sms = 0;
@@ -229,11 +254,18 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
     if (l.blocks > per_sm * sms)
       throw std::invalid_argument("sync: a cooperative grid of " + std::to_string(l.blocks) + " blocks does not fit (" +
                                   std::to_string(per_sm * sms) + " at once)");
-    void* args[] = {&iterations, &slot_ptr, &out_ptr};
+    void* args[] = {&iterations, &slot_ptr, &out_ptr, &unpinned, &no_claim};
     ARCHBENCH_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(l.blocks),
                                                dim3(l.threads_per_block), args, 0, nullptr));
+  } else if (l.blocks == 1 && l.pin_sm != kAnySm) {
+    std::uint32_t* claim = nullptr;
+    ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_sync_claim));
+    launch_pinned("sync_kernel", claim, [&](int blocks, std::uint32_t sm) {
+      ARCHBENCH_CUDA(cudaMemset(claim, 0, 2 * sizeof *claim));
+      kernel<<<blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr, sm, claim);
+    }, l.pin_sm);
   } else {
-    kernel<<<l.blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr);
+    kernel<<<l.blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr, unpinned, no_claim);
   }
   cuda_check_launch("sync_kernel");
   return out.download();

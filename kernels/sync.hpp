@@ -7,6 +7,7 @@
 
 #include "analysis/warp_timing.hpp"
 #include "kernels/host_device.hpp"
+#include "kernels/placement.hpp"
 
 namespace archbench {
 
@@ -33,6 +34,18 @@ ARCHBENCH_HOST_DEVICE constexpr bool sync_step_is_fence(SyncStep s) {
   return s == SyncStep::fence_sc_cta || s == SyncStep::fence_acq_rel_gpu || s == SyncStep::fence_sc_gpu ||
          s == SyncStep::fence_sc_sys || s == SyncStep::fence_proxy_async || s == SyncStep::store_fence_gpu;
 }
+
+// Steps whose cost depends on where the block's SM sits: GPU- and system-scope fences wait on the
+// memory system outside the SM. One H100 read fence.sc.gpu from one warp at 634-675 cycles
+// depending on the SM (each SM's own cost repeating within 0.1), where bar.sync cost the same on
+// every SM. These steps are measured on every SM in turn (fixtures/sync_runner.hpp).
+ARCHBENCH_HOST_DEVICE constexpr bool sync_step_depends_on_sm(SyncStep s) {
+  return s == SyncStep::fence_acq_rel_gpu || s == SyncStep::fence_sc_gpu || s == SyncStep::fence_sc_sys ||
+         s == SyncStep::fence_proxy_async || s == SyncStep::store_fence_gpu;
+}
+
+// SyncLaunch::pin_sm of a launch left to the block scheduler.
+inline constexpr std::uint32_t kAnySm = 0xfffffffeu;
 
 struct SyncStepInfo {
   SyncStep step;
@@ -61,6 +74,9 @@ struct SyncLaunch {
   int blocks = 1;             // cluster_barrier: the cluster size (one cluster); grid_sync: the grid
   int threads_per_block = 32;
   std::uint32_t iterations = 1;
+  // A one-block launch runs where the block scheduler puts it (kAnySm), or alone on this SM
+  // (kernels/pinned_launch.cuh; kReferenceSm: the reference SM).
+  std::uint32_t pin_sm = kAnySm;
 };
 
 // One timing per warp; WarpTiming::check holds the mbarrier's completed phases (mbarrier_*),

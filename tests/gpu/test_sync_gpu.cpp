@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -116,6 +117,24 @@ TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
   if (c.count(SyncStep::mbarrier_expect_tx)) {
     EXPECT_GE(c[SyncStep::mbarrier_expect_tx][2], 0.95 * c[SyncStep::mbarrier_phase][2]);
   }
+}
+
+// A GPU-scope fence is measured alone on every SM in turn: each launch ran on the SM it was pinned
+// to (measure_sync_every_sm checks), each SM's cost repeats between two sweeps, and so does the
+// median SM, the figure the benchmark reports.
+TEST(Sync, GpuScopeFenceSweepCoversEverySmAndRepeats) {
+  const GpuInfo& gpu = Gpu::current().info();
+  const SyncSmSweep a = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1), b = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
+  ASSERT_EQ(a.latency_cycles.size(), std::size_t(gpu.sm_count));
+  ASSERT_EQ(b.latency_cycles.size(), std::size_t(gpu.sm_count));
+  int moved = 0;
+  for (int sm = 0; sm < gpu.sm_count; ++sm) moved += std::abs(a.latency_cycles[sm] - b.latency_cycles[sm]) > 1.0;
+  const auto [lo, hi] = std::minmax_element(a.latency_cycles.begin(), a.latency_cycles.end());
+  std::printf("fence.sc.gpu, one warp: median SM %.2f / %.2f cycles, SMs %.2f-%.2f, %d SMs moved > 1 cycle\n",
+              a.median_cycles, b.median_cycles, *lo, *hi, moved);
+  EXPECT_LE(moved, gpu.sm_count / 20) << "an SM's own cost should repeat";
+  EXPECT_NEAR(a.median_cycles, b.median_cycles, 1.0);
+  EXPECT_GE(*lo, step_cycles(SyncStep::fence_sc_cta, 2)) << "a GPU-scope fence cheaper than a CTA-scope one";
 }
 
 // A cluster barrier runs for clusters of 2 and 8 blocks, a grid sync for 2 blocks and one block
