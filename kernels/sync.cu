@@ -5,6 +5,7 @@
 
 #include <cooperative_groups.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -155,6 +156,7 @@ namespace {
 using KernelFn = void (*)(std::uint32_t, std::uint32_t*, WarpTiming*, std::uint32_t, std::uint32_t*);
 
 __device__ std::uint32_t g_sync_claim[2];  // the pinned launch's claim and the count of blocks that returned
+__device__ std::uint32_t g_sync_one_block_slots[1024 * kSyncSlotStrideWords];  // a block of up to 1024 threads
 
 template <SyncStep S>
 KernelFn kernel_for(int body) {
@@ -217,11 +219,20 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
     throw std::invalid_argument(std::string("sync: ") + sync_step_info(l.step).name + " needs an even number of warps");
   const KernelFn kernel = kernel_for(l.step, l.body);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
-  DeviceBuffer<std::uint32_t> slots(std::size_t(l.blocks) * l.threads_per_block * kSyncSlotStrideWords);
+  // A one-block launch stores into a __device__ array, at one address for the process: every
+  // launch stores to the same lines, homed in the same L2 partitions, which a fresh allocation per
+  // launch does not promise (the fence's cost follows where its stored lines are homed).
+  std::optional<DeviceBuffer<std::uint32_t>> grid_slots;
+  std::uint32_t* slot_ptr = nullptr;
+  if (l.blocks == 1) {
+    ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&slot_ptr), g_sync_one_block_slots));
+  } else {
+    grid_slots.emplace(std::size_t(l.blocks) * l.threads_per_block * kSyncSlotStrideWords);
+    slot_ptr = grid_slots->get();
+  }
   DeviceBuffer<WarpTiming> out(warps);
   ARCHBENCH_CUDA(cudaMemset(out.get(), 0, warps * sizeof(WarpTiming)));
   std::uint32_t iterations = l.iterations;
-  std::uint32_t* slot_ptr = slots.get();
   WarpTiming* out_ptr = out.get();
   std::uint32_t unpinned = kAnySm, *no_claim = nullptr;
   if (l.step == SyncStep::cluster_barrier) {
