@@ -7,8 +7,8 @@ Writes DIR/sync_latency.{png,svg} (dependent-chain latency of each warp collecti
 GPU), DIR/sync_throughput.{png,svg} (one panel per collective: % of the Programming Guide's
 peak where it has one (shuffles), else warp-level instructions x 32 per clock per SM, against warps
 on one SM, one line per ILP and GPU) and DIR/sync_barriers.{png,svg} (cycles per barrier, mbarrier
-phase and fence against warps per block, one line per step and GPU). Files without Sync data are
-skipped with a note.
+phase and fence against warps per block, one line per step and GPU; a fence measured on every SM
+with the SMs' range as a bar). Files without Sync data are skipped with a note.
 """
 import os
 import sys
@@ -28,7 +28,9 @@ def load(path):
         parts = b["name"].split("/")
         if len(parts) > 3 and parts[1] in ("bar", "mbarrier", "fence") and "latency_cycles" in b:
             steps.append({"family": parts[1], "step": parts[2], "warps": int(b["warps_per_block"]),
-                          "cycles": b["latency_cycles"]})
+                          "cycles": b["latency_cycles"],
+                          # fences measured on every SM: the SMs' range beside the median SM
+                          "min_sm": b.get("latency_cycles_min_sm"), "max_sm": b.get("latency_cycles_max_sm")})
     data = (warp or ({}, []), steps)
     return label, ctx, data if warp or steps else None
 
@@ -44,16 +46,21 @@ def plot_barriers(datasets, out_dir):
         ax = axes[0][fi]
         for gi, (label, _, steps) in enumerate(datasets):
             for step in dict.fromkeys(r["step"] for r in steps if r["family"] == family):
-                pts = sorted((r["warps"], r["cycles"]) for r in steps if r["step"] == step)
-                xs, ys = zip(*pts)
-                ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
-                        label=step + (f" — {label}" if len(datasets) > 1 else ""))
+                rows = sorted((r for r in steps if r["step"] == step), key=lambda r: r["warps"])
+                xs, ys = [r["warps"] for r in rows], [r["cycles"] for r in rows]
+                line, = ax.plot(xs, ys, styles[gi % len(styles)], marker="o", markersize=3, linewidth=1.1,
+                                label=step + (f" — {label}" if len(datasets) > 1 else ""))
+                if all(r["min_sm"] is not None and r["max_sm"] is not None for r in rows):
+                    ax.errorbar(xs, ys, yerr=[[y - r["min_sm"] for y, r in zip(ys, rows)],
+                                              [r["max_sm"] - y for y, r in zip(ys, rows)]],
+                                fmt="none", ecolor=line.get_color(), elinewidth=0.8, capsize=2)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         plain_axis(ax.xaxis)
         plain_axis(ax.yaxis, minor_labels=True)
         ax.set_title(family, fontsize=9)
-        ax.set_xlabel("warps per block (one block, one SM)", fontsize=7)
+        ax.set_xlabel("warps per block (one block, one SM)" if family != "fence" else
+                      "warps per block (one block; GPU-scope fences: the median SM, bars: all SMs)", fontsize=7)
         ax.set_ylabel("cycles per step (the block's window)", fontsize=7)
         ax.grid(True, which="both", alpha=0.3)
         ax.tick_params(labelsize=7)
