@@ -26,6 +26,15 @@ inline double mean(const std::vector<double>& v) {
   return sum / double(v.size());
 }
 
+// Sample standard deviation (n - 1); 0 for fewer than two values.
+inline double sample_sd(const std::vector<double>& v) {
+  if (v.size() < 2) return 0.0;
+  const double m = mean(v);
+  double var = 0;
+  for (double x : v) var += (x - m) * (x - m);
+  return std::sqrt(var / double(v.size() - 1));
+}
+
 // Median over a list of measurements of one quantity of each: median_of(runs, [](auto& m) { ... }).
 template <class Runs, class Field>
 double median_of(const Runs& runs, Field field) {

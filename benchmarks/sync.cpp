@@ -37,13 +37,6 @@ constexpr int kSyncStepLaunches = 25;
 constexpr double kRacyStepSdPct = 0.05;
 constexpr int kRacyStepExtraLaunches = 75;
 
-double sd_pct(const std::vector<double>& v) {
-  const double m = mean(v);
-  double var = 0;
-  for (double x : v) var += (x - m) * (x - m);
-  return v.size() > 1 && m != 0 ? 100.0 * std::sqrt(var / double(v.size() - 1)) / std::fabs(m) : 0.0;
-}
-
 void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   const SyncStepInfo& info = sync_step_info(s);
   if (const auto why = sync_step_unsupported(info, Gpu::current().info())) {
@@ -69,7 +62,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
     // 1.2 cycles). Such a step takes kRacyStepExtraLaunches more launches and reports the mean,
     // which follows the modes' shares smoothly.
     Centre centre = Centre::median;
-    if (sd_pct(cycles) > kRacyStepSdPct) {
+    if (100.0 * sample_sd(cycles) > kRacyStepSdPct * std::fabs(mean(cycles))) {
       for (int k = 0; k < kRacyStepExtraLaunches; ++k) {
         const SyncMeasurement m = measure_sync(s, warps, iterations, blocks);
         cycles.push_back(m.slope.latency_cycles);

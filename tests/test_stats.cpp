@@ -16,6 +16,12 @@ TEST(Stats, MedianAndPercentiles) {
   EXPECT_TRUE(std::isnan(median({})));
 }
 
+TEST(Stats, SampleSdDividesByNMinusOne) {
+  EXPECT_DOUBLE_EQ(sample_sd({2, 4, 4, 4, 5, 5, 7, 9}), std::sqrt(32.0 / 7.0));
+  EXPECT_DOUBLE_EQ(sample_sd({5}), 0.0);
+  EXPECT_DOUBLE_EQ(sample_sd({}), 0.0);
+}
+
 TEST(Stats, ReferenceSmIsTheMedianOfTheSmsThatRan) {
   // Per-SM L2 latencies as on an H100 board: pairs of SMs of one TPC read alike; 0 = no block ran.
   EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9, 281.0}), 6u);  // 266 272 272 [277] 279 281 288
