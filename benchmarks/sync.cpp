@@ -30,9 +30,9 @@ namespace archbench {
 namespace {
 
 // Launches per barrier or fence step (the median reported). A step that many warps or blocks
-// contend for varies from launch to launch: 32 warps spinning on test_wait land in one of several
-// interleavings (268-271 cycles), a grid sync over every SM moves by 1.3 cycles in 2170 (sd, 32-iteration
-// launches); the median of 9 moved by up to 1.7 cycles between runs, that of 25 by under 1.
+// contend for varies from launch to launch: a grid sync over every SM moves by 1.3 cycles in 2170
+// (sd, 32-iteration launches); the median of 9 moved by up to 1.7 cycles between runs, that of 25
+// by under 1. A racy step (kRacyStepSdPct, below) takes more.
 constexpr int kSyncStepLaunches = 25;
 constexpr double kRacyStepSdPct = 0.05;
 constexpr int kRacyStepExtraLaunches = 75;
@@ -59,7 +59,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
     // A step whose launches scatter (sd) by more than kRacyStepSdPct falls into one of several
     // interleavings per launch: 32 warps spinning on test_wait read 267.7-271.4 cycles on an H100,
     // and the median of 25 jumped between those modes from one repetition to the next (by up to
-    // 1.2 cycles). Such a step takes kRacyStepExtraLaunches more launches and reports the mean,
+    // 1.56 cycles). Such a step takes kRacyStepExtraLaunches more launches and reports the mean,
     // which follows the modes' shares smoothly.
     Centre centre = Centre::median;
     if (100.0 * sample_sd(cycles) > kRacyStepSdPct * std::fabs(mean(cycles))) {
