@@ -7,6 +7,8 @@
 //                                                         in turn, the median SM reported (_min_sm, _max_sm beside)
 //   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
 //   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
+//   (GPU- and system-scope fences, cluster barrier, grid sync: latency_cycles_context_min/_max, the
+//   range over this process's context and 4 fresh ones)
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max elect
 // (elect: a chain through a compare and a branch, its latency against the same step around a shuffle)
 // (fixtures/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
@@ -18,9 +20,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "fixtures/fresh_context.hpp"
 #include "fixtures/pipeline_bench.hpp"
 #include "fixtures/sync_runner.hpp"
 #include "fixtures/registry.hpp"
@@ -29,13 +35,72 @@
 namespace archbench {
 namespace {
 
-// Launches per barrier or fence step (the median reported). A step that many warps or blocks
-// contend for varies from launch to launch: a grid sync over every SM moves by 1.3 cycles in 2170
-// (sd, 32-iteration launches); the median of 9 moved by up to 1.7 cycles between runs, that of 25
-// by under 1. A racy step (kRacyStepSdPct, below) takes more.
+// Launches per barrier or fence step: at least kSyncStepLaunches, then batches of as many more
+// until the standard error of their mean is at most kSyncStepTargetSeCycles (or kMaxSyncStepLaunches
+// are in); the mean is reported. A step that many warps or blocks contend for lands in one of
+// several interleavings or placements per launch: 32 warps spinning on test_wait read 267.7-271.4
+// cycles on an H100, a grid sync over 64 blocks scatters by 0.03-0.08 % (sd). A median of 25 jumped
+// between such modes from one repetition to the next (by up to 1.56 cycles), and a switch from the
+// median to a mean past a threshold of the sd flipped with the sd itself (a grid sync over 64 blocks:
+// 2156.8-2159.4). The mean follows the modes' shares smoothly, and a standard error of 0.1 cycle
+// keeps five repetitions' means within a cycle.
 constexpr int kSyncStepLaunches = 25;
-constexpr double kRacyStepSdPct = 0.05;
-constexpr int kRacyStepExtraLaunches = 75;
+constexpr int kMaxSyncStepLaunches = 200;
+constexpr double kSyncStepTargetSeCycles = 0.1;
+
+// One step's launches: cycles per step and what report_slope_latency reports beside them.
+struct StepLaunches {
+  std::vector<double> cycles, overhead, raw, mhz;
+  std::uint32_t smid = 0;  // block 0's SM in the last launch
+  double window_ns = 0;    // the last launch's
+
+  void add(const SyncMeasurement& m) {
+    cycles.push_back(m.slope.latency_cycles);
+    overhead.push_back(m.slope.loop_overhead_cycles);
+    raw.push_back(m.slope.raw_cycles);
+    mhz.push_back(m.sm_clock_mhz);
+    smid = m.smid;
+    window_ns = m.window_ns;
+  }
+  double standard_error() const { return cycles.size() < 2 ? INFINITY : sample_sd(cycles) / std::sqrt(double(cycles.size())); }
+  // Batches of kSyncStepLaunches until there are at least that many and the mean's standard error
+  // is at most kSyncStepTargetSeCycles, or kMaxSyncStepLaunches are in.
+  void complete(SyncStep s, int warps, std::uint32_t iterations, int blocks) {
+    while (cycles.size() < std::size_t(kSyncStepLaunches) ||
+           (cycles.size() < std::size_t(kMaxSyncStepLaunches) && standard_error() > kSyncStepTargetSeCycles))
+      for (int k = 0; k < kSyncStepLaunches; ++k) add(measure_sync(s, warps, iterations, blocks));
+  }
+};
+
+// A step that may depend on the context (sync_step_may_depend_on_context) is measured again in
+// kSurveyContexts fresh contexts, once per process (the repetitions of a run share the survey),
+// and the range over its own context and those is reported: latency_cycles_context_min/_max and
+// contexts. Its latency_cycles stays the figure of the run's own context, which repeats within a
+// cycle; the range is how far another process may read it, and compare.py takes it as the least
+// noise between runs.
+constexpr int kSurveyContexts = 4;
+
+void report_context_range(benchmark::State& state, SyncStep s, int warps, int blocks,
+                          const std::function<double()>& measure_in_current_context) {
+  using Point = std::tuple<SyncStep, int, int>;
+  static std::map<Point, std::vector<double>> surveyed;  // the fresh contexts' figures per point
+  const Point point{s, warps, blocks};
+  auto it = surveyed.find(point);
+  if (it == surveyed.end()) {
+    std::vector<double> figures;
+    for (int c = 0; c < kSurveyContexts; ++c) {
+      const FreshContext fresh;
+      figures.push_back(measure_in_current_context());
+    }
+    it = surveyed.emplace(point, std::move(figures)).first;
+  }
+  const double own = state.counters["latency_cycles"].value;
+  double lo = own, hi = own;
+  for (double f : it->second) lo = std::min(lo, f), hi = std::max(hi, f);
+  state.counters["latency_cycles_context_min"] = lo;
+  state.counters["latency_cycles_context_max"] = hi;
+  state.counters["contexts"] = double(1 + it->second.size());
+}
 
 void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   const SyncStepInfo& info = sync_step_info(s);
@@ -45,41 +110,27 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   }
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_sync_iterations(s, warps, blocks);
-    std::vector<double> cycles, overhead, raw, mhz;
-    std::uint32_t smid = 0;
+    StepLaunches launches;
     for (auto _ : state) {
-      const SyncMeasurement m = measure_sync(s, warps, iterations, blocks);
-      smid = m.smid;
-      state.SetIterationTime(m.window_ns * 1e-9);
-      cycles.push_back(m.slope.latency_cycles);
-      overhead.push_back(m.slope.loop_overhead_cycles);
-      raw.push_back(m.slope.raw_cycles);
-      mhz.push_back(m.sm_clock_mhz);
+      launches.add(measure_sync(s, warps, iterations, blocks));
+      state.SetIterationTime(launches.window_ns * 1e-9);
     }
-    // A step whose launches scatter (sd) by more than kRacyStepSdPct falls into one of several
-    // interleavings per launch: 32 warps spinning on test_wait read 267.7-271.4 cycles on an H100,
-    // and the median of 25 jumped between those modes from one repetition to the next (by up to
-    // 1.56 cycles). Such a step takes kRacyStepExtraLaunches more launches and reports the mean,
-    // which follows the modes' shares smoothly.
-    Centre centre = Centre::median;
-    if (100.0 * sample_sd(cycles) > kRacyStepSdPct * std::fabs(mean(cycles))) {
-      for (int k = 0; k < kRacyStepExtraLaunches; ++k) {
-        const SyncMeasurement m = measure_sync(s, warps, iterations, blocks);
-        cycles.push_back(m.slope.latency_cycles);
-        overhead.push_back(m.slope.loop_overhead_cycles);
-        raw.push_back(m.slope.raw_cycles);
-        mhz.push_back(m.sm_clock_mhz);
-      }
-      centre = Centre::mean;
-    }
+    launches.complete(s, warps, iterations, blocks);
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
-    state.counters["smid"] = smid;  // block 0's SM
-    report_slope_latency(state, cycles, overhead, raw, mhz, centre);  // per step, block 0's window
+    state.counters["smid"] = launches.smid;
+    report_slope_latency(state, launches.cycles, launches.overhead, launches.raw, launches.mhz,
+                         Centre::mean);  // per step, block 0's window
     // Steps per second at the measured clock (for an mbarrier: phase flips per second).
     const double step_cycles = state.counters["latency_cycles"].value;
-    if (step_cycles > 0) state.counters["steps_per_second"] = median(mhz) * 1e6 / step_cycles;
+    if (step_cycles > 0) state.counters["steps_per_second"] = median(launches.mhz) * 1e6 / step_cycles;
+    if (sync_step_may_depend_on_context(s))
+      report_context_range(state, s, warps, blocks, [&] {
+        StepLaunches elsewhere;
+        elsewhere.complete(s, warps, iterations, blocks);
+        return mean(elsewhere.cycles);
+      });
   });
 }
 
@@ -118,6 +169,8 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
     state.counters["blocks"] = 1;
     state.counters["iterations"] = kSyncSweepIterations;
     report_clocks(state, clock);
+    if (sync_step_may_depend_on_context(s))
+      report_context_range(state, s, warps, 1, [&] { return measure_sync_every_sm(s, warps).median_cycles; });
   });
 }
 

@@ -18,7 +18,8 @@ What is compared (docs/regression.md has the whole rule):
     * else with repetitions on both sides (>= 2): Welch's t-test on the logarithms (scipy);
     * else (single runs, no history) the noise is unknown: the change must exceed --floor;
     * in every case the band is at least 3 standard errors of the difference of the medians
-      where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples).
+      where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples), and
+      at least the range over CUDA contexts where it reports one (<metric>_context_min/_max).
 - An inferred value (capacity, line, banks, ...) changes when it moves by more than its declared
   tolerance: a finding, not noise.
 - Per feature, the median change of all its measured metrics with a sign test: a whole feature
@@ -223,8 +224,10 @@ def load(path):
         entry = values.setdefault(name, {})
         old_name = {new: old for old, new in RENAMED.items()}
         for counter, _, _ in primary[name]:
-            # The metric, and the spread of the samples it is the median of (report_sampled).
-            for key in (counter, counter + SAMPLE_SD_SUFFIX, counter + SAMPLE_COUNT_SUFFIX):
+            # The metric, the spread of the samples it is the median of (report_sampled), and its
+            # range over CUDA contexts.
+            for key in (counter, counter + SAMPLE_SD_SUFFIX, counter + SAMPLE_COUNT_SUFFIX,
+                        counter + CONTEXT_MIN_SUFFIX, counter + CONTEXT_MAX_SUFFIX):
                 v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
@@ -293,6 +296,23 @@ def sample_sigma_pct(base_entry, cont_entry, counter):
             return None
         parts.append((MEDIAN_EFFICIENCY * statistics.median(sd)) ** 2 / statistics.median(n))
     return math.sqrt(sum(parts))
+
+
+# A benchmark whose metric depends on the CUDA context (Sync: GPU- and system-scope fences, the
+# cluster barrier, the grid sync) reports the range over several contexts beside it:
+# <metric>_context_min and _context_max. A run in another process may read anywhere in that range.
+CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = "_context_min", "_context_max"
+
+
+def context_range_pct(base_entry, cont_entry, counter):
+    """The wider of the two sides' context ranges, in % of the side's metric; None when neither
+    side reported one."""
+    widths = []
+    for entry in (base_entry, cont_entry):
+        lo, hi, v = entry.get(counter + CONTEXT_MIN_SUFFIX), entry.get(counter + CONTEXT_MAX_SUFFIX), entry.get(counter)
+        if lo and hi and v and statistics.median(v):
+            widths.append(100 * (statistics.median(hi) - statistics.median(lo)) / abs(statistics.median(v)))
+    return max(widths) if widths else None
 
 
 def lookback(centres, value):
@@ -444,6 +464,11 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 threshold = BAND_SIGMAS * within
                 row["sigma_pct"] = max(row["sigma_pct"] or 0.0, within)
                 row["noise"] += ", samples"
+            # Nor than the spread between CUDA contexts, where the benchmark measured one.
+            contexts = context_range_pct(base.values[name], cont.values[name], counter)
+            if contexts is not None and contexts > threshold:
+                threshold = contexts
+                row["noise"] += ", contexts"
             row["threshold_pct"] = threshold
     qs = benjamini_hochberg([r["p"] for r in rows])
     for r, q in zip(rows, qs):

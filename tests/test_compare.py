@@ -429,3 +429,26 @@ def test_host_dependent_features_are_not_judged_across_nodes_without_history(tmp
     assert [r["status"] for r in rows if r["feature"] == "Launch"] == ["regressed"]
     rows, _ = compare.compare(base, compare.load(write(tmp_path, "d.json", runs(1900.0), uuid="GPU-1")))
     assert [r["status"] for r in rows if r["feature"] == "Launch"] == ["same"]
+
+
+def test_a_benchmarks_range_over_contexts_widens_its_band(tmp_path):
+    """A system-scope fence reads 1611-1661 cycles in different CUDA contexts: the benchmark
+    reports that range (<metric>_context_min/_max), and a run in another context that reads 2.7 %
+    more is not a regression; the same move of a benchmark without a range, or beyond the range,
+    is."""
+    def side(fname, fence, plain, far):
+        ranged = {"latency_cycles_context_min": 1611.0, "latency_cycles_context_max": 1661.0}
+        return compare.load(write(tmp_path, fname, [
+            entry("Sync/fence/fence_sc_sys/warps_per_block:1", "primary=latency_cycles:lower",
+                  dict(latency_cycles=fence, **ranged)),
+            entry("Sync/bar/bar_sync/warps_per_block:1", "primary=latency_cycles:lower", {"latency_cycles": plain}),
+            entry("Sync/fence/fence_sc_sys/warps_per_block:32", "primary=latency_cycles:lower",
+                  dict(latency_cycles=far, **ranged))]))
+    rows, _ = compare.compare(side("a.json", 1611.0, 100.0, 1611.0), side("b.json", 1655.0, 103.1, 1800.0),
+                              floor_pct=1.0)
+    r = {row["name"]: row for row in rows}
+    ranged = r["Sync/fence/fence_sc_sys/warps_per_block:1"]
+    assert ranged["status"] == "same" and ranged["noise"].endswith("contexts")
+    assert math.isclose(ranged["threshold_pct"], 100 * 50 / 1611, rel_tol=1e-6)
+    assert r["Sync/bar/bar_sync/warps_per_block:1"]["status"] == "regressed"
+    assert r["Sync/fence/fence_sc_sys/warps_per_block:32"]["status"] == "regressed"

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/device_buffer.hpp"
+#include "fixtures/driver_api.hpp"
+#include "fixtures/fresh_context.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/pipeline_runner.hpp"
 #include "fixtures/sync_runner.hpp"
@@ -154,6 +157,32 @@ TEST(Sync, ClusterBarrierAndGridSyncGrowWithWhatTheyWaitFor) {
   const double pair = cycles(SyncStep::grid_sync, 2), all = cycles(SyncStep::grid_sync, gpu.sm_count);
   EXPECT_GT(pair, 1.0);
   EXPECT_GE(all, 0.95 * pair);
+}
+
+// Steps that may depend on the context are measured again in fresh contexts (benchmarks/sync.cpp).
+// While a FreshContext lives, runtime calls use it: the current context is another one, and a
+// pinned fence step and a grid sync run and check themselves there. Afterwards the primary context
+// is current again, and what was allocated in it before is intact.
+TEST(Sync, AFreshContextRunsStepsAndGivesThePrimaryBack) {
+  auto current = [] {
+    CUcontext c = nullptr;
+    driver_check(driver_function<CUresult (*)(CUcontext*)>("cuCtxGetCurrent")(&c), "cuCtxGetCurrent");
+    return c;
+  };
+  DeviceBuffer<std::uint32_t> kept(std::vector<std::uint32_t>(64, 0x5a5a5a5au));
+  const CUcontext primary = current();
+  {
+    const FreshContext fresh;
+    EXPECT_NE(current(), primary);
+    const SyncSmSweep sweep = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
+    const SyncMeasurement grid = measure_sync(SyncStep::grid_sync, 4, calibrate_sync_iterations(SyncStep::grid_sync, 4, 2), 2);
+    std::printf("in a fresh context: fence.sc.gpu median SM %.2f cycles, grid sync over 2 blocks %.2f\n",
+                sweep.median_cycles, grid.slope.latency_cycles);
+    EXPECT_GE(sweep.median_cycles, step_cycles(SyncStep::fence_sc_cta, 1));
+    EXPECT_GT(grid.slope.latency_cycles, 1.0);
+  }
+  EXPECT_EQ(current(), primary);
+  for (std::uint32_t v : kept.download()) ASSERT_EQ(v, 0x5a5a5a5au);
 }
 
 }  // namespace
