@@ -44,16 +44,6 @@ ARCHBENCH_HOST_DEVICE constexpr bool sync_step_depends_on_sm(SyncStep s) {
          s == SyncStep::fence_proxy_async || s == SyncStep::store_fence_gpu;
 }
 
-// Steps that reach the memory system outside the SM, whose cost may also depend on the CUDA
-// context: where the driver puts a context's structures (a cooperative grid's barrier word) and its
-// __device__ variables, homed in L2 partitions at different distances. In six contexts of one process
-// on an H100, fence.sc.sys's median SM read 1611-1661 cycles (each context's within 1) and a grid
-// sync over 4 blocks 2104.85 or 2108.5, while fence.sc.gpu read 643.9 in every one. Their benchmarks
-// measure them again in fresh contexts (benchmarks/sync.cpp).
-ARCHBENCH_HOST_DEVICE constexpr bool sync_step_may_depend_on_context(SyncStep s) {
-  return sync_step_depends_on_sm(s) || s == SyncStep::cluster_barrier || s == SyncStep::grid_sync;
-}
-
 // SyncLaunch::pin_sm of a launch left to the block scheduler.
 inline constexpr std::uint32_t kAnySm = 0xfffffffeu;
 

@@ -298,8 +298,8 @@ def sample_sigma_pct(base_entry, cont_entry, counter):
     return math.sqrt(sum(parts))
 
 
-# A benchmark whose metric depends on the CUDA context (Sync: GPU- and system-scope fences, the
-# cluster barrier, the grid sync) reports the range over several contexts beside it:
+# A benchmark whose metric depends on the CUDA context (Sync: GPU- and system-scope fences)
+# reports the range over several contexts beside it:
 # <metric>_context_min and _context_max. A run in another process may read anywhere in that range.
 CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = "_context_min", "_context_max"
 
