@@ -4,7 +4,7 @@
 //   Sync/<bar|mbarrier|fence>/<step>/warps_per_block:W    cycles per barrier or fence step, one block of W warps
 //                                                         (steps_per_second: an mbarrier's phase flips per second)
 //                                                         GPU- and system-scope fences: the block alone on each SM
-//                                                         in turn, the median SM reported (_min_sm, _max_sm beside)
+//                                                         in turn, the mean over SMs reported (_min_sm, _max_sm beside)
 //   Sync/cluster/cluster_barrier/cluster_size:C/warps_per_block:4   one cluster of C blocks
 //   Sync/grid/grid_sync/blocks:G/warps_per_block:4        a cooperative grid of G blocks
 //   (GPU- and system-scope fences: latency_cycles_context_min/_max, the range over this process's
@@ -134,7 +134,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   });
 }
 
-// Sweeps over every SM per step whose cost depends on the SM (the median over SMs reported).
+// Sweeps over every SM per step whose cost depends on the SM (the mean over SMs reported).
 constexpr int kSyncSweeps = 5;
 
 void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
@@ -144,24 +144,24 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
   }
   guarded(state, [&] {
     const std::vector<double>& fresh =
-        fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).median_cycles; });
-    std::vector<double> sweep_medians, mhz;
+        fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).mean_cycles; });
+    std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
     for (auto _ : state) {
       const SyncSmSweep sweep = measure_sync_every_sm(s, warps);
       state.SetIterationTime(sweep.window_ns * 1e-9);
-      sweep_medians.push_back(sweep.median_cycles);
+      sweep_means.push_back(sweep.mean_cycles);
       mhz.push_back(sweep.sm_clock_mhz);
       per_sm.push_back(sweep.latency_cycles);
     }
-    // Each SM's median over the sweeps: the spread between SMs beside the median SM.
+    // Each SM's median over the sweeps: the spread between SMs beside the mean.
     std::vector<double> sm_cycles;
     for (std::size_t sm = 0; sm < per_sm.front().size(); ++sm) {
       std::vector<double> v;
       for (const auto& sweep : per_sm) v.push_back(sweep[sm]);
       sm_cycles.push_back(median(v));
     }
-    report_sampled(state, "latency_cycles", sweep_medians);  // the median SM, median over sweeps
+    report_sampled(state, "latency_cycles", sweep_means);  // the mean over SMs, median over sweeps
     const double clock = median(mhz);
     state.counters["latency_ns"] = clock > 0 ? state.counters["latency_cycles"].value * 1e3 / clock : 0.0;
     state.counters["latency_cycles_min_sm"] = *std::min_element(sm_cycles.begin(), sm_cycles.end());

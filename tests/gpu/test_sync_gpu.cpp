@@ -124,7 +124,7 @@ TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
 
 // A GPU-scope fence is measured alone on every SM in turn: each launch ran on the SM it was pinned
 // to (measure_sync_every_sm checks), each SM's cost repeats between two sweeps, and so does the
-// median SM, the figure the benchmark reports.
+// mean over SMs, the figure the benchmark reports.
 TEST(Sync, GpuScopeFenceSweepCoversEverySmAndRepeats) {
   const GpuInfo& gpu = Gpu::current().info();
   const SyncSmSweep a = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1), b = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
@@ -133,10 +133,10 @@ TEST(Sync, GpuScopeFenceSweepCoversEverySmAndRepeats) {
   int moved = 0;
   for (int sm = 0; sm < gpu.sm_count; ++sm) moved += std::abs(a.latency_cycles[sm] - b.latency_cycles[sm]) > 1.0;
   const auto [lo, hi] = std::minmax_element(a.latency_cycles.begin(), a.latency_cycles.end());
-  std::printf("fence.sc.gpu, one warp: median SM %.2f / %.2f cycles, SMs %.2f-%.2f, %d SMs moved > 1 cycle\n",
-              a.median_cycles, b.median_cycles, *lo, *hi, moved);
+  std::printf("fence.sc.gpu, one warp: mean over SMs %.2f / %.2f cycles, SMs %.2f-%.2f, %d SMs moved > 1 cycle\n",
+              a.mean_cycles, b.mean_cycles, *lo, *hi, moved);
   EXPECT_LE(moved, gpu.sm_count / 20) << "an SM's own cost should repeat";
-  EXPECT_NEAR(a.median_cycles, b.median_cycles, 1.0);
+  EXPECT_NEAR(a.mean_cycles, b.mean_cycles, 1.0);
   EXPECT_GE(*lo, step_cycles(SyncStep::fence_sc_cta, 2)) << "a GPU-scope fence cheaper than a CTA-scope one";
 }
 
@@ -176,9 +176,9 @@ TEST(Sync, AFreshContextRunsStepsAndGivesThePrimaryBack) {
     EXPECT_NE(current(), primary);
     const SyncSmSweep sweep = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
     const SyncMeasurement grid = measure_sync(SyncStep::grid_sync, 4, calibrate_sync_iterations(SyncStep::grid_sync, 4, 2), 2);
-    std::printf("in a fresh context: fence.sc.gpu median SM %.2f cycles, grid sync over 2 blocks %.2f\n",
-                sweep.median_cycles, grid.slope.latency_cycles);
-    EXPECT_GE(sweep.median_cycles, step_cycles(SyncStep::fence_sc_cta, 1));
+    std::printf("in a fresh context: fence.sc.gpu mean over SMs %.2f cycles, grid sync over 2 blocks %.2f\n",
+                sweep.mean_cycles, grid.slope.latency_cycles);
+    EXPECT_GE(sweep.mean_cycles, step_cycles(SyncStep::fence_sc_cta, 1));
     EXPECT_GT(grid.slope.latency_cycles, 1.0);
   }
   EXPECT_EQ(current(), primary);
