@@ -29,7 +29,7 @@ def load(path):
         if len(parts) > 3 and parts[1] in ("bar", "mbarrier", "fence") and "latency_cycles" in b:
             steps.append({"family": parts[1], "step": parts[2], "warps": int(b["warps_per_block"]),
                           "cycles": b["latency_cycles"],
-                          # fences measured on every SM: the SMs' range beside the median SM
+                          # fences measured on every SM: the SMs' range beside their mean
                           "min_sm": b.get("latency_cycles_min_sm"), "max_sm": b.get("latency_cycles_max_sm")})
     data = (warp or ({}, []), steps)
     return label, ctx, data if warp or steps else None
@@ -60,7 +60,7 @@ def plot_barriers(datasets, out_dir):
         plain_axis(ax.yaxis, minor_labels=True)
         ax.set_title(family, fontsize=9)
         ax.set_xlabel("warps per block (one block, one SM)" if family != "fence" else
-                      "warps per block (one block; GPU-scope fences: the median SM, bars: all SMs)", fontsize=7)
+                      "warps per block (one block; GPU-scope fences: the mean over SMs, bars: their range)", fontsize=7)
         ax.set_ylabel("cycles per step (the block's window)", fontsize=7)
         ax.grid(True, which="both", alpha=0.3)
         ax.tick_params(labelsize=7)
