@@ -1,6 +1,7 @@
 #include "analysis/hw_counters.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <utility>
 
@@ -45,6 +46,13 @@ const std::vector<HwMetric>& hw_metrics() {
       // SMs' cycles at the pipe's peak rate (NVPerf's ratio, not a count: never differenced).
       {"sm__pipe_tensor_op_hmma_cycles_active.sum", "hw_tensor_hmma_active_cycles", kHwTensor},
       {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "hw_tensor_pipe_active_pct", kHwTensor},
+      // The census of the memory side's units: every L2 slice's sectors and every DRAM channel's
+      // reads, summed, and their mean (and maximum) over the units.
+      {"lts__t_sectors.sum", "hw_l2_slice_sectors", kHwUnits},
+      {"lts__t_sectors.avg", "hw_l2_slice_mean_sectors", kHwUnits},
+      {"dram__sectors_read.sum", "hw_dram_channel_read_sectors", kHwUnits},
+      {"dram__sectors_read.avg", "hw_dram_channel_mean_read_sectors", kHwUnits},
+      {"dram__sectors_read.max", "hw_dram_channel_max_read_sectors", kHwUnits},
   };
   return all;
 }
@@ -58,9 +66,12 @@ std::vector<HwMetric> hw_metrics_in(unsigned groups) {
 
 HwValues hw_difference(const HwValues& a, const HwValues& b) {
   HwValues out;
-  const auto is_ratio = [](const std::string& n) { return n.size() > 4 && n.compare(n.size() - 4, 4, "_pct") == 0; };
+  const auto is_count = [](const std::string& n) {
+    const bool ratio = n.size() > 4 && n.compare(n.size() - 4, 4, "_pct") == 0;
+    return !ratio && n.find("_mean_") == std::string::npos && n.find("_max_") == std::string::npos;
+  };
   for (const auto& [name, value] : a)
-    if (auto it = b.find(name); it != b.end() && !is_ratio(name)) out[name] = std::max(0.0, value - it->second);
+    if (auto it = b.find(name); it != b.end() && is_count(name)) out[name] = std::max(0.0, value - it->second);
   return out;
 }
 
@@ -137,6 +148,20 @@ HwValues hw_derived(const HwValues& raw) {
     d["hw_level"] = mem_level_value(served_level(*s));
   }
   return d;
+}
+
+std::optional<UnitCensus> unit_census(const HwValues& v) {
+  const auto slices = get(v, "hw_l2_slice_sectors"), slice_mean = get(v, "hw_l2_slice_mean_sectors"),
+             dram = get(v, "hw_dram_channel_read_sectors"), dram_mean = get(v, "hw_dram_channel_mean_read_sectors"),
+             dram_max = get(v, "hw_dram_channel_max_read_sectors");
+  if (!slices || !slice_mean || !dram || !dram_mean || !dram_max) return std::nullopt;
+  if (!(*slice_mean > 0) || !(*dram_mean > 0) || !(*dram_max > 0) || !(*slices > 0) || !(*dram > 0)) return std::nullopt;
+  UnitCensus c;
+  c.l2_slices = int(std::lround(*slices / *slice_mean));
+  c.dram_channels = int(std::lround(*dram / *dram_mean));
+  // To a half channel: the address hash leaves the full channels a few hundredths apart.
+  c.dram_full_channels = std::min(double(c.dram_channels), std::round(2 * *dram / *dram_max) / 2);
+  return c;
 }
 
 }  // namespace archbench

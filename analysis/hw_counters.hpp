@@ -18,10 +18,12 @@ enum HwGroup : unsigned {
   kHwShared = 2,        // shared-memory wavefronts, bank conflicts and instructions
   kHwInstructions = 4,  // warp instructions executed, by pipe
   kHwTensor = 8,        // tensor pipe activity
+  kHwUnits = 16,        // the L2 slices and DRAM channels that carry traffic (unit_census)
 };
 
-// One raw counter: its name for CUPTI/NVPerf (with the .sum roll-up), its JSON counter name,
-// which says the unit (sectors are 32 bytes), and its group.
+// One raw counter: its name for CUPTI/NVPerf (with the .sum roll-up; the census's .avg and .max
+// roll-ups over the units are named _mean_ and _max_), its JSON counter name, which says the unit
+// (sectors are 32 bytes), and its group.
 struct HwMetric {
   const char* cupti;
   const char* counter;
@@ -34,7 +36,8 @@ std::vector<HwMetric> hw_metrics_in(unsigned groups);
 // Counter name -> value. A missing name was not collected on this GPU.
 using HwValues = std::map<std::string, double>;
 
-// a - b, name by name (counts in both; a ratio, *_pct, is left out): isolates the part of a replay that a baseline replay
+// a - b, name by name (counts in both; a ratio, *_pct, and a mean or maximum over the units,
+// *_mean_* / *_max_*, are left out): isolates the part of a replay that a baseline replay
 // without the timed work does not have (a chase's timed steps without its warm-up).
 HwValues hw_difference(const HwValues& a, const HwValues& b);
 
@@ -64,5 +67,21 @@ MemLevel served_level(const ServedShares& s, double dominant = kServedDominant);
 //  hw_smem_store_wavefronts_per_request, hw_served_l1_pct,
 //  hw_served_l2_pct, hw_served_dram_pct, hw_level (mem_level_value of served_level).
 HwValues hw_derived(const HwValues& raw);
+
+// The L2 slices and DRAM channels that carry data, from the kHwUnits counters of a replay that
+// reads a buffer of several times the L2 through every SM (each slice and each channel takes its
+// share of the addresses). The profiler's units are counted as sum / mean. A DRAM channel the
+// memory runs at part width shows as a unit with less traffic: sum / max counts the traffic in
+// full channels (to a half). An H200's 6016-bit bus reads 48 channel units carrying 47 full
+// channels' traffic, and 94 L2 slices; an H100's 5120-bit bus 40 of 40, and 80 slices.
+struct UnitCensus {
+  int l2_slices = 0;
+  int dram_channels = 0;          // units the profiler counts
+  double dram_full_channels = 0;  // their traffic in full channels
+  // The share of the channels' width that is enabled.
+  double dram_enabled_share() const { return dram_channels > 0 ? dram_full_channels / dram_channels : 0; }
+};
+// nullopt when a counter is missing or no traffic was counted.
+std::optional<UnitCensus> unit_census(const HwValues& v);
 
 }  // namespace archbench

@@ -315,6 +315,25 @@ void report_partition(benchmark::State& state, const std::string& prefix, const 
   report_replacement(state, p.replacement, prefix + "_");
 }
 
+// With --counters: the L2 slices and DRAM channels that carry data (measure_unit_census) and the
+// API's L2 less the slices of disabled channels, which hold nothing; the capacity against it.
+void report_unit_census(benchmark::State& state, double capacity, double api) {
+  if (!hw_counters_enabled()) return;
+  std::string why;
+  const std::optional<UnitCensus> c = measure_unit_census(&why);
+  if (!c) {
+    note(state, "no census of the L2 slices: " + why);
+    return;
+  }
+  const double enabled = api * c->dram_enabled_share();
+  state.counters["l2_slices"] = c->l2_slices;
+  state.counters["dram_channels"] = c->dram_channels;
+  state.counters["dram_full_channels"] = c->dram_full_channels;
+  state.counters["api_l2_enabled_bytes"] = enabled;
+  state.counters["capacity_vs_api_enabled"] = capacity / enabled;
+  state.counters["capacity_per_slice_bytes"] = capacity / c->l2_slices;
+}
+
 // On a two-partition L2, each partition by one of its own SMs over the lines it homes
 // (measure_l2_partitions); the L2 is their sum. Otherwise the whole-L2 chase's levels.
 void l2_capacity(benchmark::State& state) {
@@ -356,6 +375,7 @@ void l2_capacity(benchmark::State& state) {
       plateau("near_plateau", 0, near.fit.onset / 2);
       plateau("far_partition_plateau", 1, far.fit.onset / 2);
       plateau("dram_plateau", 0, near.capacity * 3 / 2);
+      report_unit_census(state, whole, api);
     } else {
       state.counters["partitions"] = 1;
       note(state, "one search over every line: " + parts.why_not);
@@ -374,6 +394,7 @@ void l2_capacity(benchmark::State& state) {
       report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
       report_plateau_level(state, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
       report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
+      report_unit_census(state, double(whole.capacity), api);
     }
     report_clocks(state, runner().last_clock_mhz());
   });

@@ -104,7 +104,28 @@ __global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::ui
   out->ran = 1;
 }
 
+// Grid-stride 16-byte ld.global.cg reads, folded into one word that is stored only if it equals
+// a value the data never holds (so the loads stay and nothing else is written).
+__global__ void stream_read_kernel(const uint4* __restrict__ data, std::size_t n, std::uint32_t* __restrict__ sink) {
+  std::uint32_t fold = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = __ldcg(data + i);
+    fold ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (fold == 0xA5C3E1F7u) *sink = fold;
+}
+
 }  // namespace
+
+void run_stream_read(const void* data, std::size_t bytes) {
+  if (bytes == 0 || bytes % 16) throw std::invalid_argument("run_stream_read: a positive multiple of 16 bytes");
+  int device = 0, sms = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  DeviceBuffer<std::uint32_t> sink(1);
+  stream_read_kernel<<<4 * sms, 512>>>(static_cast<const uint4*>(data), bytes / 16, sink.get());
+  cuda_check_launch("stream_read");
+}
 
 PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps,
                          std::uint32_t timed_steps) {

@@ -48,4 +48,9 @@ struct ConstChase {
 void upload_const_chase(const std::vector<std::uint32_t>& next);  // at most kConstChaseWords words
 std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps);
 
+// Every SM reads `bytes` (a multiple of 16) from `data` once, 16 B per ld.global.cg, spread over
+// the whole grid: each L2 slice and DRAM channel takes its share of the addresses (the census of
+// the memory side's units, measure_unit_census). Untimed.
+void run_stream_read(const void* data, std::size_t bytes);
+
 }  // namespace archbench

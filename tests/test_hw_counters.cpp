@@ -16,10 +16,15 @@ TEST(HwCounters, NamesAreUniqueAndSayTheirUnit) {
     EXPECT_TRUE(cupti.insert(m.cupti).second) << m.cupti;
     EXPECT_TRUE(json.insert(m.counter).second) << m.counter;
     EXPECT_TRUE(std::regex_match(m.counter, unit)) << m.counter << " does not say its unit";
-    // Counts are summed over the units; a ratio is NVPerf's share of the peak, named _pct.
+    // Counts are summed over the units; a ratio is NVPerf's share of the peak, named _pct; the
+    // census's mean and maximum over the units are named so.
     const std::string c = m.cupti, j = m.counter;
     if (j.size() > 4 && j.compare(j.size() - 4, 4, "_pct") == 0)
       EXPECT_NE(c.find(".pct_of_peak"), std::string::npos) << c;
+    else if (j.find("_mean_") != std::string::npos)
+      EXPECT_NE(c.find(".avg"), std::string::npos) << c;
+    else if (j.find("_max_") != std::string::npos)
+      EXPECT_NE(c.find(".max"), std::string::npos) << c;
     else
       EXPECT_NE(c.find(".sum"), std::string::npos) << c << ": counts are summed over units";
     EXPECT_NE(m.group, 0u) << m.counter;
@@ -34,7 +39,8 @@ TEST(HwCounters, NamesAreUniqueAndSayTheirUnit) {
 TEST(HwCounters, GroupsSelectTheirCounters) {
   for (const HwMetric& m : hw_metrics_in(kHwShared)) EXPECT_NE(m.group & kHwShared, 0u) << m.counter;
   EXPECT_EQ(hw_metrics_in(0).size(), 0u);
-  EXPECT_EQ(hw_metrics_in(kHwMemory | kHwShared | kHwInstructions | kHwTensor).size(), hw_metrics().size());
+  EXPECT_EQ(hw_metrics_in(kHwMemory | kHwShared | kHwInstructions | kHwTensor | kHwUnits).size(), hw_metrics().size());
+  EXPECT_EQ(hw_metrics_in(kHwUnits).size(), 5u);
   const auto memory = hw_metrics_in(kHwMemory);
   EXPECT_TRUE(std::any_of(memory.begin(), memory.end(), [](const HwMetric& m) { return std::string(m.counter) == "hw_dram_read_bytes"; }));
 }
@@ -46,6 +52,65 @@ TEST(HwCounters, DifferenceIsPerNameAndNeverNegative) {
   EXPECT_DOUBLE_EQ(d.at("b"), 0);
   EXPECT_EQ(d.count("only_a") + d.count("only_b"), 0u);
   EXPECT_EQ(d.count("x_pct"), 0u);  // a ratio is not a count
+  // Nor is a mean or a maximum over the units.
+  const HwValues m = hw_difference({{"hw_l2_slice_mean_sectors", 9}, {"hw_dram_channel_max_read_sectors", 9}},
+                                   {{"hw_l2_slice_mean_sectors", 1}, {"hw_dram_channel_max_read_sectors", 1}});
+  EXPECT_TRUE(m.empty());
+}
+
+namespace {
+
+// The census counters of one read of 4x the L2: `slices` L2 slices sharing the sectors evenly
+// (+-0.5 %), `channels` DRAM units of which `half` run at half width.
+HwValues census_values(int slices, int channels, int half, double sectors = 1e8) {
+  const double per_full = sectors / (channels - half / 2.0);
+  return {{"hw_l2_slice_sectors", 1.5 * sectors},
+          {"hw_l2_slice_mean_sectors", 1.5 * sectors / slices},
+          {"hw_dram_channel_read_sectors", sectors},
+          {"hw_dram_channel_mean_read_sectors", sectors / channels},
+          {"hw_dram_channel_max_read_sectors", per_full * 1.005}};
+}
+
+}  // namespace
+
+// The counts an H100 SXM (80 slices, 40 channels) and an H200 (94 slices, 48 channel units of
+// which two carry half: 47 channels, its 6016-bit bus) returned, 2026-11-25.
+TEST(HwCounters, UnitCensusCountsSlicesAndEnabledChannels) {
+  const HwValues h100 = {{"hw_l2_slice_sectors", 102111129}, {"hw_l2_slice_mean_sectors", 1276389.11},
+                         {"hw_dram_channel_read_sectors", 67110176}, {"hw_dram_channel_mean_read_sectors", 1677754.40},
+                         {"hw_dram_channel_max_read_sectors", 1677848}};
+  const HwValues h200 = {{"hw_l2_slice_sectors", 101619618}, {"hw_l2_slice_mean_sectors", 1081059.77},
+                         {"hw_dram_channel_read_sectors", 67109776}, {"hw_dram_channel_mean_read_sectors", 1398120.33},
+                         {"hw_dram_channel_max_read_sectors", 1427944}};
+  const UnitCensus a = *unit_census(h100), b = *unit_census(h200);
+  EXPECT_EQ(a.l2_slices, 80);
+  EXPECT_EQ(a.dram_channels, 40);
+  EXPECT_DOUBLE_EQ(a.dram_full_channels, 40);
+  EXPECT_DOUBLE_EQ(a.dram_enabled_share(), 1.0);
+  EXPECT_EQ(b.l2_slices, 94);
+  EXPECT_EQ(b.dram_channels, 48);
+  EXPECT_DOUBLE_EQ(b.dram_full_channels, 47);
+  EXPECT_NEAR(b.dram_enabled_share(), 47.0 / 48, 1e-12);
+  // Synthetic: a 1 % imbalance of the hash does not read as a missing channel; half a channel does.
+  for (int half : {0, 1, 2, 4}) {
+    const UnitCensus c = *unit_census(census_values(64, 32, half));
+    EXPECT_EQ(c.l2_slices, 64);
+    EXPECT_EQ(c.dram_channels, 32);
+    EXPECT_DOUBLE_EQ(c.dram_full_channels, 32 - half / 2.0) << half;
+  }
+}
+
+TEST(HwCounters, UnitCensusNeedsEveryCounterAndSomeTraffic) {
+  const HwValues full = census_values(80, 40, 0);
+  for (const auto& [name, value] : full) {
+    HwValues v = full;
+    v.erase(name);
+    EXPECT_FALSE(unit_census(v)) << "without " << name;
+    v = full;
+    v[name] = 0;
+    EXPECT_FALSE(unit_census(v)) << name << " = 0";
+  }
+  EXPECT_FALSE(unit_census({}));
 }
 
 namespace {

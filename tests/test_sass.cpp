@@ -606,6 +606,22 @@ TEST(Sass, ConstantChaseIsOneIndexedLdcPerStep) {
   EXPECT_EQ(checked, 1);
 }
 
+TEST(Sass, StreamReadIsOneWideL2LoadPerElement) {
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("stream_read_kernel") == std::string::npos) continue;
+    int wide_cg = 0, other = 0;
+    for (const std::string& op : f.opcodes) {
+      wide_cg += op == "LDG.E.128.STRONG.GPU";
+      other += op.rfind("LDG", 0) == 0 && op != "LDG.E.128.STRONG.GPU";
+    }
+    EXPECT_GE(wide_cg, 1) << f.name << ": 16-byte ld.global.cg loads (the census reads every slice and channel)";
+    EXPECT_EQ(other, 0) << f.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
 // --- L2Persist and Launch kernels
 
 TEST(Sass, PersistProbeIsOneL2LoadPerLineBetweenTwoClocks) {

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "fixtures/geometry_runner.hpp"
 #include "fixtures/gpu.hpp"
@@ -57,8 +59,30 @@ TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
   }
 }
 
-TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
+// The L2 that holds data: the API's, less the slices of the memory's disabled channels where the
+// counters can tell (measure_unit_census); else the API's, which may count such slices.
+struct L2Reference {
+  double bytes = 0;
+  double floor = 0;  // the least share of it a capacity may read
+};
+L2Reference l2_reference() {
   const double api = double(Gpu::current().info().l2_bytes);
+  std::string why;
+  if (const auto c = measure_unit_census(&why)) {
+    std::printf("census: %d L2 slices, %d DRAM channel units carrying %.1f channels' traffic: %.2f MiB of the API's %.2f hold data\n",
+                c->l2_slices, c->dram_channels, c->dram_full_channels, api * c->dram_enabled_share() / 1048576, api / 1048576);
+    // Within 3 % (the bound), and the zigzag never reads more than it holds (+1 %).
+    return {api * c->dram_enabled_share(), 0.97};
+  }
+  // Without the census, an H200's L2 reads 0.965-0.973 of the API's (two of its 96 slices hold
+  // nothing): at least 0.95.
+  std::printf("no census of the L2 slices (%s): against the API's L2\n", why.c_str());
+  return {api, 0.95};
+}
+
+TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
+  const L2Reference ref = l2_reference();
+  const double api = ref.bytes;
   const L2Partitions p = measure_l2_partitions();
   if (p.sides.size() != 2) {
     std::printf("one L2 partition (%s): a search over every line\n", p.why_not.c_str());
@@ -68,7 +92,7 @@ TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
     EXPECT_NEAR(double(l.levels.back().capacity) / api, 1.0, 0.03);
     return;
   }
-  std::printf("L2 %.2f MiB (API %.2f MiB, %.3fx), confidence %.3f; line map: %.3f of the lines on side 0, separation %.1f\n",
+  std::printf("L2 %.2f MiB (reference %.2f MiB, %.3fx), confidence %.3f; line map: %.3f of the lines on side 0, separation %.1f\n",
               double(p.capacity()) / 1048576, api / 1048576, double(p.capacity()) / api, p.confidence(),
               p.homed_fraction, p.probe_separation);
   for (const L2Partition& s : p.sides) {
@@ -78,17 +102,40 @@ TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
                 s.confidence, 2 * double(s.fit.capacity) / api, 2 * double(s.fit.onset) / api, s.fit.ways_fit,
                 s.fit.confidence, s.fit.hit_cycles, s.zigzag.miss_cycles, s.replacement.policy.c_str());
     // Each partition is half the L2. The zigzag counts the lines a pass keeps: never more than
-    // the partition holds (+1 % for noise), and 0.984-0.992 of half the API's size on six H100
-    // boards, 0.965-0.973 on four H200 boards: at least 0.95.
+    // the partition holds (+1 % for noise), and 0.984-0.992 of half the L2 on six H100 boards,
+    // 0.986-0.994 of half the slices that hold data on four H200 boards.
     EXPECT_LE(2 * double(s.capacity) / api, 1.01);
-    EXPECT_GE(2 * double(s.capacity) / api, 0.95);
+    EXPECT_GE(2 * double(s.capacity) / api, ref.floor);
     EXPECT_GT(s.zigzag.miss_cycles, 1.3 * s.fit.hit_cycles);
     EXPECT_EQ(s.replacement.policy, "LRU-like");
   }
   EXPECT_NE(p.sides[0].sm, p.sides[1].sm);
   EXPECT_LE(double(p.capacity()) / api, 1.01);
-  EXPECT_GE(double(p.capacity()) / api, 0.95);
+  EXPECT_GE(double(p.capacity()) / api, ref.floor);
   EXPECT_GE(p.confidence(), 0.9);
+}
+
+// The census counts what the API's L2 is made of: on Hopper 640 KiB slices, two per 128-bit
+// channel (an H100's 50 MiB is 80 of them on 40 channels; an H200's 60 MiB is 96, of which the 94
+// of its 47 enabled channels carry traffic), and the bus is the enabled channels' width.
+TEST(Geometry, L2SliceCensusAddsUpToTheApiL2) {
+  std::string why;
+  const auto c = measure_unit_census(&why);
+  if (!c) GTEST_SKIP() << "no census of the L2 slices: " << why;
+  const GpuInfo& g = Gpu::current().info();
+  const double per_slice = double(g.l2_bytes) * c->dram_enabled_share() / c->l2_slices;
+  std::printf("%d L2 slices, %d DRAM channel units carrying %.1f full channels (bus %d bits): %.1f KiB of the API's L2 per slice\n",
+              c->l2_slices, c->dram_channels, c->dram_full_channels, g.bus_width_bits, per_slice / 1024);
+  EXPECT_GT(c->l2_slices, 0);
+  EXPECT_GT(c->dram_enabled_share(), 0.5);
+  EXPECT_LE(c->dram_enabled_share(), 1.0);
+  // The bus is the enabled channels' width: every channel unit the same width.
+  const double unit_bits = double(g.bus_width_bits) / c->dram_full_channels;
+  EXPECT_NEAR(unit_bits, std::round(unit_bits), 1e-9) << "a channel unit of a whole number of bits";
+  if (is_sm90()) {
+    EXPECT_NEAR(per_slice, 640.0 * 1024, 0.01 * 640 * 1024);
+    EXPECT_DOUBLE_EQ(c->l2_slices, 2 * c->dram_full_channels) << "two slices per enabled channel";
+  }
 }
 
 TEST(Geometry, ReadOnlyPathAndConstantCaches) {
