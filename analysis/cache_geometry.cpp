@@ -342,26 +342,40 @@ FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& cur
   return f;
 }
 
-LineFit infer_line_bytes(std::size_t base, const std::vector<std::pair<std::size_t, std::size_t>>& apparent) {
+LineFit infer_line_bytes(std::size_t base_stride, std::size_t base,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& apparent) {
   LineFit r;
-  if (base == 0) return r;
-  for (const auto& [stride, cap] : apparent)
+  if (base == 0 || base_stride == 0 || apparent.empty()) return r;
+  std::size_t largest = base_stride;
+  for (const auto& [stride, cap] : apparent) {
+    if (cap == 0) return r;
+    largest = std::max(largest, stride);
     if (double(cap) > 1.1 * double(base)) r.estimates.push_back(double(stride) * double(base) / double(cap));
-  if (r.estimates.empty()) return r;
-  // The line is a power of two: the mean of log2 of the estimates, rounded. Each estimate's
-  // log2 carries its two capacities' errors (3 % each: about 0.05 at least). The spread of a few
-  // estimates is itself uncertain: it is widened by t(0.975, n - 1) / 1.96 (Student's t for
-  // n - 1 degrees of freedom against the normal); one estimate alone is given 0.15.
-  std::vector<double> lg;
-  for (double e : r.estimates) lg.push_back(std::log2(e));
-  const double m = mean(lg);
-  double var = 0;
-  for (double x : lg) var += (x - m) * (x - m);
-  const std::size_t n = lg.size();
-  static constexpr double kTWiden[] = {0, 6.48, 2.19, 1.62, 1.42, 1.31, 1.25, 1.20};
-  const double sd = n > 1 ? std::max(std::sqrt(var / double(n - 1)) * kTWiden[std::min<std::size_t>(n - 1, 7)], 0.05) : 0.15;
-  r.line_bytes = 1 << int(std::lround(m));
-  r.confidence = rounding_probability(m, sd / std::sqrt(double(n)));
+  }
+  // Log capacities against the stride, the base among them.
+  std::vector<std::pair<double, double>> points{{double(base_stride), std::log(double(base))}};
+  for (const auto& [stride, cap] : apparent) points.emplace_back(double(stride), std::log(double(cap)));
+  // Candidates: powers of two from the base stride (which stands for every line up to it: they
+  // predict the same) to the first at or above the largest stride (every larger one predicts no
+  // growth at all).
+  std::vector<double> lines, sse;
+  for (double line = double(base_stride); ; line *= 2) {
+    const auto predicted = [&](double s) { return std::log(std::max(1.0, s / line)); };
+    double offset = 0;
+    for (const auto& [s, y] : points) offset += y - predicted(s);
+    offset /= double(points.size());
+    double e2 = 0;
+    for (const auto& [s, y] : points) e2 += std::pow(y - offset - predicted(s), 2);
+    lines.push_back(line);
+    sse.push_back(e2);
+    if (line >= double(largest)) break;
+  }
+  // 3 % per capacity (the capacity searches' tolerance) at the least.
+  const std::size_t best = std::size_t(std::min_element(sse.begin(), sse.end()) - sse.begin());
+  const std::vector<double> post = posterior_from_sse(sse, residual_variance(sse[best], points.size(), 1, 0.03));
+  const bool at_edge = best == 0 || best + 1 == lines.size();
+  r.line_bytes = best + 1 == lines.size() ? 0 : int(lines[best]);
+  r.confidence = at_edge ? 0 : post[best];
   return r;
 }
 

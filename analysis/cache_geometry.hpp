@@ -116,13 +116,21 @@ FetchFit fit_fetch_granularity(const std::vector<std::pair<double, double>>& cur
                                bool two_levels);
 
 struct LineFit {
-  int line_bytes = 0;       // 0 when no stride showed the growth
-  // The probability that the mean log2 of the estimates rounds to the right power of two.
+  int line_bytes = 0;  // 0 when no stride showed the growth (a line at least the largest stride)
+  // The posterior of the line among the powers of two from the base stride to the first at or
+  // above the largest stride; 0 at either end (a line at most the base stride, or beyond the
+  // strides: neither is told apart from its neighbours).
   double confidence = 0;
   std::vector<double> estimates;  // s x capacity / apparent capacity, per stride that grew
 };
-// base_capacity: the capacity at a stride below the line; apparent: (stride, capacity) pairs.
-LineFit infer_line_bytes(std::size_t base_capacity, const std::vector<std::pair<std::size_t, std::size_t>>& apparent);
+// A cache that allocates L-byte units holds max(1, s / L) / max(1, b / L) times the footprint at
+// a stride s that it holds at the base stride b (for s < L every unit between two elements is
+// touched; from s >= L each element has its own). Each candidate L is fitted to the logs of the
+// capacities (base_capacity at base_stride, apparent: (stride, capacity) pairs) with one free
+// scale, and the posterior comes from the fits' residuals (noise: the best fit's, at least 3 %
+// per capacity).
+LineFit infer_line_bytes(std::size_t base_stride, std::size_t base_capacity,
+                         const std::vector<std::pair<std::size_t, std::size_t>>& apparent);
 
 struct SetsWays {
   int ways = 0, sets = 0;   // 0 when the curve shows no floor (hashed index, or too few spacings)

@@ -423,7 +423,7 @@ void l2_line(benchmark::State& state) {
       for (std::size_t s : {192, 320, 448, 576}) apparent.emplace_back(s, search(s));
       state.SetIterationTime(seconds_since(began));
     }
-    report_line(state, infer_line_bytes(base, apparent), 64, base, apparent);
+    report_line(state, infer_line_bytes(64, base, apparent), 64, base, apparent);
   });
 }
 

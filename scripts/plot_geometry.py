@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def load(path):
     label, ctx, rows = feature_benchmarks(path, "Geometry")
-    l1, l2, l1_cap, l2_cap, sm_map = {}, [], {}, None, None
+    l1, l2, l1_cap, l2_cap, sm_map, l2_ref = {}, [], {}, None, None, []
     for b in rows:
         name = b["name"].split("/iterations")[0]
         fields = name_fields(name)
@@ -31,19 +31,22 @@ def load(path):
             l2.append((b["footprint_bytes"], b["latency_cycles"]))
         elif name == "Geometry/l2/capacity":
             l2_cap = (b["near_partition_bytes"], b["capacity_bytes"])
+            l2_ref = [("API's L2", b["api_l2_bytes"])] if "api_l2_bytes" in b else []
+            if b.get("api_l2_enabled_bytes", b.get("api_l2_bytes")) != b.get("api_l2_bytes"):
+                l2_ref.append((f"its {int(b['l2_slices'])} slices with data", b["api_l2_enabled_bytes"]))
         elif name == "Geometry/l2/sm_map":
             sm_map = {}
             for k, v in b.items():
                 m = re.fullmatch(r"sm(\d+)_(near|far)_cycles", k)
                 if m and v > 0:
                     sm_map.setdefault(m.group(2), []).append((int(m.group(1)), v))
-    data = (l1, l2, l1_cap, l2_cap, sm_map)
+    data = (l1, l2, l1_cap, l2_cap, sm_map, l2_ref)
     return label, ctx, data if (l1 or l2) else None
 
 
 def plot_sweeps(datasets, out_dir):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(13, 4.5))
-    for label, _, (l1, l2, l1_cap, l2_cap, _) in datasets:
+    for label, _, (l1, l2, l1_cap, l2_cap, _, l2_ref) in datasets:
         suffix = f" — {label}" if len(datasets) > 1 else ""
         for c, pts in sorted(l1.items()):
             pts.sort()
@@ -57,6 +60,11 @@ def plot_sweeps(datasets, out_dir):
             for x, what in zip(l2_cap or (), ("one partition", "whole L2")):
                 a2.axvline(x / 2**20, color="grey", linestyle=":")
                 a2.annotate(f"{what} {x / 2**20:.1f} MiB", (x / 2**20, 300), rotation=90, fontsize=7, ha="right")
+            if l2_ref and l2_cap and len(datasets) == 1:  # the sizes the capacity is read against
+                a2.text(0.98, 0.04, "\n".join(f"{what}: {x / 2**20:.2f} MiB (measured {l2_cap[1] / x:.3f}x)"
+                                              for what, x in l2_ref),
+                        transform=a2.transAxes, fontsize=7, ha="right", va="bottom",
+                        bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "grey"})
     a1.set_xlabel("footprint, KiB (one element per 128 B)")
     a2.set_xlabel("footprint, MiB (one element per 128 B)")
     for a, title in ((a1, "L1 (ld.ca), inferred capacity dotted"), (a2, "L2 (ld.cg)")):
@@ -73,7 +81,7 @@ def plot_sm_map(datasets, out_dir):
     if not any(d[2][4] for d in datasets):
         return []
     fig, ax = plt.subplots(figsize=(11, 4))
-    for label, _, (*_, sm_map) in datasets:
+    for label, _, (*_, sm_map, _) in datasets:
         if not sm_map:
             continue
         suffix = f" — {label}" if len(datasets) > 1 else ""

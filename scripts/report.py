@@ -99,6 +99,9 @@ def geometry_rows(doc):
                 value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's): partitions "
                          f"{fmt_bytes(b['near_partition_bytes'])} + {fmt_bytes(b['far_partition_bytes'])}; "
                          f"hit {b['near_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}")
+                if "capacity_vs_api_enabled" in b:  # --counters: the slices of enabled channels
+                    value += (f"; {100 * b['capacity_vs_api_enabled']:.1f} % of the {int(b['l2_slices'])} slices "
+                              f"that carry data ({fmt_bytes(b['api_l2_enabled_bytes'])})")
             else:  # one search over every line (results before the partition chases)
                 value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's), "
                          f"near part {fmt_bytes(b['near_partition_bytes'])}; hit near {b['near_hit_cycles']:.0f} / "

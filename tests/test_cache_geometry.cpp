@@ -151,10 +151,47 @@ TEST(CacheGeometry, LineFromApparentCapacityAtUnevenStrides) {
     EXPECT_EQ(base, c.capacity());
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     for (std::size_t s : {160, 192, 224}) apparent.emplace_back(s, cap(s));
-    const LineFit l = infer_line_bytes(base, apparent);
+    const LineFit l = infer_line_bytes(32, base, apparent);
     EXPECT_EQ(l.line_bytes, line);
     EXPECT_GT(l.confidence, 0.7);
   }
+}
+
+// What the GPUs read (capacities at strides 64, 192, 320, 448, 576 B; results/<gpu>/geometry/
+// 2026-11-2[45]-geometry-tlb-*): the L2 holds 1.13-1.18x at 192 B where 256-B units predict 1.0,
+// the mixed chase's levels moving between runs; 256 B stays far ahead of 128 and 512.
+TEST(CacheGeometry, L2LineOfTheGpusRuns) {
+  for (const auto& caps : std::vector<std::vector<double>>{
+           {57972416, 68126592, 82392000, 102436544, 156335616},    // H200 GPU-16d4233a
+           {51433792, 58078464, 71588160, 88266304, 133458624},     // H100 GPU-3dccd03a
+           {53419968, 57506112, 70053760, 87187072, 134286912}}) {  // H100 GPU-c96f6c2f
+    std::vector<std::pair<std::size_t, std::size_t>> apparent;
+    for (std::size_t k = 1; k < caps.size(); ++k) apparent.emplace_back(64 + 128 * k, std::size_t(caps[k]));
+    const LineFit l = infer_line_bytes(64, std::size_t(caps[0]), apparent);
+    EXPECT_EQ(l.line_bytes, 256);
+    EXPECT_GT(l.confidence, 0.99);
+  }
+}
+
+TEST(CacheGeometry, LineAtTheCandidatesEdgeIsNotReadConfidently) {
+  const std::vector<std::size_t> strides{192, 320, 448, 576};
+  const auto fit = [&](double line) {
+    std::vector<std::pair<std::size_t, std::size_t>> apparent;
+    for (std::size_t s : strides) apparent.emplace_back(s, std::size_t(1e6 * std::max(1.0, double(s) / line)));
+    return infer_line_bytes(64, std::size_t(1e6 * std::max(1.0, 64 / line)), apparent);
+  };
+  for (double line : {32.0, 64.0}) {  // every line up to the base stride predicts the same
+    EXPECT_EQ(fit(line).line_bytes, 64) << line;
+    EXPECT_EQ(fit(line).confidence, 0) << line;
+  }
+  for (double line : {1024.0, 4096.0}) {  // no growth at any stride
+    EXPECT_EQ(fit(line).line_bytes, 0) << line;
+    EXPECT_EQ(fit(line).confidence, 0) << line;
+  }
+  EXPECT_EQ(fit(512).line_bytes, 512);  // 1.125x at 576 B alone tells it from 1024
+  EXPECT_GT(fit(512).confidence, 0.9);
+  EXPECT_FALSE(infer_line_bytes(64, 0, {{192, 1}}).line_bytes);
+  EXPECT_FALSE(infer_line_bytes(64, 1000, {}).line_bytes);
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> conflict_curve(const SimCache& c) {

@@ -203,18 +203,21 @@ TEST(Calibration, SetsAndWays) {
 TEST(Calibration, LineFromApparentCapacities) {
   std::mt19937_64 rng(12);
   expect_calibrated("line", tally_by_noise({0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16}, 200, [&](double rel, int trial, Tally& t) {
-    // The strides the suite uses, and the lines they show: {160, 192, 224, 288} (L1: lines of
-    // 32 - 128 B) or {192, 320, 448, 576} (L2: 64 - 256 B).
+    // The strides the suite uses, and the lines between their base stride and the largest:
+    // {160, 192, 224, 288} from 32 B (L1: lines of 64 - 256 B) or {192, 320, 448, 576} from 64 B
+    // (L2: 128 - 512 B). A line at the base stride or beyond the strides is the candidates' edge
+    // (confidence 0; CacheGeometry.LineAtTheCandidatesEdgeIsNotReadConfidently).
     const bool l1 = trial % 2;
     const std::vector<std::size_t> strides = l1 ? std::vector<std::size_t>{160, 192, 224, 288}
                                                 : std::vector<std::size_t>{192, 320, 448, 576};
-    const int line = (l1 ? 32 : 64) << (trial / 2 % 3);
+    const std::size_t base_stride = l1 ? 32 : 64;
+    const int line = int(2 * base_stride) << (trial / 2 % 3);
     const double base = 200e3 * (1 + double(rng() % 100) / 100);
     std::normal_distribution<double> e(0, rel);
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     for (std::size_t s : strides)
       apparent.emplace_back(s, std::size_t(base * std::max(1.0, double(s) / line) * (1 + e(rng))));
-    const LineFit fit = infer_line_bytes(std::size_t(base * (1 + e(rng))), apparent);
+    const LineFit fit = infer_line_bytes(base_stride, std::size_t(base * (1 + e(rng))), apparent);
     if (fit.line_bytes == 0) {
       t.add(0, false);
       return;
