@@ -1,8 +1,8 @@
 #include "analysis/hw_counters.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace archbench {
