@@ -23,6 +23,7 @@
 #include "fixtures/gpu_profile.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/incremental_json.hpp"
+#include "fixtures/method_ids.hpp"
 #include "fixtures/placement.hpp"
 #include "kernels/placement.hpp"
 #include "fixtures/report.hpp"
@@ -364,6 +365,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("archbench_dense", opt.dense ? "true" : "false");
   // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
   benchmark::AddCustomContext("archbench_primary_metrics", "label");
+  // Every benchmark's label carries its method identifier; per feature, what it is made of.
+  benchmark::AddCustomContext("archbench_method_ids", "label");
+  for (const archbench::FeatureMethod& m : archbench::feature_methods())
+    benchmark::AddCustomContext(std::string("archbench_method_") + m.feature, archbench::method_context(m));
   if (!fault.empty()) benchmark::AddCustomContext("archbench_fault", fault);
   if (opt.counters && !listing_only(gb_args)) {
     // Probed here, once: where profiling is not allowed the run goes on without counters.

@@ -128,29 +128,39 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
   // This block's slice, warp-aligned: [begin, end).
   const std::size_t begin = (std::size_t(block) * n / blocks) & ~std::size_t(31);
   const std::size_t end = block + 1 == blocks ? n : (std::size_t(block + 1) * n / blocks) & ~std::size_t(31);
-  const std::size_t stride = blockDim.x;
+  // The threads that stream it: all, or at small slices just enough for kUnroll accesses each.
+  const std::size_t stride = bw_streaming_threads(end - begin, kUnroll, blockDim.x);
   const std::size_t first = begin + threadIdx.x;
+  // This thread's accesses, the same in every pass, counted once: `groups` full groups of
+  // kUnroll, then `rest` (< kUnroll) predicated ones; none (no pass loop) for an idle thread.
+  const std::size_t elements = threadIdx.x < stride && first < end ? (end - first + stride - 1) / stride : 0;
+  const std::uint32_t groups = static_cast<std::uint32_t>(elements / kUnroll);
+  const std::uint32_t rest = static_cast<std::uint32_t>(elements % kUnroll);
+  const std::size_t tail = first + std::size_t(groups) * kUnroll * stride;
+  const std::uint32_t my_passes = elements ? passes : 0;
   WarpTiming* mine = &out[block * (blockDim.x / 32) + threadIdx.x / 32];
   std::uint32_t acc = 0;
   __syncthreads();
   const WarpClock clock = warp_clock_start();
-  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+#pragma unroll 1
+  for (std::uint32_t pass = 0; pass < my_passes; ++pass) {
     std::size_t i = first;
-    for (; i + (kUnroll - 1) * stride < end; i += kUnroll * stride) {
+#pragma unroll 1  // one group per iteration: kUnroll accesses in flight, as the name says
+    for (std::uint32_t g = 0; g < groups; ++g, i += kUnroll * stride) {
       V v[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) consume<K, St>(v[u], dst, i + u * stride, acc);
     }
-    if (i < end) {  // the last, partial group: every access that exists issues before the first use
+    if (rest) {  // the last, partial group: every access that exists issues before the first use
       V v[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
-        if (i + u * stride < end) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
+        if (u < int(rest)) v[u] = fetch<K, Ld>(src, dst, tail + u * stride, pass);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
-        if (i + u * stride < end) consume<K, St>(v[u], dst, i + u * stride, acc);
+        if (u < int(rest)) consume<K, St>(v[u], dst, tail + u * stride, acc);
     }
   }
   if constexpr (K != Kind::read) __threadfence();  // stores performed (at L2) before the end clock

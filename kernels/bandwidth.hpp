@@ -56,6 +56,15 @@ ARCHBENCH_HOST_DEVICE inline int spread_rank(std::uint32_t s, std::uint32_t n, s
   return r < n && r * sm_count / n == s ? int(r) : -1;
 }
 
+// The threads of a block that stream a static slice of `elements`: the whole block, or for a
+// slice of fewer than `unroll` elements per thread (a few KiB per SM) just enough whole warps that
+// each has `unroll`, so every footprint keeps `unroll` accesses in flight per thread. A pass of one
+// access per thread and its loop is issue-bound: 8 KiB per SM read at 40, then 23.6 B/clk/SM.
+ARCHBENCH_HOST_DEVICE inline std::size_t bw_streaming_threads(std::size_t elements, int unroll, std::size_t block_threads) {
+  const std::size_t needed = ((elements + unroll - 1) / unroll + 31) / 32 * 32;
+  return needed < block_threads ? needed : block_threads;
+}
+
 // What a pinned launch's blocks need: every block that lands on chosen SM r takes a ticket from
 // tickets[r]; the first blocks_per_sm run as blocks r * blocks_per_sm + ticket, the rest return.
 struct BwPin {

@@ -26,6 +26,14 @@ What is compared (docs/regression.md has the whole rule):
   that moved together (a driver, a clock policy, a slower kernel everywhere) is flagged even
   when each benchmark alone is within its noise.
 
+- Method identifiers: each benchmark's label carries one (`| method=...`, fixtures/method_ids.hpp).
+  A benchmark whose method differs between the two files is never judged: it is listed under
+  "method changed" with the size of its move, and a history is split there (only earlier runs of
+  the contender's method give its band). A file written before identifiers existed takes its
+  methods from results/method-ledger.json (its commit's kernel code, scripts/method_digest.py);
+  one that is not there either has unknown methods, listed and not judged, unless
+  --legacy-methods=same says to take them as unchanged.
+
 Output: one screen (per feature: compared, changed, improved, regressed, median shift; the top
 movers with metric and unit; the verdict), --markdown for CI, --table for the full table.
 Exit codes: 0 no regression, 1 a regression or a changed inferred value, 2 unreadable input.
@@ -138,11 +146,26 @@ def metric_kind(counter):
     return "other"
 
 
+METHOD_PREFIX = "method="
+
+
+def label_method(label):
+    """The method identifier in a label ('primary=... | method=3f2a9c1b7e40 | note'), or None."""
+    if not isinstance(label, str):
+        return None
+    for part in label.split(" | ")[1:]:
+        if part.startswith(METHOD_PREFIX):
+            return part[len(METHOD_PREFIX):].strip() or None
+    return None
+
+
 def parse_label(label):
-    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none."""
+    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none.
+    The method segment ('| method=...') is not part of the note."""
     if not isinstance(label, str) or not label.startswith("primary="):
         return [], label or ""
     decl, _, note = label.partition(" | ")
+    note = " | ".join(p for p in note.split(" | ") if not p.startswith(METHOD_PREFIX)) if note else note
     out = []
     for item in decl[len("primary="):].split(","):
         counter, _, how = item.strip().rpartition(":")
@@ -190,20 +213,88 @@ class Run:
     """One result file: its context, per benchmark the values of each counter (one per
     repetition), its declared primaries, and whether it declared them or fell back."""
 
-    def __init__(self, path, context, values, primary, declared, errors):
+    def __init__(self, path, context, values, primary, declared, errors, methods=None, method_source=None):
         self.path, self.context, self.values, self.primary = path, context, values, primary
         self.declared, self.errors = declared, errors
+        # {benchmark: method identifier or None (unknown)}; where they came from: "label" (the
+        # file's own), "ledger" (its commit's entry), "assumed" (--legacy-methods=same), "unknown"
+        self.methods = methods or {}
+        self.method_source = method_source or "unknown"
 
 
-def load(path):
-    """A result file (.json, or .json.gz as large runs are committed): scripts/resultfile.py."""
+# results/method-ledger.json beside this script's results/: legacy files' methods by commit.
+DEFAULT_LEDGER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results",
+                              "method-ledger.json")
+UNVERSIONED = "unversioned"  # --legacy-methods=same: a file without identifiers, taken as unchanged
+
+
+def load_ledger(path):
+    """{commit: {feature: method}} from a ledger file; {} when there is none."""
+    if not path or not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            commits = json.load(f).get("commits", {})
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError) as e:
+        raise InputError(f"{path}: not a method ledger ({e})")
+    if not isinstance(commits, dict):
+        raise InputError(f"{path}: not a method ledger (no 'commits' object)")
+    return commits
+
+
+def ledger_methods(ledger, sha):
+    """The ledger's entry for a commit (its short or full sha), or None."""
+    if not sha:
+        return None
+    for key, entry in ledger.items():
+        if key.startswith(sha) or sha.startswith(key):
+            return entry
+    return None
+
+
+def assign_methods(run, ledger, legacy="ledger"):
+    """Fills run.methods for a file without identifiers of its own: from the ledger by its
+    commit, else unknown (None), or with legacy='same' the one shared UNVERSIONED method."""
+    if run.method_source == "label":
+        return run
+    entry = ledger_methods(ledger, str(run.context.get("archbench_git_sha", "")))
+    if entry is not None:
+        run.methods = {name: entry.get(feature_of(name)) for name in run.values}
+        run.method_source = "ledger"
+    elif legacy == "same":
+        run.methods = {name: UNVERSIONED for name in run.values}
+        run.method_source = "assumed"
+    else:
+        run.methods = {name: None for name in run.values}
+        run.method_source = "unknown"
+    return run
+
+
+_ledger_cache = {}
+
+
+def default_ledger():
+    if "ledger" not in _ledger_cache:
+        _ledger_cache["ledger"] = load_ledger(DEFAULT_LEDGER)
+    return _ledger_cache["ledger"]
+
+
+def load(path, ledger=None, legacy="ledger"):
+    """A result file (.json, or .json.gz as large runs are committed): scripts/resultfile.py.
+    Its methods come from its labels, else from `ledger` (default: results/method-ledger.json)."""
+    run = load_file(path)
+    return assign_methods(run, default_ledger() if ledger is None else ledger, legacy)
+
+
+def load_file(path):
     try:
         doc = resultfile.load(path)
     except resultfile.ResultError as e:
         raise InputError(str(e))
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    values, primary, errors = {}, {}, set()
+    values, primary, errors, methods = {}, {}, set(), {}
     declared = 0
+    has_ids = context.get("archbench_method_ids") == "label"
     for b in doc["benchmarks"]:
         if not isinstance(b, dict) or b.get("run_type") == "aggregate":
             continue
@@ -220,6 +311,8 @@ def load(path):
             raise InputError(f"{path}: {name}: {e}")
         if decl:
             declared += 1
+        if has_ids:
+            methods[name] = label_method(b.get("label", ""))
         primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
         entry = values.setdefault(name, {})
         old_name = {new: old for old, new in RENAMED.items()}
@@ -231,10 +324,10 @@ def load(path):
                 v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
-    return Run(path, context, values, primary, declared, errors)
+    return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None)
 
 
-def load_history(paths, model):
+def load_history(paths, model, ledger=None, legacy="ledger"):
     """The runs of the history (files, or folders of *.json) of the same GPU model, oldest first
     by their context's date; others are skipped with a note."""
     files = []
@@ -244,7 +337,7 @@ def load_history(paths, model):
     runs, notes = [], []
     for f in files:
         try:
-            r = load(f)
+            r = load(f, ledger, legacy)
         except InputError as e:
             notes.append(f"history: skipped {e}")
             continue
@@ -407,19 +500,33 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
     steps = neighbour_steps(base)
     other_node = base.context.get("gpu_uuid") != cont.context.get("gpu_uuid")
     for name in sorted(set(base.values) & set(cont.values)):
+        method = cont.methods.get(name)
+        method_moved = method is None or base.methods.get(name) != method
         for counter, how, tol in cont.primary.get(name, []):
             a, b = base.values[name].get(counter), cont.values[name].get(counter)
             if not a or not b:
                 continue
             ma, mb = statistics.median(a), statistics.median(b)
+            if method_moved:
+                # Another method (or one not known): its move is listed with its size, never judged.
+                rows.append({"feature": feature_of(name), "name": name, "counter": counter, "how": how, "base": ma,
+                             "ref": ma, "cont": mb, "kind": metric_kind(counter), "p": None, "q": None,
+                             "sigma_pct": None, "threshold_pct": math.inf,
+                             "noise": "method unknown" if method is None or base.methods.get(name) is None
+                             else "method changed",
+                             "status": "method changed",
+                             "change_pct": (0.0 if mb == ma else math.inf) if ma == 0 else 100 * (mb - ma) / abs(ma),
+                             "base_method": base.methods.get(name), "cont_method": method})
+                continue
             # With a history, the reference is the median of its centres and the baseline's, so
-            # one odd baseline does not make every later run look changed (look-back).
+            # one odd baseline does not make every later run look changed (look-back). Only runs
+            # of the contender's method count: a history is split at a method change.
             centres = [statistics.median(h.values[name][counter]) for h in history
-                       if counter in h.values.get(name, {})]
+                       if counter in h.values.get(name, {}) and h.methods.get(name) == method]
             ref = statistics.median(centres + [ma]) if len(centres) >= 2 else ma
             row = {"feature": feature_of(name), "name": name, "counter": counter, "how": how, "base": ma,
                    "ref": ref, "cont": mb, "kind": metric_kind(counter), "p": None, "q": None, "sigma_pct": None,
-                   "noise": "none", "status": "same"}
+                   "noise": "none", "status": "same", "base_method": base.methods.get(name), "cont_method": method}
             if ref == 0:
                 row["change_pct"] = 0.0 if mb == 0 else math.inf
             else:
@@ -473,7 +580,7 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
     qs = benjamini_hochberg([r["p"] for r in rows])
     for r, q in zip(rows, qs):
         r["q"] = q
-        if r["how"] == "value":
+        if r["how"] == "value" or r["status"] == "method changed":
             continue
         big = abs(r["worse_pct"]) >= r["threshold_pct"]
         significant = q is None or q < alpha
@@ -492,7 +599,8 @@ def feature_shifts(rows):
     for feat, rs in sorted(by_feature.items()):
         measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])
                     and math.isfinite(r.get("threshold_pct", 0.0))]  # not the rows not judged
-        f = {"compared": len(rs), "changed": sum(r["status"] != "same" for r in rs),
+        f = {"compared": len(rs), "changed": sum(r["status"] not in ("same", "method changed") for r in rs),
+             "method_changed": sum(r["status"] == "method changed" for r in rs),
              "improved": sum(r["status"] == "improved" for r in rs),
              "regressed": sum(r["status"] == "regressed" for r in rs),
              "values_changed": sum(r["status"] == "value changed" for r in rs),
@@ -565,14 +673,15 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     for n in notes:
         out.append(("- " if markdown else "") + n)
     out.append("")
-    header = ["feature", "compared", "changed", "improved", "regressed", "values changed", "median shift"]
+    header = ["feature", "compared", "changed", "improved", "regressed", "values changed", "method changed",
+              "median shift"]
     table = []
     for feat, f in features.items():
         shift = f"{f['shift_pct']:+.2f} %" + (f" ({f['shift'].upper()})" if f["shift"] != "none" else "")
-        table.append([feat, f["compared"], f["changed"], f["improved"], f["regressed"], f["values_changed"], shift])
-    total = ["total", sum(f["compared"] for f in features.values()), sum(f["changed"] for f in features.values()),
-             sum(f["improved"] for f in features.values()), sum(f["regressed"] for f in features.values()),
-             sum(f["values_changed"] for f in features.values()), ""]
+        table.append([feat, f["compared"], f["changed"], f["improved"], f["regressed"], f["values_changed"],
+                      f["method_changed"], shift])
+    total = ["total"] + [sum(f[k] for f in features.values()) for k in
+                         ("compared", "changed", "improved", "regressed", "values_changed", "method_changed")] + [""]
     table.append(total)
     if markdown:
         out.append("| " + " | ".join(header) + " |")
@@ -583,7 +692,8 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
         out.append("  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(header, widths))))
         out += ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
                 for row in table]
-    movers = sorted((r for r in rows if r["status"] != "same"),
+    out += method_section(rows, top, markdown)
+    movers = sorted((r for r in rows if r["status"] not in ("same", "method changed")),
                     key=lambda r: (r["status"] == "improved", -abs(r["change_pct"]) if math.isfinite(r["change_pct"]) else -1e30))
     out.append("")
     out.append(f"{h}Top movers ({min(top, len(movers))} of {len(movers)} changed)" if movers else "No benchmark changed.")
@@ -609,14 +719,47 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     for n in failed[:10]:
         out.append(f"  failed in the contender: {n}")
     bad = verdict(features)
-    out.append(("**Verdict:** " if markdown else "Verdict: ") +
-               ("REGRESSION in " + "; ".join(bad) if bad else "no regression"))
+    n_method = sum(r["status"] == "method changed" for r in rows)
+    judged = len(rows) - n_method
+    tail = f" ({n_method} metric(s) of another method listed above, not judged)" if n_method else ""
+    if judged == 0:
+        out.append(("**Verdict:** " if markdown else "Verdict: ") + "NOTHING JUDGED: no metric of the same method in both files" + tail)
+    else:
+        out.append(("**Verdict:** " if markdown else "Verdict: ") +
+                   ("REGRESSION in " + "; ".join(bad) if bad else "no regression") + tail)
+    return out
+
+
+def method_section(rows, top, markdown):
+    """The benchmarks whose method differs (or is not known) between the files: not judged; per
+    feature how many and how far they moved, then the largest moves."""
+    moved = [r for r in rows if r["status"] == "method changed"]
+    if not moved:
+        return []
+    h = "## " if markdown else ""
+    out = ["", f"{h}Method changed: {len(moved)} metric(s), not judged (docs/regression.md, method identifiers)"]
+    by_feature = {}
+    for r in moved:
+        by_feature.setdefault(r["feature"], []).append(r)
+    for feat, rs in sorted(by_feature.items()):
+        finite = [abs(r["change_pct"]) for r in rs if math.isfinite(r["change_pct"])]
+        unknown = sum(r["noise"] == "method unknown" for r in rs)
+        what = f"{unknown} of them of unknown method" if unknown else \
+            f"method {rs[0]['base_method']} -> {rs[0]['cont_method']}" if len({(r['base_method'], r['cont_method'])
+                                                                          for r in rs}) == 1 else "several methods"
+        size = f"median move {statistics.median(finite):.2f} %, largest {max(finite):.2f} %" if finite else "no finite move"
+        out.append(("- " if markdown else "  ") + f"{feat}: {len(rs)} metric(s), {size} ({what})")
+    biggest = sorted(moved, key=lambda r: -abs(r["change_pct"]) if math.isfinite(r["change_pct"]) else -1e30)
+    for r in biggest[:top]:
+        line = (f"METHOD        {short(r['name'])}  {r['counter']}: {fmt_value(r['base'], r['kind'])} -> "
+                f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %)")
+        out.append(("- " + line) if markdown else "  " + line)
     return out
 
 
 def write_table(path, rows):
     fields = ["feature", "name", "counter", "how", "kind", "base", "ref", "cont", "change_pct", "threshold_pct", "sigma_pct",
-              "noise", "p", "q", "status"]
+              "noise", "p", "q", "status", "base_method", "cont_method"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -637,6 +780,15 @@ def warnings(base, cont, history=()):
         out.append("note: no run of the contender's board in the history: what differs between boards of the "
                    "model counts as a change (docs/regression.md, section 6)")
     for r, side in ((base, "baseline"), (cont, "contender")):
+        if r.method_source == "ledger":
+            out.append(f"note: the {side} carries no method identifiers (written before they existed): its methods "
+                       f"come from the ledger entry of its commit {r.context.get('archbench_git_sha')}")
+        elif r.method_source == "assumed":
+            out.append(f"note: the {side} carries no method identifiers and its commit is not in the ledger: taken as "
+                       "the same method as the other side (--legacy-methods=same)")
+        elif r.method_source == "unknown":
+            out.append(f"note: the {side} carries no method identifiers and its commit is not in the ledger: its "
+                       "methods are unknown and nothing of it is judged (--legacy-methods=same takes them as unchanged)")
         if r.values and not r.declared:
             out.append(f"note: the {side} declares no primary metrics (written before they existed): "
                        "compare.py's legacy rules apply")
@@ -658,12 +810,18 @@ def main(argv=None):
     ap.add_argument("--top", type=int, default=12, help="top movers shown (default 12)")
     ap.add_argument("--markdown", action="store_true", help="Markdown (for CI) instead of plain text")
     ap.add_argument("--table", help="write the full table (every benchmark x metric) to this CSV file")
+    ap.add_argument("--ledger", default=DEFAULT_LEDGER,
+                    help="methods of files written before method identifiers, by commit (default results/method-ledger.json)")
+    ap.add_argument("--legacy-methods", choices=("ledger", "same"), default="ledger",
+                    help="a file with no identifiers and no ledger entry: its methods unknown (ledger, the default) "
+                         "or taken as unchanged (same)")
     args = ap.parse_args(argv)
     try:
-        base, cont = load(args.baseline), load(args.contender)
+        ledger = load_ledger(args.ledger)
+        base, cont = load(args.baseline, ledger, args.legacy_methods), load(args.contender, ledger, args.legacy_methods)
         hist_paths = [p for p in args.history if os.path.abspath(p) not in
                       (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
-        history, notes = load_history(hist_paths, cont.context.get("gpu_name"))
+        history, notes = load_history(hist_paths, cont.context.get("gpu_name"), ledger, args.legacy_methods)
         history = [h for h in history if os.path.abspath(h.path) not in
                    (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
     except InputError as e:

@@ -60,7 +60,8 @@ def prune(runs, keep):
 
 
 def statuses(rows):
-    return {(r["name"], r["counter"]): r["status"] for r in rows if r["status"] != "same"}
+    """Judged changes only: a method change is listed by compare, never a step or a blip."""
+    return {(r["name"], r["counter"]): r["status"] for r in rows if r["status"] not in ("same", "method changed")}
 
 
 def steps_and_blips(tonight, last_night):
@@ -82,8 +83,10 @@ def trend_plots(runs, rows, out_dir, stem, limit):
     paths = []
     regressed = [r for r in rows if r["status"] in ("regressed", "value changed")][:limit]
     for k, r in enumerate(regressed):
+        # The history of tonight's method only: it is split where the method changed.
+        method = r.get("cont_method")
         pts = [(run.context.get("date", "?")[:10], statistics.median(run.values[r["name"]][r["counter"]]))
-               for run in runs if r["counter"] in run.values.get(r["name"], {})]
+               for run in runs if r["counter"] in run.values.get(r["name"], {}) and run.methods.get(r["name"]) == method]
         if len(pts) < 2:
             continue
         fig, ax = plt.subplots(figsize=(7, 3))

@@ -108,7 +108,9 @@ def load_p2p(path, doc):
                                          "pair": (int(i), int(j)), "link": "?", "model": models.get(i, "?"),
                                          "raw": {}, "values": {}})
         if name.startswith("P2P/link/"):
-            note = b.get("label", "?").split(" | ", 1)[-1] if b.get("label", "").startswith("primary=") else b.get("label", "?")
+            label = b.get("label", "?")
+            note = " | ".join(p for p in label.split(" | ")[1:] if not p.startswith("method=")) \
+                if label.startswith("primary=") else label
             pair["link"] = note.split(";")[0] or "?"
         key_name = PAIR_ARGS.sub("", name)
         for k, v in b.items():

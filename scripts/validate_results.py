@@ -10,6 +10,7 @@ passes, 1 otherwise, with one line per problem.
 import argparse
 import json
 import math
+import re
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
@@ -150,6 +151,9 @@ def check_file(path, required_features, no_errors):
                         problems.append(f"{path}: '{name}': malformed primary declaration '{item}'")
                     elif not isinstance(b.get(counter), (int, float)):
                         problems.append(f"{path}: '{name}': declared primary metric '{counter}' not reported")
+                # Since archbench_method_ids=label the label carries the method identifier too.
+                if ctx.get("archbench_method_ids") == "label" and not re.search(r" \| method=[0-9a-f]{12}( \||$)", label):
+                    problems.append(f"{path}: '{name}': no method identifier in its label")
         if (feature == "MemLatency" or family == "Pipeline/latency") and b.get("latency_cycles", 0) <= 0:
             problems.append(f"{path}: '{name}': latency_cycles not positive")
     for f in required_features:

@@ -18,16 +18,24 @@ import compare  # noqa: E402
 GPU = "NVIDIA H100 80GB HBM3"
 
 
-def entry(name, label, counters, rep=0):
+def entry(name, label, counters, rep=0, method="m1"):
+    """A benchmark entry; a declared one carries a method identifier as archbench writes it
+    ('primary=... | method=<id> | note'), unless method is None (a file from before them)."""
+    if method is not None and label.startswith("primary="):
+        decl, _, note = label.partition(" | ")
+        label = f"{decl} | method={method}" + (f" | {note}" if note else "")
     e = {"name": name, "run_name": name, "run_type": "iteration", "repetition_index": rep, "real_time": 1.0,
          "label": label}
     e.update(counters)
     return e
 
 
-def write(tmp_path, fname, benchmarks, gpu=GPU, uuid="GPU-1", date="2026-11-23T00:00:00+00:00", **ctx):
+def write(tmp_path, fname, benchmarks, gpu=GPU, uuid="GPU-1", date="2026-11-23T00:00:00+00:00", method_ids=True,
+          **ctx):
     p = tmp_path / fname
     context = {"gpu_name": gpu, "gpu_uuid": uuid, "date": date, "archbench_primary_metrics": "label"}
+    if method_ids:
+        context["archbench_method_ids"] = "label"
     context.update(ctx)
     p.write_text(json.dumps({"context": context, "benchmarks": benchmarks}))
     return str(p)
@@ -452,3 +460,94 @@ def test_a_benchmarks_range_over_contexts_widens_its_band(tmp_path):
     assert math.isclose(ranged["threshold_pct"], 100 * 50 / 1611, rel_tol=1e-6)
     assert r["Sync/bar/bar_sync/warps_per_block:1"]["status"] == "regressed"
     assert r["Sync/fence/fence_sc_sys/warps_per_block:32"]["status"] == "regressed"
+
+
+# --- method identifiers ------------------------------------------------------------------------------
+
+def method_suite(methods, values):
+    """MemLatency points with a given method each, at the given values."""
+    return [entry(f"MemLatency/chain/ld.cg/footprint:{i}", "primary=latency_cycles:lower",
+                  {"latency_cycles": v}, method=m) for i, (m, v) in enumerate(zip(methods, values))]
+
+
+def test_a_method_change_is_listed_with_its_size_and_never_judged(tmp_path):
+    a = write(tmp_path, "a.json", method_suite(["m1"] * 4, [300, 300, 300, 300]))
+    b = write(tmp_path, "b.json", method_suite(["m1", "m1", "m2", "m2"], [300, 300, 600, 150]))
+    code, out = run(a, b)
+    assert code == 0, out
+    assert "Method changed: 2 metric(s), not judged" in out
+    assert "METHOD        MemLatency/chain/ld.cg/footprint:2  latency_cycles: 300 cycles -> 600 cycles (+100.00 %)" in out
+    assert "Verdict: no regression (2 metric(s) of another method listed above, not judged)" in out
+    # The same move under the same method is a regression.
+    c = write(tmp_path, "c.json", method_suite(["m1"] * 4, [300, 300, 600, 150]))
+    assert run(a, c)[0] == 1
+
+
+def test_files_without_identifiers_are_not_guessed(tmp_path):
+    old = [entry(f"MemLatency/chain/ld.cg/footprint:{i}", "primary=latency_cycles:lower", {"latency_cycles": v},
+                 method=None) for i, v in enumerate([300, 300, 600])]
+    a = write(tmp_path, "a.json", old, method_ids=False, archbench_git_sha="0123456789ab")
+    b = write(tmp_path, "b.json", old, method_ids=False, archbench_git_sha="ba9876543210")
+    none = str(tmp_path / "none.json")
+    # Neither file is in the ledger: their methods are unknown, nothing is judged, and it says so.
+    code, out = run(a, b, "--ledger", none)
+    assert "methods are unknown and nothing of it is judged" in out
+    assert "Verdict: NOTHING JUDGED" in out and code == 0, out
+    # Asked for explicitly, they are taken as one method and judged.
+    code, out = run(a, b, "--ledger", none, "--legacy-methods", "same")
+    assert "taken as the same method" in out and "Verdict: no regression" in out and "NOTHING" not in out, out
+    # The ledger gives each commit's methods: the same kernels judge, other kernels do not.
+    ledger = tmp_path / "ledger.json"
+    ledger.write_text(json.dumps({"commits": {"0123456789ab": {"MemLatency": "legacy-1"},
+                                              "ba9876543210": {"MemLatency": "legacy-1"}}}))
+    code, out = run(a, b, "--ledger", str(ledger))
+    assert "come from the ledger entry of its commit" in out and "Verdict: no regression" in out, out
+    ledger.write_text(json.dumps({"commits": {"0123456789ab": {"MemLatency": "legacy-1"},
+                                              "ba9876543210": {"MemLatency": "legacy-2"}}}))
+    code, out = run(a, b, "--ledger", str(ledger))
+    assert "Method changed: 3 metric(s)" in out and "legacy-1 -> legacy-2" in out, out
+    # A file with identifiers against one without: another method, listed.
+    c = write(tmp_path, "c.json", method_suite(["m1"] * 3, [300, 300, 600]))
+    code, out = run(a, c, "--ledger", str(ledger))
+    assert "Method changed: 3 metric(s)" in out, out
+
+
+def test_a_history_is_split_at_a_method_change(tmp_path):
+    """Earlier runs of another method give no band: with them, a 4 % step would hide in their
+    spread; without them (the contender's method has too short a history) the floor decides."""
+    rng = random.Random(7)
+    hist = []
+    for k in range(6):  # an older method whose values scatter by +-10 %
+        vals = [300 * (1 + rng.uniform(-0.1, 0.1)) for _ in range(20)]
+        hist.append(write(tmp_path, f"h{k}.json", method_suite(["old"] * 20, vals), date=f"2026-11-1{k}T00:00:00"))
+    base = write(tmp_path, "a.json", method_suite(["new"] * 20, [300.0] * 20), date="2026-11-20T00:00:00")
+    cont = write(tmp_path, "b.json", method_suite(["new"] * 20, [300.0] * 19 + [330.0]), date="2026-11-21T00:00:00")
+    a, b = compare.load(base, {}), compare.load(cont, {})
+    h = [compare.load(p, {}) for p in hist]
+    rows, _ = compare.compare(a, b, h)
+    moved = [r for r in rows if r["name"].endswith("footprint:19")][0]
+    assert moved["status"] == "regressed" and moved["noise"] == "none", moved  # the floor (10 %), not the old spread
+    # Had the history the contender's method, its spread would be the band and hide the move.
+    for r in h:
+        r.methods = {n: "new" for n in r.methods}
+    rows, _ = compare.compare(a, b, h)
+    moved = [r for r in rows if r["name"].endswith("footprint:19")][0]
+    assert moved["noise"].startswith("history") and moved["status"] == "same", moved
+
+
+H100 = os.path.join(HERE, "..", "results", "nvidia-h100-80gb-hbm3")
+
+
+def test_the_committed_h100_history_shows_the_bandwidth_rework_as_a_method_change():
+    """The runs before and after the Bandwidth rework (622351be8bdc, 0f1f688cfda0), through the
+    committed ledger: every Bandwidth point is a method change, the L1 drop at 8 KiB per SM among
+    them with its size, and none is judged a regression."""
+    before = os.path.join(H100, "counters", "2026-11-24-counters-622351be8bdc-3.json.gz")
+    after = os.path.join(H100, "bandwidth", "2026-11-24-bandwidth-0f1f688cfda0.json.gz")
+    code, out = run(before, after, "--top", "2000")
+    assert code == 0, out
+    assert re.search(r"Bandwidth: 1168 metric\(s\), median move [0-9.]+ %, largest 86\.90 % \(method legacy-", out), out
+    m = re.search(r"METHOD +Bandwidth/read/ld\.ca/width:16/footprint:1081344  bytes_per_clk_per_sm: "
+                  r"40\.\d+ per clk -> 23\.\d+ per clk \((-4[0-9]\.[0-9]+) %\)", out)
+    assert m and -43 < float(m.group(1)) < -40, out
+    assert "REGRESSION" not in out

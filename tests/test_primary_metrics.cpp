@@ -49,3 +49,29 @@ TEST(PrimaryMetrics, ASlowFaultMakesCostsLargerAndRatesSmallerAndLeavesValues) {
   EXPECT_NEAR(apply_slow_fault(103.0, Primary::Kind::higher, 3), 100.0, 1e-12);
   EXPECT_DOUBLE_EQ(apply_slow_fault(128.0, Primary::Kind::value, 3), 128.0);
 }
+
+// --- Method identifiers (fixtures/method_ids.hpp) -----------------------------------------------------
+
+#include "fixtures/method_ids.hpp"
+
+TEST(MethodIds, AreTwelveHexDigitsThatFollowTheDigestAndTheDeclaration) {
+  const std::string id = archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower");
+  ASSERT_EQ(id.size(), 12u);
+  EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
+  EXPECT_EQ(id, archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower"));  // stable
+  EXPECT_NE(id, archbench::method_id("2b0b7f3e9046ee49", "primary=latency_cycles:lower"));  // the code
+  EXPECT_NE(id, archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:higher"));  // the meaning
+  // The two parts cannot slide into each other.
+  EXPECT_NE(archbench::method_id("ab", "c"), archbench::method_id("a", "bc"));
+}
+
+TEST(MethodIds, EveryFeatureOfTheTableHasADigestAndAnUnknownOneIsADefect) {
+  ASSERT_GE(archbench::feature_methods().size(), 16u);
+  for (const archbench::FeatureMethod& m : archbench::feature_methods()) {
+    EXPECT_EQ(std::string(m.digest).size(), 16u) << m.feature;
+    EXPECT_GE(m.version, 1) << m.feature;
+    EXPECT_EQ(&archbench::feature_method(m.feature), &m);
+  }
+  EXPECT_EQ(archbench::method_context(archbench::feature_method("Bandwidth")).rfind("digest ", 0), 0u);
+  EXPECT_THROW(archbench::feature_method("NoSuchFeature"), std::logic_error);
+}

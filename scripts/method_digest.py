@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Method identifiers: what defines each feature's numbers, as a digest (docs/regression.md).
+
+A feature's method is its kernels' code (benchmarks/methods.json names the sources; their
+includes under kernels/ and analysis/ count too), the harness's kernels, and two declared
+versions: the feature's host side (launch shape, timing and aggregation rule, counter meanings)
+and the harness's. Comments and white space do not count; any other change to the code does.
+Each benchmark's identifier is this feature digest with its primary declaration, made at run time
+(fixtures/method_ids.hpp); this script is the one place the feature digest is computed.
+
+    method_digest.py --emit-cpp OUT.cpp          the build's table (CMake runs it)
+    method_digest.py --ledger results/ [--out F] digests of the commits that wrote legacy result
+                                                 files (no identifiers), from git: compare.py reads
+                                                 results/method-ledger.json
+    method_digest.py --show                      this checkout's digests
+"""
+import argparse
+import glob
+import gzip
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+METHODS_JSON = "benchmarks/methods.json"
+LEDGER = "results/method-ledger.json"
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:kernels|analysis)/[^"]+)"', re.M)
+
+
+class MethodError(Exception):
+    pass
+
+
+def normalize(text):
+    """The code's tokens without comments and white space runs: a comment-only or layout-only
+    change leaves it unchanged. String and character literals are kept whole (PTX in asm
+    strings is code)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        else:
+            out.append(c)
+            i += 1
+    return " ".join("".join(out).split())
+
+
+def closure(paths, read, strict=True):
+    """The sources and, transitively, the headers they include from kernels/ and analysis/.
+    Not strict (a legacy commit): a named source that the commit did not have is left out."""
+    seen, todo = [], list(paths)
+    while todo:
+        p = todo.pop(0)
+        if p in seen:
+            continue
+        text = read(p)
+        if text is None:
+            if p in paths and strict:
+                raise MethodError(f"{p}: no such source")
+            continue
+        seen.append(p)
+        todo += [inc for inc in _INCLUDE.findall(text) if inc not in seen]
+    return sorted(seen)
+
+
+def digest_sources(paths, read, strict=True):
+    files = closure(paths, read, strict)
+    if not files:
+        raise MethodError(f"none of {', '.join(paths)} exists")
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.encode() + b"\0" + normalize(read(p)).encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def feature_digests(methods, read, versions=True):
+    """{feature: digest}: its kernels, the harness's kernels, and (with versions) the declared
+    host-side versions of both."""
+    harness = methods["harness"]
+    try:
+        harness_part = digest_sources(harness["kernels"], read, strict=versions)
+    except MethodError:
+        if versions:
+            raise
+        harness_part = "none"  # a legacy commit before the harness's kernels had these files
+    out = {}
+    for name, f in methods["features"].items():
+        h = hashlib.sha256()
+        h.update(f"{name}\0{digest_sources(f['kernels'], read, strict=versions)}\0{harness_part}\0".encode())
+        if versions:
+            h.update(f"host {f['version']}\0harness {harness['version']}\0".encode())
+        out[name] = h.hexdigest()[:16]
+    return out
+
+
+def load_methods(read):
+    text = read(METHODS_JSON)
+    if text is None:
+        raise MethodError(f"{METHODS_JSON}: missing")
+    try:
+        methods = json.loads(text)
+        for name, f in methods["features"].items():
+            if not isinstance(f.get("version"), int) or not f.get("kernels"):
+                raise MethodError(f"{METHODS_JSON}: {name} needs a whole-number version and its kernels")
+        if not isinstance(methods["harness"].get("version"), int):
+            raise MethodError(f"{METHODS_JSON}: the harness needs a whole-number version")
+        return methods
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise MethodError(f"{METHODS_JSON}: malformed ({e})")
+
+
+def read_tree(root):
+    def read(p):
+        try:
+            with open(os.path.join(root, p), encoding="utf-8") as f:
+                return f.read()
+        except (FileNotFoundError, IsADirectoryError):
+            return None
+    return read
+
+
+def read_commit(sha, root=ROOT):
+    def read(p):
+        r = subprocess.run(["git", "-C", root, "show", f"{sha}:{p}"], capture_output=True)
+        return r.stdout.decode("utf-8", "replace") if r.returncode == 0 else None
+    return read
+
+
+def emit_cpp(digests, methods):
+    lines = ["// Generated by scripts/method_digest.py from benchmarks/methods.json: do not edit.",
+             '#include "fixtures/method_ids.hpp"', "", "namespace archbench {", "",
+             "const std::vector<FeatureMethod>& feature_methods() {",
+             "  static const std::vector<FeatureMethod> table = {"]
+    for name in sorted(digests):
+        f = methods["features"][name]
+        lines.append(f'      {{"{name}", "{digests[name]}", {f["version"]}, {methods["harness"]["version"]}}},')
+    lines += ["  };", "  return table;", "}", "", "}  // namespace archbench", ""]
+    return "\n".join(lines)
+
+
+# --- the ledger: legacy result files (written before identifiers) by the commit that wrote them ---
+
+def result_shas(results_dir):
+    shas = set()
+    for path in glob.glob(os.path.join(results_dir, "**", "*.json*"), recursive=True):
+        if not (path.endswith(".json") or path.endswith(".json.gz")):
+            continue
+        try:
+            opener = gzip.open if path.endswith(".gz") else open
+            with opener(path, "rt", encoding="utf-8") as f:
+                ctx = json.load(f).get("context", {})
+        except (OSError, ValueError, EOFError, UnicodeDecodeError, AttributeError):
+            continue
+        sha = str(ctx.get("archbench_git_sha", ""))
+        if re.fullmatch(r"[0-9a-f]{7,40}", sha) and ctx.get("archbench_method_ids") != "label":
+            shas.add(sha)
+    return sorted(shas)
+
+
+def ledger_entry(sha):
+    """A legacy commit's digests: its kernels' code under today's feature table (no versions:
+    the host side of a commit before identifiers is not known), or None if git lacks it."""
+    read = read_commit(sha)
+    if read("CMakeLists.txt") is None:
+        return None
+    methods = load_methods(read_tree(ROOT))
+    digests = {}
+    for name, f in methods["features"].items():
+        try:
+            one = {"harness": methods["harness"], "features": {name: f}}
+            digests[name] = "legacy-" + feature_digests(one, read, versions=False)[name]
+        except MethodError:
+            digests[name] = None  # the feature's kernels did not exist yet
+    return digests
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--emit-cpp", metavar="OUT")
+    g.add_argument("--ledger", metavar="RESULTS_DIR")
+    g.add_argument("--show", action="store_true")
+    ap.add_argument("--out", default=None, help="with --ledger: the ledger file (default results/method-ledger.json)")
+    args = ap.parse_args(argv)
+    try:
+        read = read_tree(ROOT)
+        methods = load_methods(read)
+        if args.emit_cpp:
+            text = emit_cpp(feature_digests(methods, read), methods)
+            try:
+                with open(args.emit_cpp) as f:
+                    old = f.read()
+            except OSError:
+                old = None
+            if old != text:  # unchanged digests leave the file alone: nothing rebuilds
+                os.makedirs(os.path.dirname(os.path.abspath(args.emit_cpp)), exist_ok=True)
+                with open(args.emit_cpp, "w") as f:
+                    f.write(text)
+        elif args.show:
+            for name, d in sorted(feature_digests(methods, read).items()):
+                print(f"{name:12s} {d}")
+        else:
+            out = args.out or os.path.join(ROOT, LEDGER)
+            ledger = {"about": "Method digests of the commits that wrote result files before method identifiers "
+                               "existed: their kernels' code (scripts/method_digest.py --ledger); compare.py "
+                               "reads a legacy file's methods here.", "commits": {}}
+            for sha in result_shas(args.ledger):
+                entry = ledger_entry(sha)
+                if entry is not None:
+                    ledger["commits"][sha] = entry
+            with open(out, "w") as f:
+                json.dump(ledger, f, indent=1, sort_keys=True)
+                f.write("\n")
+            print(f"{out}: {len(ledger['commits'])} commit(s)")
+    except (MethodError, OSError) as e:
+        print(f"method_digest: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

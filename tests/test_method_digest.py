@@ -1,0 +1,106 @@
+"""method_digest.py: a feature's method digest follows its kernels' code and declared versions,
+not their comments or layout; the ledger of legacy commits; bad input (pytest)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import method_digest  # noqa: E402
+
+
+def tree(tmp_path):
+    """A copy of what the digests read: the feature table, kernels/, analysis/ and the harness."""
+    for d in ("kernels", "analysis"):
+        shutil.copytree(os.path.join(ROOT, d), tmp_path / d)
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "fixtures").mkdir()
+    shutil.copy(os.path.join(ROOT, "benchmarks", "methods.json"), tmp_path / "benchmarks")
+    shutil.copy(os.path.join(ROOT, "fixtures", "timing.cu"), tmp_path / "fixtures")
+    return tmp_path
+
+
+def digests(root):
+    read = method_digest.read_tree(str(root))
+    return method_digest.feature_digests(method_digest.load_methods(read), read)
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_comments_and_layout_do_not_change_a_method(tmp_path):
+    root = tree(tmp_path)
+    before = digests(root)
+    cuh = root / "kernels" / "bandwidth.cuh"
+    edit(cuh, "enum class Kind { read, write, copy, rmw };",
+         "// a new comment\n/* and a block\n   comment */\nenum class Kind {\n  read, write, copy, rmw\n};")
+    assert digests(root) == before
+
+
+def test_a_kernel_instruction_changes_its_features_methods_and_no_other(tmp_path):
+    root = tree(tmp_path)
+    before = digests(root)
+    # The cache operator of the default-ld load: another instruction in the PTX string.
+    edit(root / "kernels" / "bandwidth.cuh", 'ARCHBENCH_BW_LOAD(LdCa, ".ca");', 'ARCHBENCH_BW_LOAD(LdCa, ".cg");')
+    after = digests(root)
+    changed = {f for f in before if before[f] != after[f]}
+    assert changed == {"Bandwidth", "Geometry", "P2P", "HostLink"}  # the features that time bandwidth.cu
+
+
+def test_a_header_the_kernels_include_counts(tmp_path):
+    root = tree(tmp_path)
+    before = digests(root)
+    edit(root / "kernels" / "clock.cuh", "#pragma once", "#pragma once\n__device__ int archbench_probe_marker;")
+    after = digests(root)
+    assert all(before[f] != after[f] for f in before), "the harness's clock is in every feature"
+
+
+def test_a_declared_version_changes_only_its_feature(tmp_path):
+    root = tree(tmp_path)
+    before = digests(root)
+    p = root / "benchmarks" / "methods.json"
+    m = json.loads(p.read_text())
+    m["features"]["Sync"]["version"] += 1
+    p.write_text(json.dumps(m))
+    after = digests(root)
+    assert {f for f in before if before[f] != after[f]} == {"Sync"}
+    m["harness"]["version"] += 1
+    p.write_text(json.dumps(m))
+    assert all(v != before[f] for f, v in digests(root).items())
+
+
+def test_strings_keep_what_looks_like_comments():
+    assert method_digest.normalize('asm("ld.global.ca.u32 %0, [%1]; // x");  // y') == \
+        'asm("ld.global.ca.u32 %0, [%1]; // x");'
+    assert method_digest.normalize("a /* b */ c\n\n  d") == "a c d"
+
+
+def test_the_build_table_and_bad_input(tmp_path):
+    out = tmp_path / "ids.cpp"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "method_digest.py"), "--emit-cpp", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    for feature in json.load(open(os.path.join(ROOT, "benchmarks", "methods.json")))["features"]:
+        assert f'{{"{feature}", "' in text
+    root = tree(tmp_path / "t")
+    (root / "benchmarks" / "methods.json").write_text("{not json")
+    try:
+        method_digest.load_methods(method_digest.read_tree(str(root)))
+        assert False, "malformed methods.json accepted"
+    except method_digest.MethodError as e:
+        assert "malformed" in str(e)
+
+
+def test_the_committed_ledger_covers_the_committed_legacy_results():
+    ledger = json.load(open(os.path.join(ROOT, "results", "method-ledger.json")))["commits"]
+    # The Bandwidth rework: the L1 curve's drop lies between these two commits' kernels.
+    assert ledger["622351be8bdc"]["Bandwidth"] != ledger["0f1f688cfda0"]["Bandwidth"]
+    assert ledger["622351be8bdc"]["Bandwidth"] == ledger["43288776be77"]["Bandwidth"]
+    assert all(v is None or v.startswith("legacy-") for e in ledger.values() for v in e.values())
