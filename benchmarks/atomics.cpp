@@ -67,7 +67,9 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
       state.counters["l2_near_atomic_cycles"] = h.near_cycles;
       state.counters["l2_far_atomic_cycles"] = h.far_cycles;
       state.counters["l2_near_fraction"] = h.near_fraction;
-      state.counters["l2_split_confidence"] = h.min_split_confidence;
+      // A probability since 2026-11-24; l2_split_confidence held robust separations before, so the
+      // name is retired rather than reused (a counter never changes meaning under one name).
+      state.counters["l2_split_probability"] = h.min_split_confidence;
       state.counters["l2_split_robust_separation_min"] = h.min_robust_separation;
       state.counters["l2_sms_probed"] = h.sms_probed;
     }

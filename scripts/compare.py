@@ -201,7 +201,8 @@ def benchmark_key(name):
 
 
 # Counters renamed since: a file written before is read under the new name, so the history
-# carries over the rename.
+# carries over the rename. (l2_split_confidence is not here: it held robust separations until
+# 2026-11-24 and a probability after, now l2_split_probability; another meaning, not a rename.)
 RENAMED = {"inst_per_clk_per_sm": "thread_inst_per_clk_per_sm"}
 
 
@@ -810,6 +811,7 @@ def main(argv=None):
     ap.add_argument("--top", type=int, default=12, help="top movers shown (default 12)")
     ap.add_argument("--markdown", action="store_true", help="Markdown (for CI) instead of plain text")
     ap.add_argument("--table", help="write the full table (every benchmark x metric) to this CSV file")
+    ap.add_argument("--features", help="compare these features only (comma-separated), e.g. the ones a run measured")
     ap.add_argument("--ledger", default=DEFAULT_LEDGER,
                     help="methods of files written before method identifiers, by commit (default results/method-ledger.json)")
     ap.add_argument("--legacy-methods", choices=("ledger", "same"), default="ledger",
@@ -827,6 +829,11 @@ def main(argv=None):
     except InputError as e:
         print(f"compare: error: {e}", file=sys.stderr)
         return 2
+    if args.features:
+        keep = {f.strip() for f in args.features.split(",") if f.strip()}
+        for r in [base, cont] + history:
+            r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
+            r.errors = {n for n in r.errors if feature_of(n) in keep}
     rows, features = compare(base, cont, history, args.alpha, args.floor)
     out = warnings(base, cont, history) + notes
     out += summary(base, cont, rows, features, len(history), args.top, args.markdown)

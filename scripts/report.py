@@ -51,6 +51,18 @@ PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "
          "p2p", "launch", "hostlink", "l2persist", "sync", "asynccopy"]
 
 
+
+def split_probability(b):
+    """The L2 home split's probability: l2_split_probability, or in files of 2026-11-24 the same
+    figure under l2_split_confidence; before that day that name held robust separations (>1)."""
+    if "l2_split_probability" in b:
+        return f"split probability {b['l2_split_probability']:.2f}"
+    v = b.get("l2_split_confidence")
+    if v is None:
+        return "split probability not reported"
+    return f"split probability {v:.2f}" if v <= 1 else f"split: {v:.1f} robust sds (legacy counter)"
+
+
 def fmt_bytes(n):
     for unit, size in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]:
         if n >= size:
@@ -116,7 +128,7 @@ def geometry_rows(doc):
                 r[0] == "L2 home partitions" for r in rows):
             rows.append(("L2 home partitions", f"near {b['l2_near_atomic_cycles']:.0f} / far {b['l2_far_atomic_cycles']:.0f} "
                          f"cycles per probe step, {100 * b['l2_near_fraction']:.0f} % near",
-                         f"split confidence {b['l2_split_confidence']:.2f}", name))
+                         split_probability(b), name))
     return rows
 
 

@@ -104,3 +104,23 @@ def test_the_committed_ledger_covers_the_committed_legacy_results():
     assert ledger["622351be8bdc"]["Bandwidth"] != ledger["0f1f688cfda0"]["Bandwidth"]
     assert ledger["622351be8bdc"]["Bandwidth"] == ledger["43288776be77"]["Bandwidth"]
     assert all(v is None or v.startswith("legacy-") for e in ledger.values() for v in e.values())
+
+
+def guard(*args):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "guard.py"), *args], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def test_guard_names_the_features_a_change_affects_and_refuses_bad_input(tmp_path):
+    # Against the commit before the Bandwidth fix and the identifiers: Bandwidth's kernels changed,
+    # and with them every feature that times them; a kernel the change left alone is not named.
+    code, out = guard("--list", "--base", "7858ba8")
+    if "not a commit of this repository" in out:  # a shallow clone without that commit
+        return
+    assert code == 0, out
+    named = out.splitlines()[0].split(": ", 2)[2].split(", ")
+    assert {"Bandwidth", "Geometry", "HostLink", "P2P"} <= set(named) and "MemLatency" not in named, out
+    code, out = guard("--list", "--base", "no-such-commit")
+    assert code == 2 and out.strip().startswith("guard: error:") and len(out.strip().splitlines()) == 1, out
+    code, out = guard("--features", "Bandwidth", "--base", "HEAD", "--binary", str(tmp_path / "none"))
+    assert code == 2 and "not an executable archbench" in out, out
