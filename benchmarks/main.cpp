@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "archbench/build_info.hpp"
+#include "fixtures/chase_runner.hpp"
 #include "fixtures/cli.hpp"
 #include "fixtures/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
@@ -190,6 +191,15 @@ int place_single_sm_measurements(const archbench::Gpu& gpu, int given) {
     benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
   } catch (const std::exception& e) {
     return fail(std::string("choosing the reference SM: ") + e.what());
+  }
+  // The board's fingerprint: what distinguishes this board from others of its model, so that
+  // compare.py names "another board" instead of a regression (docs/regression.md, section 6).
+  try {
+    char dram[32];
+    std::snprintf(dram, sizeof dram, "%.2f", board_dram_latency_cycles(gpu.info().l2_bytes));
+    benchmark::AddCustomContext("archbench_board_dram_latency_cycles", dram);
+  } catch (const std::exception& e) {
+    benchmark::AddCustomContext("archbench_board_dram_latency_cycles", std::string("unmeasured: ") + e.what());
   }
   return 0;
 }

@@ -16,11 +16,14 @@
 #include "fixtures/device_buffer.hpp"
 #include "fixtures/self_check.hpp"
 #include "kernels/async_copy.cuh"
+#include "kernels/pinned_launch.cuh"
 
 namespace archbench {
 
 
 namespace dev::acopy {
+
+__device__ std::uint32_t g_latency_claim;  // set by the latency block that runs on the pinned SM
 
 __global__ void fill_pattern_kernel(std::uint32_t* dst, std::size_t words) {
   for (std::size_t w = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; w < words; w += std::size_t(gridDim.x) * blockDim.x)
@@ -268,12 +271,17 @@ AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
   DeviceBuffer<std::uint64_t> window(4);
   ARCHBENCH_CUDA(cudaMemset(bad.get(), 0, 4));
   dev::acopy::LatencyArgs a{static_cast<const std::uint8_t*>(l.src), l.bytes, l.step, l.copies,
-                            l.box, cycles.get(), bad.get(), window.get()};
+                            l.box, cycles.get(), bad.get(), window.get(), kReferenceSm, nullptr};
   const CUtensorMap map = map_of(l.tensor_map);
   ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  void* claim = nullptr;
+  ARCHBENCH_CUDA(cudaGetSymbolAddress(&claim, dev::acopy::g_latency_claim));
+  a.claim = static_cast<std::uint32_t*>(claim);
   void* args[] = {&a, const_cast<CUtensorMap*>(&map)};
-  ARCHBENCH_CUDA(cudaLaunchKernel(kernel, dim3(1), dim3(32), args, smem, nullptr));
-  cuda_check_launch("async_latency_kernel");
+  launch_pinned("async_latency_kernel", a.claim, [&](int blocks, std::uint32_t sm) {
+    a.pin_sm = sm;
+    ARCHBENCH_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(32), args, smem, nullptr));
+  });
   if (const std::uint32_t n = bad.download()[0])
     throw SelfCheckError(std::string(async_op_info(l.op).name) + " self-check failed: " + std::to_string(n) +
                          " words landed in shared memory differ from the source");

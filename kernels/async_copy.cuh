@@ -8,6 +8,7 @@
 
 #include "kernels/arch_guard.cuh"
 #include "kernels/async_copy.hpp"
+#include "kernels/pinned_launch.cuh"
 #include "kernels/warp_clock.cuh"
 
 namespace archbench {
@@ -503,6 +504,8 @@ struct LatencyArgs {
   std::uint32_t* cycles;
   std::uint32_t* mismatches;
   std::uint64_t* window;  // clock64 and %globaltimer around the whole loop: start, end
+  std::uint32_t pin_sm;   // the SM that runs the measurement (kernels/pinned_launch.cuh)
+  std::uint32_t* claim;
 };
 
 // One warp, one copy at a time: lane 0's clock from before the copy is issued to after the data
@@ -518,6 +521,12 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
   asm volatile("mov.u32 %0, %1;" : "=r"(dst) : "r"(smem_u32(buf)));
   asm volatile("mov.u32 %0, %1;" : "=r"(bar) : "r"(smem_u32(&full)));
   const std::uint32_t lane = threadIdx.x;
+  // One block, on the pinned SM (the reference SM): where the SM sits decides how far the data's
+  // L2 slices are, and the block scheduler's SM 0 lies elsewhere on each board.
+  __shared__ std::uint32_t runs_here;
+  if (lane == 0) runs_here = claim_pinned_sm(a.pin_sm, a.claim);
+  __syncthreads();
+  if (!runs_here) return;
   constexpr bool kTma = Op == AsyncOp::bulk || Op == AsyncOp::tensor;
   if constexpr (kTma) {
     if (lane == 0) mbar_init(bar, 1);

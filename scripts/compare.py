@@ -495,11 +495,34 @@ def transition_step_pct(steps, name, counter):
     return steps.get((name, counter))
 
 
+BOARD_DRAM = "archbench_board_dram_latency_cycles"
+BOARD_MIN_PCT = 0.5  # fingerprints closer than this are one board class
+
+
+def board_dram(run):
+    try:
+        v = float(run.context.get(BOARD_DRAM, ""))
+        return v if v > 0 else None
+    except ValueError:
+        return None
+
+
+def board_dram_step(base, cont):
+    """(baseline, contender) DRAM latency of two boards whose fingerprints differ, else None."""
+    a, b = board_dram(base), board_dram(cont)
+    if a is None or b is None or base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
+        return None
+    return (a, b) if abs(b / a - 1) * 100 >= BOARD_MIN_PCT else None
+
+
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
     """Rows, one per benchmark x primary metric present on both sides, and feature summaries."""
     rows = []
     steps = neighbour_steps(base)
     other_node = base.context.get("gpu_uuid") != cont.context.get("gpu_uuid")
+    # Another board whose DRAM latency differs (its fingerprint): a latency that contains a DRAM
+    # access moves by that many cycles on it, and that move is the board's, not a change.
+    boards = board_dram_step(base, cont)
     for name in sorted(set(base.values) & set(cont.values)):
         method = cont.methods.get(name)
         method_moved = method is None or base.methods.get(name) != method
@@ -578,6 +601,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 threshold = contexts
                 row["noise"] += ", contexts"
             row["threshold_pct"] = threshold
+            if boards and row["kind"] == "cycles" and how == "lower" and ref >= 0.9 * boards[0]:
+                row["board_pct"] = 100 * (boards[1] - boards[0]) / ref
     qs = benjamini_hochberg([r["p"] for r in rows])
     for r, q in zip(rows, qs):
         r["q"] = q
@@ -587,6 +612,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
         significant = q is None or q < alpha
         if big and significant:
             r["status"] = "regressed" if r["worse_pct"] > 0 else "improved"
+            if "board_pct" in r and abs(r["change_pct"] - r["board_pct"]) < r["threshold_pct"]:
+                r["status"] = "another board"  # the move is the boards' DRAM latency
     return rows, feature_shifts(rows)
 
 
@@ -600,7 +627,9 @@ def feature_shifts(rows):
     for feat, rs in sorted(by_feature.items()):
         measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])
                     and math.isfinite(r.get("threshold_pct", 0.0))]  # not the rows not judged
-        f = {"compared": len(rs), "changed": sum(r["status"] not in ("same", "method changed") for r in rs),
+        f = {"compared": len(rs),
+             "changed": sum(r["status"] not in ("same", "method changed", "another board") for r in rs),
+             "another_board": sum(r["status"] == "another board" for r in rs),
              "method_changed": sum(r["status"] == "method changed" for r in rs),
              "improved": sum(r["status"] == "improved" for r in rs),
              "regressed": sum(r["status"] == "regressed" for r in rs),
@@ -694,7 +723,8 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
         out += ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths)))
                 for row in table]
     out += method_section(rows, top, markdown)
-    movers = sorted((r for r in rows if r["status"] not in ("same", "method changed")),
+    out += board_section(base, cont, rows, top, markdown)
+    movers = sorted((r for r in rows if r["status"] not in ("same", "method changed", "another board")),
                     key=lambda r: (r["status"] == "improved", -abs(r["change_pct"]) if math.isfinite(r["change_pct"]) else -1e30))
     out.append("")
     out.append(f"{h}Top movers ({min(top, len(movers))} of {len(movers)} changed)" if movers else "No benchmark changed.")
@@ -721,8 +751,11 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
         out.append(f"  failed in the contender: {n}")
     bad = verdict(features)
     n_method = sum(r["status"] == "method changed" for r in rows)
+    n_board = sum(r["status"] == "another board" for r in rows)
     judged = len(rows) - n_method
-    tail = f" ({n_method} metric(s) of another method listed above, not judged)" if n_method else ""
+    tail = ", ".join(x for x in (f"{n_method} metric(s) of another method" if n_method else "",
+                                 f"{n_board} moved as the other board's DRAM latency" if n_board else "") if x)
+    tail = f" ({tail}: listed above, not judged)" if tail else ""
     if judged == 0:
         out.append(("**Verdict:** " if markdown else "Verdict: ") + "NOTHING JUDGED: no metric of the same method in both files" + tail)
     else:
@@ -758,6 +791,23 @@ def method_section(rows, top, markdown):
     return out
 
 
+def board_section(base, cont, rows, top, markdown):
+    """The metrics that moved as the two boards' DRAM latencies differ: listed, not judged."""
+    steps = board_dram_step(base, cont)
+    if not steps:
+        return []
+    moved = [r for r in rows if r["status"] == "another board"]
+    h = "## " if markdown else ""
+    out = ["", f"{h}Another board: DRAM latency {steps[0]:.1f} -> {steps[1]:.1f} cycles "
+               f"({100 * (steps[1] / steps[0] - 1):+.1f} %, the runs' {BOARD_DRAM}); "
+               f"{len(moved)} metric(s) moved by that much, not judged"]
+    for r in sorted(moved, key=lambda r: -abs(r["change_pct"]))[:top]:
+        line = (f"BOARD         {short(r['name'])}  {r['counter']}: {fmt_value(r['ref'], r['kind'])} -> "
+                f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; the board's {r['board_pct']:+.2f} %)")
+        out.append(("- " + line) if markdown else "  " + line)
+    return out
+
+
 def write_table(path, rows):
     fields = ["feature", "name", "counter", "how", "kind", "base", "ref", "cont", "change_pct", "threshold_pct", "sigma_pct",
               "noise", "p", "q", "status", "base_method", "cont_method"]
@@ -775,7 +825,10 @@ def warnings(base, cont, history=()):
             out.append(f"WARNING: {key} differs: '{base.context.get(key)}' vs '{cont.context.get(key)}': "
                        "the files may not be comparable")
     if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
-        out.append("note: another board of the model (gpu_uuid differs)")
+        steps = board_dram_step(base, cont)
+        out.append("note: another board of the model (gpu_uuid differs)" +
+                   (f": DRAM latency differs by {100 * (steps[1] / steps[0] - 1):+.1f} % "
+                    f"({steps[0]:.1f} -> {steps[1]:.1f} cycles, {BOARD_DRAM})" if steps else ""))
     boards = {h.context.get("gpu_uuid") for h in history} | {base.context.get("gpu_uuid")}
     if history and cont.context.get("gpu_uuid") not in boards:
         out.append("note: no run of the contender's board in the history: what differs between boards of the "

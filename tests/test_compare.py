@@ -477,7 +477,7 @@ def test_a_method_change_is_listed_with_its_size_and_never_judged(tmp_path):
     assert code == 0, out
     assert "Method changed: 2 metric(s), not judged" in out
     assert "METHOD        MemLatency/chain/ld.cg/footprint:2  latency_cycles: 300 cycles -> 600 cycles (+100.00 %)" in out
-    assert "Verdict: no regression (2 metric(s) of another method listed above, not judged)" in out
+    assert "Verdict: no regression (2 metric(s) of another method: listed above, not judged)" in out
     # The same move under the same method is a regression.
     c = write(tmp_path, "c.json", method_suite(["m1"] * 4, [300, 300, 600, 150]))
     assert run(a, c)[0] == 1
@@ -551,3 +551,33 @@ def test_the_committed_h100_history_shows_the_bandwidth_rework_as_a_method_chang
                   r"40\.\d+ per clk -> 23\.\d+ per clk \((-4[0-9]\.[0-9]+) %\)", out)
     assert m and -43 < float(m.group(1)) < -40, out
     assert "REGRESSION" not in out
+
+
+def test_another_boards_dram_latency_is_named_not_judged(tmp_path):
+    """Two boards whose fingerprints differ (H200: 688 and 663.5 cycles of DRAM latency): the DRAM
+    chases move by that much and are listed as the board's; a DRAM-level move beyond it, and any
+    move of a latency that holds no DRAM access, is still judged."""
+    def run_of(uuid, dram, points, fname):
+        b = []
+        for rep in range(3):
+            for name, v in points.items():
+                b.append(entry(name, "primary=latency_cycles:lower", {"latency_cycles": v * (1 + 0.0005 * rep)}, rep))
+        return write(tmp_path, fname, b, uuid=uuid, archbench_board_dram_latency_cycles=f"{dram:.2f}")
+    a = run_of("GPU-a", 688.0, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 688.0,
+                                "AsyncCopy/latency/bulk/DRAM/bytes:16": 776.0,
+                                "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1020.0,
+                                "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 280.0}, "a.json")
+    b = run_of("GPU-b", 663.5, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 663.5,
+                                "AsyncCopy/latency/bulk/DRAM/bytes:16": 752.0,
+                                "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1120.0,
+                                "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 300.0}, "b.json")
+    code, out = run(a, b)
+    assert "DRAM latency differs by -3.6 % (688.0 -> 663.5 cycles" in out, out
+    assert "Another board: DRAM latency 688.0 -> 663.5 cycles (-3.6 %" in out and "2 metric(s) moved by that much" in out, out
+    assert "BOARD         MemLatency/chain/ld.cg/footprint:251658240/stride:128" in out, out
+    assert "REGRESSED     AsyncCopy/latency/tensor/DRAM/bytes:4096" in out, out   # +10 %: not the board's -24 cycles
+    assert "REGRESSED     MemLatency/chain/ld.cg/footprint:16777216" in out, out   # an L2 latency: no DRAM in it
+    assert code == 1
+    # One board (the same uuid) or no fingerprint: nothing is the board's.
+    c = write(tmp_path, "c.json", json.load(open(b))["benchmarks"], uuid="GPU-a")
+    assert "Another board" not in run(a, c)[1]
