@@ -826,9 +826,12 @@ def warnings(base, cont, history=()):
                        "the files may not be comparable")
     if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
         steps = board_dram_step(base, cont)
-        out.append("note: another board of the model (gpu_uuid differs)" +
-                   (f": DRAM latency differs by {100 * (steps[1] / steps[0] - 1):+.1f} % "
-                    f"({steps[0]:.1f} -> {steps[1]:.1f} cycles, {BOARD_DRAM})" if steps else ""))
+        parts = [base.context.get("gpu_board_part_number"), cont.context.get("gpu_board_part_number")]
+        what = [f"DRAM latency differs by {100 * (steps[1] / steps[0] - 1):+.1f} % "
+                f"({steps[0]:.1f} -> {steps[1]:.1f} cycles, {BOARD_DRAM})"] if steps else []
+        if all(parts) and parts[0] != parts[1]:  # H200: -000 and -001 boards differ in DRAM latency
+            what.append(f"another board part number ({parts[0]} -> {parts[1]})")
+        out.append("note: another board of the model (gpu_uuid differs)" + (": " + "; ".join(what) if what else ""))
     boards = {h.context.get("gpu_uuid") for h in history} | {base.context.get("gpu_uuid")}
     if history and cont.context.get("gpu_uuid") not in boards:
         out.append("note: no run of the contender's board in the history: what differs between boards of the "

@@ -573,6 +573,11 @@ def test_another_boards_dram_latency_is_named_not_judged(tmp_path):
                                 "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 300.0}, "b.json")
     code, out = run(a, b)
     assert "DRAM latency differs by -3.6 % (688.0 -> 663.5 cycles" in out, out
+    ctx_a = json.load(open(a)); ctx_a["context"]["gpu_board_part_number"] = "692-2G520-0282-000"
+    ctx_b = json.load(open(b)); ctx_b["context"]["gpu_board_part_number"] = "692-2G520-0282-001"
+    a2, b2 = tmp_path / "a2.json", tmp_path / "b2.json"
+    a2.write_text(json.dumps(ctx_a)); b2.write_text(json.dumps(ctx_b))
+    assert "another board part number (692-2G520-0282-000 -> 692-2G520-0282-001)" in run(str(a2), str(b2))[1]
     assert "Another board: DRAM latency 688.0 -> 663.5 cycles (-3.6 %" in out and "2 metric(s) moved by that much" in out, out
     assert "BOARD         MemLatency/chain/ld.cg/footprint:251658240/stride:128" in out, out
     assert "REGRESSED     AsyncCopy/latency/tensor/DRAM/bytes:4096" in out, out   # +10 %: not the board's -24 cycles
