@@ -891,6 +891,10 @@ def main(argv=None):
             r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
             r.errors = {n for n in r.errors if feature_of(n) in keep}
     rows, features = compare(base, cont, history, args.alpha, args.floor)
+    if not rows:
+        print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
+              f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)
+        return 2
     out = warnings(base, cont, history) + notes
     out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
     if args.table:

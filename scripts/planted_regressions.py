@@ -93,7 +93,15 @@ def main(argv=None):
     if not args.from_existing and not args.emulate_from and not args.binary:
         print("planted: error: --binary is required unless --from-existing or --emulate-from", file=sys.stderr)
         return 2
-    os.makedirs(args.out, exist_ok=True)
+    if args.binary and not args.from_existing and not args.emulate_from and not (
+            os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
+        print(f"planted: error: --binary {args.binary}: no such executable", file=sys.stderr)
+        return 2
+    try:
+        resultfile.output_dir(args.out)
+    except resultfile.ResultError as e:
+        print(f"planted: error: {e}", file=sys.stderr)
+        return 2
     baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
     features = [f for f in args.features.split(",") if f]
     if args.emulate_from:

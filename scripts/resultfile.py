@@ -29,6 +29,8 @@ def load(path):
         raise ResultError(f"{path}: cannot read: no such file")
     except IsADirectoryError:
         raise ResultError(f"{path}: a directory, not a result file")
+    except UnicodeDecodeError:
+        raise ResultError(f"{path}: not a result file (not UTF-8 text: a binary file?)")
     except (OSError, EOFError) as e:
         raise ResultError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}")
     if not text.strip():
@@ -45,6 +47,8 @@ def load(path):
         raise ResultError(f"{path}: not an archbench result (no 'context' object)")
     if any(not isinstance(b, dict) for b in doc["benchmarks"]):
         raise ResultError(f"{path}: not an archbench result (a benchmark entry is not an object)")
+    if not is_archbench(doc):
+        raise ResultError(f"{path}: not an archbench result (Google Benchmark JSON without archbench's context)")
     return doc
 
 
@@ -53,6 +57,17 @@ def is_archbench(doc):
     ctx = doc.get("context", {})
     return any(k.startswith("archbench_") for k in ctx) or "reference_source" in ctx or \
         any(str(b.get("name", "")).startswith("Reference/") for b in doc["benchmarks"])
+
+
+def output_dir(path):
+    """Makes the folder scripts write into; ResultError with the reason when it cannot be made."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise ResultError(f"{path}: cannot create the output folder: {e.strerror or e}")
+    if not os.access(path, os.W_OK):
+        raise ResultError(f"{path}: the output folder is not writable")
+    return path
 
 
 def load_or_exit(path, script):

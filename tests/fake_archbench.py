@@ -21,7 +21,7 @@ rng = random.Random()
 if "--archbench_feature=P2P" in sys.argv and any(a.startswith("--benchmark_filter=") and "P2P" not in a
                                                   for a in sys.argv):
     # archbench when the filter matches no P2P benchmark: the context alone, exit 2.
-    json.dump({"context": {"gpu_name": "NVIDIA H200"}, "benchmarks": []}, open(out, "w"))
+    json.dump({"context": {"gpu_name": "NVIDIA H200", "archbench_git_sha": "fake"}, "benchmarks": []}, open(out, "w"))
     sys.exit(2)
 if "--archbench_feature=P2P" in sys.argv:
     # Every ordered pair of FAKE_GPUS GPUs over NVSwitch; FAKE_SLOW_LINK=i-j plants a link at 60 %.
@@ -41,7 +41,7 @@ if "--archbench_feature=P2P" in sys.argv:
                       {"name": f"P2P/latency/gpu:{i}/peer:{j}/level:peer_dram", "run_type": "iteration",
                        "real_time": 1.0, "latency_ns": 1500 / f * noise()}]
     ctx = {"gpu_name": "NVIDIA H200", "gpu_uuid": "GPU-0", "host_name": os.environ.get("FAKE_HOST", "node0"),
-           "gpu_driver_version": "580.159.04"}
+           "gpu_driver_version": "580.159.04", "archbench_git_sha": "fake"}
     ctx.update({f"p2p_gpu{g}": f"NVIDIA H200 GPU-{g} 0000:{g:02x}:00.0" for g in range(gpus)})
     json.dump({"context": ctx, "benchmarks": bench}, open(out, "w"))
     sys.exit(0)

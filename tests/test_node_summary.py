@@ -23,7 +23,8 @@ def gpu_json(path, uuid, bw=3.1e12, lat=284.0, driver="580.159.04", host="n0", n
               "bytes_per_second": bw * (1 + rng.uniform(-noise, noise)), "sms": 132.0},
              {"name": "MemLatency/chain/ld.cg/footprint:1048576/stride:128", "run_type": "iteration",
               "latency_cycles": lat * (1 + rng.uniform(-noise, noise)), "iterations": 3.0}]
-    json.dump({"context": {"gpu_name": name, "gpu_uuid": uuid, "host_name": host, "gpu_driver_version": driver},
+    json.dump({"context": {"gpu_name": name, "gpu_uuid": uuid, "host_name": host, "gpu_driver_version": driver,
+                           "archbench_git_sha": "fake"},
                "benchmarks": bench}, open(path, "w"))
     return str(path)
 
@@ -77,7 +78,8 @@ def test_two_siblings_one_difference_is_listed_a_consistent_loser_is_flagged(tmp
                                                     ("Atomics/global", "atomics_per_second", 4e11, False),
                                                     ("MemLatency/chain", "latency_ns", 140.0, True)]
                  for k in range(3)]
-        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0"}, "benchmarks": bench},
+        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0", "archbench_git_sha": "fake"},
+                   "benchmarks": bench},
                   open(path, "w"))
         return str(path)
     ok, slow = node_gpu(tmp_path / "ok.json", "GPU-ok", 1.0), node_gpu(tmp_path / "slow.json", "GPU-slow", 1.15)
@@ -87,7 +89,7 @@ def test_two_siblings_one_difference_is_listed_a_consistent_loser_is_flagged(tmp
 
 def test_extremes_and_fit_residuals_are_not_compared(tmp_path):
     def with_noise(path, uuid, v):
-        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0"},
+        json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": "n0", "archbench_git_sha": "fake"},
                    "benchmarks": [{"name": "MemLatency/fine/x", "run_type": "iteration", "latency_cycles": 280.0,
                                    "latency_max_cycles": v, "latency_p95_cycles": v, "rms_error_cycles": v}]},
                   open(path, "w"))

@@ -19,7 +19,11 @@ BAD = {
     "string_benchmarks.json": '{"context": {}, "benchmarks": "none"}',
     "not_archbench.json": '{"a": 1}',
     "entry_not_object.json": '{"context": {}, "benchmarks": [1, 2]}',
+    # Google Benchmark's own JSON, not archbench's: nothing to compare, report or plot
+    "plain_google_benchmark.json": '{"context": {"date": "2026-11-26", "num_cpus": 2}, "benchmarks": '
+                                   '[{"name": "BM_x", "run_type": "iteration", "real_time": 1.0}]}',
 }
+BINARY = {"plot.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\x00"}
 PLOTS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SCRIPTS, "plot_*.py")) if "timeline" not in p)
 # (script, arguments before the file): scripts that take result files
 TOOLS = [("validate_results.py", []), ("report.py", ["--out", "{tmp}/r"]), ("cv_table.py", []),
@@ -40,7 +44,9 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, script, pre):
     cases = dict(BAD)
     for name, text in cases.items():
         (tmp_path / name).write_text(text)
-    for name in list(cases) + ["missing.json"]:
+    for name, data in BINARY.items():
+        (tmp_path / name).write_bytes(data)
+    for name in list(cases) + list(BINARY) + ["missing.json"]:
         path = str(tmp_path / name)
         r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *pre, path],
                            capture_output=True, text=True)
@@ -73,3 +79,34 @@ def test_report_latest_orders_by_the_runs_date_and_skips_references(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "nope")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
+
+
+def run_script(script, *args):
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *args], capture_output=True, text=True)
+    return r.returncode, r.stderr.strip()
+
+
+def test_output_folders_and_binaries_that_cannot_be_used(tmp_path):
+    """An output folder that cannot be made, a binary that does not exist: one line, exit 2."""
+    pytest.importorskip("matplotlib")
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    for script in ("plot_bandwidth.py", "report.py"):
+        code, err = run_script(script, "--out", str(blocker / "sub"), GOOD)
+        assert code == 2 and len(err.splitlines()) == 1 and "cannot create the output folder" in err, (script, err)
+        assert "Traceback" not in err
+    code, err = run_script("planted_regressions.py", "--binary", str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o"))
+    assert code == 2 and err == f"planted: error: --binary {tmp_path / 'nonexistent'}: no such executable", err
+    code, err = run_script("planted_regressions.py", "--emulate-from", GOOD, "--out", str(blocker / "sub"))
+    assert code == 2 and "cannot create the output folder" in err and len(err.splitlines()) == 1, err
+
+
+def test_a_compare_that_compares_nothing_is_an_error(tmp_path):
+    """Two archbench files with no declared metric in common: an error, not 'no regression'."""
+    doc = json.load(open(GOOD))
+    other = dict(doc, benchmarks=[dict(b, name="Other/" + b["name"], run_name="Other/" + b["name"])
+                                  for b in doc["benchmarks"]])
+    p = tmp_path / "other.json"
+    p.write_text(json.dumps(other))
+    code, err = run_script("compare.py", GOOD, str(p))
+    assert code == 2 and err.startswith("compare: error: nothing compared") and len(err.splitlines()) == 1, err
