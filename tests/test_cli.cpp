@@ -133,6 +133,21 @@ TEST(GpuProfile, ReadsTheGpuOfACommittedRun) {
   EXPECT_DOUBLE_EQ(i.max_sm_clock_mhz, 1980);
 }
 
+TEST(GpuProfile, ReadsACommittedGzipRun) {
+  // Most committed runs are .json.gz: the H200 full run of 2026-11-26 (part A).
+  const std::string path = std::string(ARCHBENCH_TEST_DATA) +
+                           "/../../results/nvidia-h200/regression/2026-11-26-full-39a21a3a2f50-GPU-f17408b6-partA.json.gz";
+  try {
+    const archbench::GpuInfo i = archbench::gpu_info_from_result(path);
+    EXPECT_EQ(i.name, "NVIDIA H200");
+    EXPECT_EQ(i.sm_count, 132);
+    EXPECT_EQ(i.cc(), 90);
+  } catch (const std::runtime_error& e) {
+    if (std::string(e.what()).find("this build has no zlib") == std::string::npos) throw;
+    GTEST_SKIP() << e.what();
+  }
+}
+
 TEST(GpuProfile, BadFilesAreOneLineErrorsNamingTheFile) {
   const std::string dir = ::testing::TempDir();
   const auto write = [&](const std::string& name, const std::string& text) {
@@ -143,6 +158,7 @@ TEST(GpuProfile, BadFilesAreOneLineErrorsNamingTheFile) {
       {write("p_trunc.json", "{\"context\": {"), "not valid JSON"},
       {write("p_list.json", "[]"), "no 'context' object"},
       {write("p_nogpu.json", "{\"context\": {\"gpu_name\": \"X\"}, \"benchmarks\": []}"), "lacks 'gpu_uuid'"},
+      {write("p_damaged.json.gz", "\x1f\x8b\x08 not deflate data"), "gzip"},
       {dir + "p_missing.json", "cannot read"}};
   for (const auto& [path, why] : cases) {
     try {
