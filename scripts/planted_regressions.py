@@ -97,11 +97,7 @@ def main(argv=None):
             os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
         print(f"planted: error: --binary {args.binary}: no such executable", file=sys.stderr)
         return 2
-    try:
-        resultfile.output_dir(args.out)
-    except resultfile.ResultError as e:
-        print(f"planted: error: {e}", file=sys.stderr)
-        return 2
+    resultfile.output_dir_or_exit(args.out, "planted")
     baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
     features = [f for f in args.features.split(",") if f]
     if args.emulate_from:

@@ -117,11 +117,7 @@ def main(doc, feature, load, plot, argv=None, extra_args=None):
             print(f"{f}: no {feature} data, skipped")
     if not datasets:
         return 0
-    try:
-        resultfile.output_dir(args.out)
-    except resultfile.ResultError as e:
-        print(f"{os.path.basename(sys.argv[0])}: error: {e}", file=sys.stderr)
-        return 2
+    resultfile.output_dir_or_exit(args.out, os.path.basename(sys.argv[0]))
     for p in plot(datasets, args):
         print(p)
     return 0

@@ -174,11 +174,7 @@ def main(argv=None):
     docs = {f: load(f) for f in files}
     out = args.out or os.path.join(os.path.dirname(os.path.abspath(files[0])), "report",
                                    os.path.splitext(os.path.basename(files[0]))[0])
-    try:
-        resultfile.output_dir(out)
-    except resultfile.ResultError as e:
-        print(f"report.py: error: {e}", file=sys.stderr)
-        return 2
+    resultfile.output_dir_or_exit(out, "report.py")
 
     written = []
     for name in PLOTS + ["generations"]:

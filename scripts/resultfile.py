@@ -70,6 +70,14 @@ def output_dir(path):
     return path
 
 
+def output_dir_or_exit(path, script):
+    try:
+        return output_dir(path)
+    except ResultError as e:
+        print(f"{script}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def load_or_exit(path, script):
     try:
         return load(path)
