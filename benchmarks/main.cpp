@@ -11,7 +11,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,7 +106,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   if (!mkdtemp(tmpl)) return fail("cannot create a temporary directory for --isolate");
   const std::string tmp = tmpl;
   constexpr double kBackstopSeconds = 6 * 3600;  // the child's own watchdog acts first
-  std::string context;
+  nlohmann::ordered_json context;  // null until a child has written one
   std::vector<std::string> benchmarks;
   int matched = 0;
   bool failed = false;
@@ -140,8 +142,19 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
     if (outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == 2 && finished == 0) continue;
     ++matched;
     if (parts) {
-      if (context.empty()) context = parts->context;
+      // The first child's context, with each child's whole wall time (its start-up included)
+      // in place of the child's own accounting.
+      auto child_context = nlohmann::ordered_json::parse(parts->context, nullptr, /*allow_exceptions=*/false);
+      if (context.is_null() && child_context.is_object()) {
+        context = child_context;
+        for (auto it = context.begin(); it != context.end();)
+          it = it.key().rfind(archbench::wall_seconds_key(""), 0) == 0 ? context.erase(it) : std::next(it);
+      }
       benchmarks.insert(benchmarks.end(), parts->benchmarks.begin(), parts->benchmarks.end());
+    }
+    if (context.is_object()) {
+      context[archbench::wall_seconds_key(f.name)] = archbench::seconds_text(outcome.seconds);
+      context[archbench::wall_seconds_key("total")] = archbench::seconds_text(archbench::seconds_since_process_start());
     }
     if (!outcome.ok()) {
       failed = true;
@@ -154,7 +167,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
     }
     if (!json_path.empty()) {
       try {
-        archbench::write_file_atomically(json_path, archbench::join_benchmark_json(context, benchmarks));
+        archbench::write_file_atomically(json_path, archbench::join_benchmark_json(context.is_object() ? context.dump(2) : "", benchmarks));
       } catch (const std::exception& e) {
         return fail(e.what());
       }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fixtures/incremental_json.hpp"
+#include "fixtures/supervisor.hpp"
 
 using namespace archbench;
 
@@ -18,4 +19,36 @@ TEST(IncrementalJson, EverySnapshotIsAValidDocumentWithTheThrottleSummary) {
   // Before any benchmark (and before the context): still a document.
   const auto empty = nlohmann::json::parse(result_document(nlohmann::ordered_json::object(), "", 0, 0));
   EXPECT_TRUE(empty["benchmarks"].empty());
+}
+
+// The time accounting: each benchmark's wall_time_s (from the end of the previous one, set-up
+// included) and the context's per-feature, start-up and total seconds, kept current.
+TEST(IncrementalJson, EveryBenchmarkAndFeatureCarriesItsWallTime) {
+  const std::string path = ::testing::TempDir() + "archbench_wall_time.json";
+  IncrementalJsonReporter reporter(path, nullptr);
+  reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+  const auto run = [](const std::string& name) {
+    benchmark::BenchmarkReporter::Run r;
+    r.run_name.function_name = name;
+    r.iterations = 1;
+    r.time_unit = benchmark::kMicrosecond;
+    return r;
+  };
+  reporter.ReportRuns({run("MemLatency/chain/a")});
+  reporter.ReportRuns({run("MemLatency/chain/b")});
+  reporter.ReportRuns({run("Bandwidth/read/c")});
+  reporter.Finalize();
+  const auto doc = nlohmann::json::parse(*read_file(path));
+  ASSERT_EQ(doc["benchmarks"].size(), 3u);
+  for (const auto& b : doc["benchmarks"]) {
+    ASSERT_TRUE(b.contains("wall_time_s")) << b["name"];
+    EXPECT_GE(b["wall_time_s"].get<double>(), 0.0);
+  }
+  const auto& ctx = doc["context"];
+  for (const char* key : {"archbench_wall_seconds_startup", "archbench_wall_seconds_MemLatency",
+                          "archbench_wall_seconds_Bandwidth", "archbench_wall_seconds_total"})
+    ASSERT_TRUE(ctx.contains(key)) << key;
+  EXPECT_FALSE(ctx.contains("archbench_wall_seconds_MemLatency/chain"));
+  EXPECT_EQ(feature_of("Tlb/latency/ld.ca"), "Tlb");
+  EXPECT_EQ(seconds_text(12.345), "12.3");
 }
