@@ -101,9 +101,10 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
   if (skip_unsupported(state, op)) return;
   guarded(state, [&] {
     std::vector<double> cycles, mhz;
+    int placement = 0;  // from DRAM, each iteration copies other lines (AsyncCopyRunner::latency)
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
-      const AsyncLatencyResult r = runner().latency(op, level, bytes, kLatencyCopies, box);
+      const AsyncLatencyResult r = runner().latency(op, level, bytes, kLatencyCopies, box, placement++ % kAsyncLatencyPlacements);
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       cycles.insert(cycles.end(), r.cycles.begin(), r.cycles.end());
       mhz.push_back(r.sm_clock_mhz);

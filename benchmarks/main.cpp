@@ -32,6 +32,7 @@
 #include "fixtures/report.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/supervisor.hpp"
+#include "fixtures/sync_runner.hpp"
 #include "fixtures/watchdog.hpp"
 
 namespace archbench {
@@ -213,6 +214,13 @@ int place_single_sm_measurements(const archbench::Gpu& gpu, int given) {
     benchmark::AddCustomContext("archbench_board_dram_latency_cycles", dram);
   } catch (const std::exception& e) {
     benchmark::AddCustomContext("archbench_board_dram_latency_cycles", std::string("unmeasured: ") + e.what());
+  }
+  try {
+    char grid[32];
+    std::snprintf(grid, sizeof grid, "%.2f", board_grid_barrier_cycles());
+    benchmark::AddCustomContext("archbench_board_grid_barrier_cycles", grid);
+  } catch (const std::exception& e) {
+    benchmark::AddCustomContext("archbench_board_grid_barrier_cycles", std::string("unmeasured: ") + e.what());
   }
   return 0;
 }

@@ -496,23 +496,40 @@ def transition_step_pct(steps, name, counter):
 
 
 BOARD_DRAM = "archbench_board_dram_latency_cycles"
+BOARD_GRID = "archbench_board_grid_barrier_cycles"
 BOARD_MIN_PCT = 0.5  # fingerprints closer than this are one board class
 
 
-def board_dram(run):
+# The board's fingerprint (docs/regression.md, section 6): uncore latencies the run measures once
+# at start-up, each with the rows it explains. A row that contains such an access moves by that
+# many cycles on another board, and that move is the board's, not a change.
+#   context key: (what it is, which rows: (name, kind, how, ref, fingerprint) -> bool)
+BOARD_FINGERPRINTS = {
+    BOARD_DRAM: ("DRAM latency",
+                 lambda name, kind, how, ref, fp: kind == "cycles" and how == "lower" and ref >= 0.9 * fp),
+    BOARD_GRID: ("grid barrier",
+                 lambda name, kind, how, ref, fp: name.startswith("Sync/grid/") and kind == "cycles" and how == "lower"),
+}
+
+
+def board_value(run, key):
     try:
-        v = float(run.context.get(BOARD_DRAM, ""))
+        v = float(run.context.get(key, ""))
         return v if v > 0 else None
     except ValueError:
         return None
 
 
-def board_dram_step(base, cont):
-    """(baseline, contender) DRAM latency of two boards whose fingerprints differ, else None."""
-    a, b = board_dram(base), board_dram(cont)
-    if a is None or b is None or base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
-        return None
-    return (a, b) if abs(b / a - 1) * 100 >= BOARD_MIN_PCT else None
+def board_steps(base, cont):
+    """{context key: (baseline, contender)} of each fingerprint that differs between two boards."""
+    if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
+        return {}
+    out = {}
+    for key in BOARD_FINGERPRINTS:
+        a, b = board_value(base, key), board_value(cont, key)
+        if a is not None and b is not None and abs(b / a - 1) * 100 >= BOARD_MIN_PCT:
+            out[key] = (a, b)
+    return out
 
 
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
@@ -520,9 +537,9 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
     rows = []
     steps = neighbour_steps(base)
     other_node = base.context.get("gpu_uuid") != cont.context.get("gpu_uuid")
-    # Another board whose DRAM latency differs (its fingerprint): a latency that contains a DRAM
-    # access moves by that many cycles on it, and that move is the board's, not a change.
-    boards = board_dram_step(base, cont)
+    # Another board whose fingerprint differs: a latency that contains such an access moves by
+    # that many cycles on it, and that move is the board's, not a change.
+    boards = board_steps(base, cont)
     for name in sorted(set(base.values) & set(cont.values)):
         method = cont.methods.get(name)
         method_moved = method is None or base.methods.get(name) != method
@@ -601,8 +618,10 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 threshold = contexts
                 row["noise"] += ", contexts"
             row["threshold_pct"] = threshold
-            if boards and row["kind"] == "cycles" and how == "lower" and ref >= 0.9 * boards[0]:
-                row["board_pct"] = 100 * (boards[1] - boards[0]) / ref
+            for key, (fa, fb) in boards.items():
+                if BOARD_FINGERPRINTS[key][1](name, row["kind"], how, ref, fa):
+                    row["board_pct"], row["board_key"] = 100 * (fb - fa) / ref, key
+                    break
     qs = benjamini_hochberg([r["p"] for r in rows])
     for r, q in zip(rows, qs):
         r["q"] = q
@@ -613,7 +632,7 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
         if big and significant:
             r["status"] = "regressed" if r["worse_pct"] > 0 else "improved"
             if "board_pct" in r and abs(r["change_pct"] - r["board_pct"]) < r["threshold_pct"]:
-                r["status"] = "another board"  # the move is the boards' DRAM latency
+                r["status"] = "another board"  # the move is the boards' fingerprint's
     return rows, feature_shifts(rows)
 
 
@@ -792,19 +811,18 @@ def method_section(rows, top, markdown):
 
 
 def board_section(base, cont, rows, top, markdown):
-    """The metrics that moved as the two boards' DRAM latencies differ: listed, not judged."""
-    steps = board_dram_step(base, cont)
-    if not steps:
-        return []
-    moved = [r for r in rows if r["status"] == "another board"]
+    """The metrics that moved as the two boards' fingerprints differ: listed, not judged."""
+    steps = board_steps(base, cont)
     h = "## " if markdown else ""
-    out = ["", f"{h}Another board: DRAM latency {steps[0]:.1f} -> {steps[1]:.1f} cycles "
-               f"({100 * (steps[1] / steps[0] - 1):+.1f} %, the runs' {BOARD_DRAM}); "
-               f"{len(moved)} metric(s) moved by that much, not judged"]
-    for r in sorted(moved, key=lambda r: -abs(r["change_pct"]))[:top]:
-        line = (f"BOARD         {short(r['name'])}  {r['counter']}: {fmt_value(r['ref'], r['kind'])} -> "
-                f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; the board's {r['board_pct']:+.2f} %)")
-        out.append(("- " + line) if markdown else "  " + line)
+    out = []
+    for key, (a, b) in steps.items():
+        moved = [r for r in rows if r["status"] == "another board" and r.get("board_key") == key]
+        out += ["", f"{h}Another board: {BOARD_FINGERPRINTS[key][0]} {a:.1f} -> {b:.1f} cycles "
+                    f"({100 * (b / a - 1):+.1f} %, the runs' {key}); {len(moved)} metric(s) moved by that much, not judged"]
+        for r in sorted(moved, key=lambda r: -abs(r["change_pct"]))[:top]:
+            line = (f"BOARD         {short(r['name'])}  {r['counter']}: {fmt_value(r['ref'], r['kind'])} -> "
+                    f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; the board's {r['board_pct']:+.2f} %)")
+            out.append(("- " + line) if markdown else "  " + line)
     return out
 
 
@@ -825,10 +843,9 @@ def warnings(base, cont, history=()):
             out.append(f"WARNING: {key} differs: '{base.context.get(key)}' vs '{cont.context.get(key)}': "
                        "the files may not be comparable")
     if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
-        steps = board_dram_step(base, cont)
         parts = [base.context.get("gpu_board_part_number"), cont.context.get("gpu_board_part_number")]
-        what = [f"DRAM latency differs by {100 * (steps[1] / steps[0] - 1):+.1f} % "
-                f"({steps[0]:.1f} -> {steps[1]:.1f} cycles, {BOARD_DRAM})"] if steps else []
+        what = [f"{BOARD_FINGERPRINTS[key][0]} differs by {100 * (b / a - 1):+.1f} % ({a:.1f} -> {b:.1f} cycles, {key})"
+                for key, (a, b) in board_steps(base, cont).items()]
         if all(parts) and parts[0] != parts[1]:  # H200: -000 and -001 boards differ in DRAM latency
             what.append(f"another board part number ({parts[0]} -> {parts[1]})")
         out.append("note: another board of the model (gpu_uuid differs)" + (": " + "; ".join(what) if what else ""))

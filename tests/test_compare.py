@@ -586,3 +586,30 @@ def test_another_boards_dram_latency_is_named_not_judged(tmp_path):
     # One board (the same uuid) or no fingerprint: nothing is the board's.
     c = write(tmp_path, "c.json", json.load(open(b))["benchmarks"], uuid="GPU-a")
     assert "Another board" not in run(a, c)[1]
+
+
+def test_another_boards_grid_barrier_is_named_not_judged(tmp_path):
+    """H200 boards of part -000 read a grid sync over 1-4 blocks ~115 cycles below those of -001
+    (1458 against 1573, within 0.1 % in every process); the start-up fingerprint
+    archbench_board_grid_barrier_cycles names that move, and only for Sync/grid rows."""
+    def run_of(uuid, grid, points, fname):
+        b = []
+        for rep in range(3):
+            for name, v in points.items():
+                b.append(entry(name, "primary=latency_cycles:lower", {"latency_cycles": v * (1 + 0.0002 * rep)}, rep))
+        return write(tmp_path, fname, b, uuid=uuid, archbench_board_grid_barrier_cycles=f"{grid:.2f}")
+    a = run_of("GPU-a", 1458.8, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1458.8,
+                                 "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1441.7,
+                                 "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1953.5,
+                                 "Sync/fence/fence_sc_gpu/warps_per_block:1": 640.0}, "a.json")
+    b = run_of("GPU-b", 1573.6, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1573.8,
+                                 "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1551.7,
+                                 "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1956.1,
+                                 "Sync/fence/fence_sc_gpu/warps_per_block:1": 691.0}, "b.json")
+    code, out = run(a, b)
+    assert "grid barrier differs by +7.9 % (1458.8 -> 1573.6 cycles" in out, out
+    assert "Another board: grid barrier 1458.8 -> 1573.6 cycles (+7.9 %" in out and "2 metric(s) moved by that much" in out, out
+    assert "BOARD         Sync/grid/grid_sync/blocks:4" in out, out
+    assert "REGRESSED     Sync/fence/fence_sc_gpu" in out, out  # +8 %, but no grid barrier in it
+    assert "REGRESSED     Sync/grid" not in out, out
+    assert code == 1
