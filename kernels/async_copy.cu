@@ -270,7 +270,7 @@ AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
   DeviceBuffer<std::uint32_t> cycles(l.copies), bad(1);
   DeviceBuffer<std::uint64_t> window(4);
   ARCHBENCH_CUDA(cudaMemset(bad.get(), 0, 4));
-  dev::acopy::LatencyArgs a{static_cast<const std::uint8_t*>(l.src), l.bytes, l.step, l.copies,
+  dev::acopy::LatencyArgs a{static_cast<const std::uint8_t*>(l.src), l.src_word, l.bytes, l.step, l.copies,
                             l.box, cycles.get(), bad.get(), window.get(), kReferenceSm, nullptr};
   const CUtensorMap map = map_of(l.tensor_map);
   ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));

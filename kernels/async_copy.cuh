@@ -497,6 +497,7 @@ __global__ void __launch_bounds__(1024) async_store_kernel(StoreArgs a, const __
 
 struct LatencyArgs {
   const std::uint8_t* src;
+  std::uint64_t src_word;  // the pattern's word index at src (a placement's shift / 4)
   std::uint32_t bytes;
   std::uint64_t step;  // bytes from one copy's source to the next (a tensor's: whole boxes)
   std::uint32_t copies;
@@ -573,8 +574,8 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
     const std::uint64_t t1 = clock64_ordered();
     if (lane == 0) a.cycles[k] = std::uint32_t(t1 - t0);
     for (std::uint32_t o = lane * 4; o < a.bytes; o += 32 * 4) {
-      const std::uint64_t word = Op == AsyncOp::tensor ? box_global_word(a.box, offset / a.bytes, unswizzle(o, a.box.swizzle_bytes) / 4)
-                                                         : (offset + o) / 4;
+      const std::uint64_t word = a.src_word + (Op == AsyncOp::tensor ? box_global_word(a.box, offset / a.bytes, unswizzle(o, a.box.swizzle_bytes) / 4)
+                                                                     : (offset + o) / 4);
       if (ld_shared_u32(dst + o) != async_pattern(word)) atomicAdd(a.mismatches, 1u);
     }
     __syncwarp();

@@ -112,6 +112,7 @@ int async_max_clusters(int cluster, int threads_per_block, std::size_t smem_per_
 struct AsyncLatencyLaunch {
   AsyncOp op = AsyncOp::bulk;
   const void* src = nullptr;
+  std::uint64_t src_word = 0;  // the source pattern's word index at src (fill_async_pattern's buffer starts at 0)
   std::uint32_t bytes = 16;
   std::uint64_t step = 4096;
   std::uint32_t copies = 32;
