@@ -136,6 +136,36 @@ def load(path):
     return resultfile.load_or_exit(path, "report.py")
 
 
+WALL_PREFIX = "archbench_wall_seconds_"  # the run's time accounting (docs/output.md)
+
+
+def time_lines(doc, slowest=5):
+    """'Where the time went': each feature's wall seconds from the context, largest first, with
+    start-up and total, then the slowest benchmarks (their wall_time_s); [] for a run written
+    before the time accounting."""
+    ctx = doc["context"]
+    parts = {k[len(WALL_PREFIX):]: v for k, v in ctx.items() if k.startswith(WALL_PREFIX)}
+    if not parts:
+        return []
+    def seconds(v):
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            return 0.0
+    total = seconds(parts.pop("total", 0))
+    lines = ["| Part | Seconds | Share |", "|---|---|---|"]
+    for name, v in sorted(parts.items(), key=lambda kv: -seconds(kv[1])):
+        share = f"{100 * seconds(v) / total:.0f} %" if total > 0 else ""
+        lines.append(f"| {name} | {seconds(v):.1f} | {share} |")
+    lines.append(f"| total | {total:.1f} | |")
+    timed = sorted((b for b in doc["benchmarks"] if isinstance(b.get("wall_time_s"), (int, float))),
+                   key=lambda b: -b["wall_time_s"])[:slowest]
+    if timed:
+        lines += ["", "Slowest benchmarks (set-up and calibration included):", ""]
+        lines += [f"- {b['wall_time_s']:.1f} s `{b['name']}`" for b in timed]
+    return lines
+
+
 def latest_runs(results_dir):
     """The newest run of every GPU folder, by the run's own date (context, else file name): git
     gives every file the checkout's time. `reference/` holds published values, not runs."""
@@ -196,6 +226,10 @@ def main(argv=None):
     if rows:
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
         lines += [f"| {q} | {v} | {c} | `{n}` |" for q, v, c, n in rows]
+    for f, doc in docs.items():
+        t = time_lines(doc)
+        if t:
+            lines += ["", f"## Where the time went (`{os.path.basename(f)}`)", ""] + t
     lines += ["", "## Plots", ""]
     for p in written:
         lines += [f"![{p}]({p})", "", CAPTIONS.get(os.path.splitext(p)[0], ""), ""]

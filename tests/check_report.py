@@ -43,6 +43,18 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, script, "--out", out, bad], capture_output=True, text=True)
     if r.returncode != 2 or "bad.json" not in r.stderr or "Traceback" in r.stderr:
         failures.append(f"truncated JSON: exit {r.returncode}, {r.stderr!r}")
+# Where the time went: the context's per-feature seconds, largest first, and the slowest benchmarks.
+sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+import report  # noqa: E402
+timed = {"context": {"archbench_wall_seconds_startup": "2.0", "archbench_wall_seconds_Tlb": "150.0",
+                     "archbench_wall_seconds_MemLatency": "30.0", "archbench_wall_seconds_total": "200.0"},
+         "benchmarks": [{"name": "Tlb/a", "wall_time_s": 12.5}, {"name": "MemLatency/b", "wall_time_s": 0.2}]}
+t = "\n".join(report.time_lines(timed))
+if not (t.index("| Tlb | 150.0 | 75 % |") < t.index("| MemLatency | 30.0 |") and "| total | 200.0 |" in t
+        and "12.5 s `Tlb/a`" in t):
+    failures.append(f"time table: {t!r}")
+if report.time_lines({"context": {}, "benchmarks": []}):
+    failures.append("a run without time accounting got a time table")
 for f in failures:
     print("FAIL:", f)
 print("ok" if not failures else f"{len(failures)} failure(s)")
