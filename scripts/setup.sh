@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what archbench needs beyond the CUDA toolkit: the C++ libraries and build tools from
+# apt (Debian/Ubuntu), the Python packages from pip. The README's two commands start with it:
+#   scripts/setup.sh          what building, running and plotting need
+#   scripts/setup.sh --tests  and what the tests need (pytest, cuobjdump/nvdisasm, Slurm)
+# As root it installs directly, otherwise through sudo. Packages already installed are left
+# alone, so a prepared machine needs neither a network nor sudo. Exit 2 with one line when
+# something cannot be installed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+tests=0
+case "${1:-}" in
+  "") ;;
+  --tests) tests=1 ;;
+  *) echo "setup.sh: error: unknown option '$1' (use --tests or nothing)" >&2; exit 2 ;;
+esac
+
+# The one list of system packages (README, 'Two commands', names them).
+apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
+(( tests )) && apt_packages+=(slurmd slurmctld slurm-client munge)  # the fleet test's single-node Slurm
+requirements=scripts/requirements.txt
+(( tests )) && requirements=scripts/requirements-ci.txt
+
+say() { echo "setup.sh: $*" >&2; }
+
+if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if (( ${#missing[@]} )); then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if ! command -v sudo >/dev/null 2>&1; then
+        say "error: not root and no sudo: install ${missing[*]} (apt-get install)"; exit 2
+      fi
+      sudo=(sudo)
+    fi
+    say "apt-get install ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq >/dev/null 2>&1 || true
+    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+      say "error: apt-get could not install ${missing[*]}"; exit 2
+    fi
+  fi
+else
+  say "no apt-get here: install the equivalents of ${apt_packages[*]} yourself"
+fi
+
+# Python: pip into the python3 the scripts run with. Where that python is the system's and pip
+# refuses it (PEP 668, 'externally managed'), apt's python3-* packages stand in.
+if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
+  apt_python=(python3-matplotlib python3-scipy)
+  (( tests )) && apt_python+=(python3-pytest)
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >/dev/null 2>&1 || true
+  fi
+fi
+modules=(matplotlib scipy)
+(( tests )) && modules+=(pytest)
+for m in "${modules[@]}"; do
+  python3 -c "import $m" 2>/dev/null || { say "error: python3 ($(command -v python3)) cannot import $m: pip install $m"; exit 2; }
+done
+exit 0
