@@ -43,7 +43,7 @@ AsyncCopyRunner& runner() {
 
 bool skip_unsupported(benchmark::State& state, AsyncOp op) {
   if (const auto why = async_unsupported(op, Gpu::current().info())) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return true;
   }
   return false;

@@ -35,7 +35,7 @@ std::optional<std::string> unsupported(AtomOp op) {
 
 void throughput(benchmark::State& state, AtomicLaunch l) {
   if (auto why = unsupported(l.op)) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return;
   }
   guarded(state, [&] {
@@ -79,7 +79,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
 
 void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
   if (auto why = unsupported(op)) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return;
   }
   guarded(state, [&] {

@@ -25,7 +25,7 @@ constexpr int kClusterSizes[] = {2, 4, 8, 16};
 
 bool skip_unsupported(benchmark::State& state, int size) {
   if (const auto why = dsm_unsupported(size)) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return true;
   }
   return false;

@@ -93,7 +93,7 @@ void report_capacity(benchmark::State& state, const CapacityResult& r, double no
 // partition crossings.
 void report_plateau_counters(benchmark::State& state, const std::string& plateau, std::size_t footprint, bool crossings,
                              const std::function<void(std::uint32_t extra_warm_steps)>& chase) {
-  if (!hw_counters_enabled() || state.error_occurred()) return;
+  if (!hw_counters_enabled() || skipped(state)) return;
   // Each replay is preceded, outside the range, by the chase itself: the footprint written into
   // the buffer and warm in L2, as the sweep measured it (else the first replay reads it from DRAM).
   const auto replay = [&](std::uint32_t extra) {

@@ -26,7 +26,7 @@ constexpr int kIterations = 3;
 
 bool skip_unsupported(benchmark::State& state) {
   if (const auto why = l2persist_unsupported()) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return true;
   }
   return false;

@@ -71,7 +71,7 @@ void warm_for(double seconds, F&& f) {
 
 bool skip_unsupported(benchmark::State& state, LaunchPath path) {
   if (const std::string why = launch_path_unsupported(path); !why.empty()) {
-    state.SkipWithError(("unsupported: " + why).c_str());
+    skip(state, why);
     return true;
   }
   return false;

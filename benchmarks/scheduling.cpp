@@ -92,7 +92,7 @@ void sustained_clock(benchmark::State& state, double seconds) {
 // back-to-back launches of about kSampleMs each: every launch's clock64 / %globaltimer window is
 // one sample of the SM clock, NVML is sampled after each.
 void sustained_clock_wgmma(benchmark::State& state, double seconds) {
-  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     const GpuInfo& g = Gpu::current().info();
     const WgmmaShape shape{WgmmaMode::ss, 2, g.sm_count};

@@ -122,7 +122,7 @@ void report_context_range(benchmark::State& state, const std::vector<double>& fr
 void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   const SyncStepInfo& info = sync_step_info(s);
   if (const auto why = sync_step_unsupported(info, Gpu::current().info())) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return;
   }
   guarded(state, [&] {
@@ -150,7 +150,7 @@ constexpr int kSyncSweeps = 5;
 
 void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
   if (const auto why = sync_step_unsupported(sync_step_info(s), Gpu::current().info())) {
-    state.SkipWithError(("unsupported: " + *why).c_str());
+    skip(state, *why);
     return;
   }
   guarded(state, [&] {

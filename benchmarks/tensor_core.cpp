@@ -80,7 +80,7 @@ void time_runs(benchmark::State& state, std::vector<TensorThroughput>& runs, Mea
 
 void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
   const MmaOpInfo& info = mma_op_info(op);
-  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorLatency> runs;
     for (auto _ : state) {
@@ -95,7 +95,7 @@ void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
 
 void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFill fill) {
   const MmaOpInfo& info = mma_op_info(op);
-  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_mma_throughput(op, shape, fill); });
@@ -107,7 +107,7 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
 }
 
 void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill) {
-  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorLatency> runs;
     for (auto _ : state) {
@@ -122,7 +122,7 @@ void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fi
 }
 
 void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape shape, TensorFill fill) {
-  if (const auto why = wgmma_unsupported()) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
@@ -135,7 +135,7 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
 }
 
 void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, TensorFill fill, int batches) {
-  if (const auto why = cublas_unsupported(dtype)) return state.SkipWithError(("unsupported: " + *why).c_str());
+  if (const auto why = cublas_unsupported(dtype)) return skip(state, *why);
   guarded(state, [&] {
     std::vector<GemmMeasurement> runs;
     for (auto _ : state) {

@@ -67,7 +67,7 @@ def main():
     args = ap.parse_args()
     docs = [resultfile.load_or_exit(p, "check_counters.py") for p in args.files]
     rows = [b for d in docs for b in d.get("benchmarks", [])
-            if isinstance(b, dict) and not b.get("error_occurred") and b.get("run_type") != "aggregate"]
+            if isinstance(b, dict) and resultfile.measured(b) and b.get("run_type") != "aggregate"]
     ctx = docs[0].get("context", {})
     status = ctx.get("archbench_counters")
     if not any("hw_counters_ms" in b for b in rows):

@@ -293,7 +293,7 @@ def load_file(path):
     except resultfile.ResultError as e:
         raise InputError(str(e))
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    values, primary, errors, methods = {}, {}, set(), {}
+    values, primary, errors, methods, skips = {}, {}, set(), {}, set()
     declared = 0
     has_ids = context.get("archbench_method_ids") == "label"
     for b in doc["benchmarks"]:
@@ -303,6 +303,9 @@ def load_file(path):
         if not isinstance(name, str) or not name:
             continue
         name = benchmark_key(name)
+        if resultfile.skip_reason(b) is not None:  # not for this GPU: neither a failure nor a metric
+            skips.add(name)
+            continue
         if b.get("error_occurred"):
             errors.add(name)
             continue
@@ -325,7 +328,9 @@ def load_file(path):
                 v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
-    return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None)
+    run = Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None)
+    run.skips = skips
+    return run
 
 
 def load_history(paths, model, ledger=None, legacy="ledger"):
@@ -764,8 +769,10 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     only_c = sorted(set(cont.values) - set(base.values))
     failed = sorted(cont.errors - base.errors)
     out.append("")
+    skipped = sorted(getattr(cont, "skips", set()) - getattr(base, "skips", set()))
     out.append(f"{len(only_b)} benchmark(s) only in the baseline, {len(only_c)} only in the contender, "
-               f"{len(failed)} failed in the contender only")
+               f"{len(failed)} failed in the contender only"
+               + (f", {len(skipped)} skipped in the contender only (not for this GPU)" if skipped else ""))
     for n in failed[:10]:
         out.append(f"  failed in the contender: {n}")
     bad = verdict(features)
@@ -773,7 +780,7 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     n_board = sum(r["status"] == "another board" for r in rows)
     judged = len(rows) - n_method
     tail = ", ".join(x for x in (f"{n_method} metric(s) of another method" if n_method else "",
-                                 f"{n_board} moved as the other board's DRAM latency" if n_board else "") if x)
+                                 f"{n_board} moved as the other board's fingerprint" if n_board else "") if x)
     tail = f" ({tail}: listed above, not judged)" if tail else ""
     if judged == 0:
         out.append(("**Verdict:** " if markdown else "Verdict: ") + "NOTHING JUDGED: no metric of the same method in both files" + tail)
@@ -907,6 +914,7 @@ def main(argv=None):
         for r in [base, cont] + history:
             r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
             r.errors = {n for n in r.errors if feature_of(n) in keep}
+            r.skips = {n for n in getattr(r, "skips", set()) if feature_of(n) in keep}
     rows, features = compare(base, cont, history, args.alpha, args.floor)
     if not rows:
         print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "

@@ -38,7 +38,7 @@ def metric_for(name):
 def table(doc):
     runs = {}
     for b in doc.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+        if b.get("run_type") == "aggregate" or not resultfile.measured(b):
             continue
         metric, kind = metric_for(b.get("name", ""))
         if metric == "thread_inst_per_clk_per_sm" and metric not in b:  # files before the rename

@@ -65,7 +65,7 @@ def load(path):
     try:
         doc = resultfile.load(path)
         ctx = doc["context"]
-        rows = [b for b in doc["benchmarks"] if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
+        rows = [b for b in doc["benchmarks"] if resultfile.measured(b) and b.get("run_type") != "aggregate"]
     except (resultfile.ResultError, KeyError, TypeError) as e:
         print(f"node_summary.py: error: {e}", file=sys.stderr)
         sys.exit(2)
@@ -97,7 +97,7 @@ def load_p2p(path, doc):
     models = {k[len("p2p_gpu"):]: v.split(" GPU-")[0] for k, v in ctx.items() if k.startswith("p2p_gpu")}
     pairs = {}
     for b in doc["benchmarks"]:
-        if b.get("error_occurred") or b.get("run_type") == "aggregate":
+        if not resultfile.measured(b) or b.get("run_type") == "aggregate":
             continue
         name = b["name"].split("/iterations:")[0]
         m = PAIR_ARGS.search(name)

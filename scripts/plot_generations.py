@@ -26,7 +26,7 @@ QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2
 
 def from_run(doc):
     """The quantities of an archbench run: medians over the points that sit clearly in a level."""
-    rows = [b for b in doc.get("benchmarks", []) if not b.get("error_occurred") and b.get("run_type") != "aggregate"]
+    rows = [b for b in doc.get("benchmarks", []) if resultfile.measured(b) and b.get("run_type") != "aggregate"]
     chain = {}
     for b in rows:
         if b["name"].startswith("MemLatency/chain/"):

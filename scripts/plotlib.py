@@ -24,7 +24,7 @@ def feature_benchmarks(path, feature):
     ctx = doc["context"]
     label = ctx.get("gpu_name", os.path.basename(path))
     rows = [b for b in doc.get("benchmarks", [])
-            if b.get("name", "").startswith(feature + "/") and not b.get("error_occurred")
+            if b.get("name", "").startswith(feature + "/") and resultfile.measured(b)
             and b.get("run_type") != "aggregate"]
     return label, ctx, rows
 

@@ -75,7 +75,7 @@ def geometry_rows(doc):
     rows = []
     for b in doc.get("benchmarks", []):
         name = b.get("name", "").split("/iterations")[0]
-        if b.get("error_occurred"):
+        if not resultfile.measured(b):
             continue
         if name == "SmemBanks/geometry":
             rows.append(("shared-memory banks", f"{int(b['banks'])} x {int(b['bank_width_bytes'])} B, "
@@ -221,7 +221,8 @@ def main(argv=None):
         ctx = doc["context"]
         lines.append(f"- `{f}`: {ctx.get('gpu_name', '?')}, commit `{ctx.get('archbench_git_sha', '?')}`, "
                      f"{len(doc['benchmarks'])} benchmarks, "
-                     f"{sum(1 for b in doc['benchmarks'] if b.get('error_occurred'))} errors")
+                     f"{sum(1 for b in doc['benchmarks'] if resultfile.failed(b))} errors, "
+                     f"{sum(1 for b in doc['benchmarks'] if resultfile.skip_reason(b) is not None)} skipped (not for this GPU)")
     rows = [r for doc in docs.values() for r in geometry_rows(doc)]
     if rows:
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]

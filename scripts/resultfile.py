@@ -102,3 +102,30 @@ def run_date(path, doc=None):
         elif m:
             ctx_date = datetime.datetime.strptime(m.group(2), "%Y%m%dT%H%M%S").isoformat()
     return ctx_date, os.path.basename(path)
+
+
+# Something that did not apply to the GPU is a skip with its reason, not a failure
+# (fixtures/unsupported.hpp): Google Benchmark 1.8 writes it as "skipped": true with
+# "skip_message"; 1.7, which has no skips, as an error whose message starts with this prefix.
+UNSUPPORTED_PREFIX = "unsupported: "
+
+
+def skip_reason(b):
+    """Why benchmark entry `b` was skipped (it does not apply to the GPU), else None."""
+    if b.get("skipped"):
+        return str(b.get("skip_message") or "skipped")
+    msg = b.get("error_message")
+    if b.get("error_occurred") and isinstance(msg, str) and msg.startswith(UNSUPPORTED_PREFIX):
+        return msg[len(UNSUPPORTED_PREFIX):]
+    return None
+
+
+def failed(b):
+    """The entry is an error (a failed CUDA call or self-check), not a skip."""
+    return bool(b.get("error_occurred")) and skip_reason(b) is None
+
+
+def measured(b):
+    """The entry holds measurements: neither failed nor skipped."""
+    return not b.get("error_occurred") and not b.get("skipped")
+

@@ -119,9 +119,9 @@ def check_file(path, required_features, no_errors):
             problems.append(f"{path}: '{name}': unknown feature '{feature}'")
             continue
         seen.add(feature)
-        if b.get("error_occurred"):
-            # "unsupported: <reason>" is a skip on this GPU (a feature it lacks), not a failure.
-            if no_errors and not b.get("error_message", "").startswith("unsupported:"):
+        if not resultfile.measured(b):
+            # A skip (resultfile.skip_reason: a feature this GPU lacks) is not a failure.
+            if no_errors and resultfile.failed(b):
                 problems.append(f"{path}: '{name}': error: {b.get('error_message', '?')}")
             continue
         if b.get("run_type") == "aggregate":

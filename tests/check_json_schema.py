@@ -82,6 +82,15 @@ with tempfile.TemporaryDirectory() as tmp:
     p = os.path.join(tmp, "unsupported.json")
     json.dump(d, open(p, "w"))
     expect(True, "an op the GPU lacks ('unsupported: ...') is a skip, allowed with --no-errors", run("--no-errors", p))
+    # Google Benchmark 1.8's own skip ("skipped": true, no counters) is a skip too; a plain error is not.
+    d["benchmarks"][lat] = {"name": d["benchmarks"][lat]["name"], "skipped": True,
+                            "skip_message": "fma.oob needs sm_90; this GPU is sm_80"}
+    json.dump(d, open(p, "w"))
+    expect(True, "a Google Benchmark 1.8 skip is allowed with --no-errors", run("--no-errors", p))
+    d["benchmarks"][lat] = {"name": d["benchmarks"][lat]["name"], "error_occurred": True,
+                            "error_message": "CUDA error: an illegal memory access was encountered"}
+    json.dump(d, open(p, "w"))
+    expect(False, "a failed benchmark is an error with --no-errors", run("--no-errors", p))
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)

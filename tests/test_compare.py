@@ -613,3 +613,20 @@ def test_another_boards_grid_barrier_is_named_not_judged(tmp_path):
     assert "REGRESSED     Sync/fence/fence_sc_gpu" in out, out  # +8 %, but no grid barrier in it
     assert "REGRESSED     Sync/grid" not in out, out
     assert code == 1
+
+
+def test_a_skip_is_not_a_failure(tmp_path):
+    """What does not apply to the GPU (Google Benchmark 1.8's "skipped", or 1.7's error with an
+    'unsupported: ' message) is counted apart from the benchmarks that failed."""
+    ok = entry("Pipeline/latency/f32/fma", "primary=latency_cycles:lower", {"latency_cycles": 4.0})
+    a = write(tmp_path, "a.json", [ok])
+    b = write(tmp_path, "b.json", [ok,
+                                   {"name": "TensorCore/mma_sync/e4m3", "run_type": "iteration", "skipped": True,
+                                    "skip_message": "no tensor instruction on sm_90"},
+                                   {"name": "Bandwidth/read/x", "run_type": "iteration", "error_occurred": True,
+                                    "error_message": "unsupported: only 1 block(s) of 1024 threads fit on an SM"},
+                                   {"name": "Atomics/x", "run_type": "iteration", "error_occurred": True,
+                                    "error_message": "CUDA error: an illegal memory access"}])
+    code, out = run(a, b)
+    assert "1 failed in the contender only, 2 skipped in the contender only (not for this GPU)" in out, out
+    assert "failed in the contender: Atomics/x" in out, out

@@ -12,11 +12,13 @@ out=$(mktemp -d)/"$feature".json
 "$python" "$validator" --require-feature "$feature" --no-errors "$out" || exit 1
 # 77 (skip) only when every benchmark says it is unsupported; any other failure of the check
 # itself (a traceback exits 1) fails the test.
-"$python" - "$out" <<'PY'
+"$python" - "$out" "$(dirname "$validator")" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[2])
+import resultfile  # the one rule that tells a skip from an error
 benches = json.load(open(sys.argv[1]))["benchmarks"]
-reasons = sorted({b.get("error_message", "") for b in benches})
-if benches and all(b.get("error_occurred") and b.get("error_message", "").startswith("unsupported:") for b in benches):
+reasons = sorted({resultfile.skip_reason(b) or "" for b in benches})
+if benches and all(resultfile.skip_reason(b) is not None for b in benches):
     print("every benchmark is unsupported here, skipped:", "; ".join(reasons))
     sys.exit(77)
 PY
