@@ -11,11 +11,19 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do includes+=("-I$1"); shift; done
 shift
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-failures=0
-for f in "$@"; do
-  if ! "$nvcc" -std=c++17 -cubin -arch="sm_$arch" "${includes[@]}" -o "$out/k.cubin" "$f" >"$out/log" 2>&1; then
-    echo "FAIL: $f for sm_$arch"; cat "$out/log"; failures=$((failures + 1))
+# The files in parallel, one nvcc per core: each compile is single-threaded.
+export nvcc arch out
+printf '%s\n' "${includes[@]}" > "$out/includes"
+compile_one() {
+  local f=$1 tag
+  tag=$(printf '%s' "$f" | tr '/.' '__')
+  mapfile -t inc < "$out/includes"
+  if ! "$nvcc" -std=c++17 -cubin -arch="sm_$arch" "${inc[@]}" -o "$out/$tag.cubin" "$f" >"$out/$tag.log" 2>&1; then
+    echo "FAIL: $f for sm_$arch"; cat "$out/$tag.log"; return 1
   fi
-done
+}
+export -f compile_one
+failures=$(printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} bash -c 'compile_one "$1" || echo FAILED' _ {} | tee "$out/all" | grep -c '^FAILED$')
+grep -v '^FAILED$' "$out/all"
 echo "$# kernel files for sm_$arch, $failures failed"
 [ "$failures" -eq 0 ]

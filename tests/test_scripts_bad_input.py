@@ -36,6 +36,29 @@ def needs_matplotlib(script):
     return script.startswith("plot_") or script == "report.py"
 
 
+# Runs one script on many inputs in a single process (its imports, matplotlib's among them, once):
+# each case exactly as `python3 SCRIPT ARGS...` would run it (runpy as __main__, sys.argv set),
+# reporting the exit code, stderr and whether a traceback escaped. Prints one JSON list.
+DRIVER = r"""
+import contextlib, io, json, runpy, sys, traceback
+script, cases = sys.argv[1], json.loads(sys.argv[2])
+out = []
+for argv in cases:
+    err = io.StringIO()
+    code, tb = 0, ""
+    sys.argv = [script] + argv
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            runpy.run_path(script, run_name="__main__")
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except BaseException:
+            code, tb = 1, traceback.format_exc()
+    out.append({"code": code, "stderr": err.getvalue(), "traceback": tb})
+print(json.dumps(out))
+"""
+
+
 @pytest.mark.parametrize("script,pre", TOOLS, ids=[t[0] for t in TOOLS])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, script, pre):
     if needs_matplotlib(script):
@@ -46,13 +69,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, script, pre):
         (tmp_path / name).write_text(text)
     for name, data in BINARY.items():
         (tmp_path / name).write_bytes(data)
-    for name in list(cases) + list(BINARY) + ["missing.json"]:
-        path = str(tmp_path / name)
-        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *pre, path],
-                           capture_output=True, text=True)
-        err = r.stderr.strip()
-        assert r.returncode == 2, f"{script} {name}: exit {r.returncode}\n{r.stdout}{r.stderr}"
-        assert "Traceback" not in r.stderr, f"{script} {name}: {r.stderr}"
+    names = list(cases) + list(BINARY) + ["missing.json"]
+    r = subprocess.run([sys.executable, "-c", DRIVER, os.path.join(SCRIPTS, script),
+                        json.dumps([[*pre, str(tmp_path / n)] for n in names])], capture_output=True, text=True)
+    assert r.returncode == 0, f"{script}: the driver failed\n{r.stderr}"
+    for name, res in zip(names, json.loads(r.stdout)):
+        err = res["stderr"].strip()
+        assert res["code"] == 2, f"{script} {name}: exit {res['code']}\n{res['stderr']}{res['traceback']}"
+        assert not res["traceback"] and "Traceback" not in err, f"{script} {name}: {res['traceback']}{err}"
         assert len(err.splitlines()) == 1 and name in err, f"{script} {name}: {err!r}"
 
 
