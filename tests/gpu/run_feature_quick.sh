@@ -12,7 +12,7 @@ out=$(mktemp -d)/"$feature".json
 "$python" "$validator" --require-feature "$feature" --no-errors "$out" || exit 1
 # 77 (skip) only when every benchmark says it is unsupported; any other failure of the check
 # itself (a traceback exits 1) fails the test.
-"$python" - "$out" "$(dirname "$validator")" <<'PY'
+"$python" - "$out" "$(dirname "$0")/../../scripts" <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[2])
 import resultfile  # the one rule that tells a skip from an error
