@@ -117,7 +117,7 @@ def plot_latency(datasets, out_dir):
             line(ax, xs, ys, style, PATH_LABELS.get(path, path), gpu)
 
     fig = level_panels(datasets, (6 * len(LEVELS), 4.5), draw, lambda level: f"one copy from {level}",
-                       "bytes copied (one warp; the TMA: one thread)", "cycles, issue to data in shared memory (median)",
+                       "bytes copied (one warp; the TMA: one thread)", "cycles, issue to data in shared memory (latency_cycles)",
                        log_y=True)
     return finish(fig, "AsyncCopy: latency of one copy", datasets, out_dir, "asynccopy_latency", dpi=130)
 

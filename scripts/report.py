@@ -22,6 +22,15 @@ import resultfile  # noqa: E402
 
 # One line under each plot of the report: what it shows.
 CAPTIONS = {
+    "asynccopy_bandwidth": "Asynchronous copies into shared memory (plain loads, cp.async, TMA bulk and tensor) against stage size, from the L2 and from DRAM, beside the Bandwidth feature's headline.",
+    "asynccopy_latency": "One copy at a time into shared memory, from the L2 and from DRAM: cycles from issue to the data in shared memory, against the bytes copied, per path.",
+    "bandwidth_levels": "Bandwidth per level: the headline of each (the best shape on this GPU) and the L2 read cases (private slices, near and far partition, shared data), with the DRAM peak; a peer's figure beside them when given.",
+    "hostlink_copy": "Host-device copies against size per host memory kind (pinned, pageable, registered, managed), each direction and both at once.",
+    "l2persist_kept": "L2 persistence: the share of a persisting window still in the L2 after a stream of 4x the L2, against the window and the set-aside.",
+    "launch_costs": "Kernel launch costs per path (stream, graph, cluster, programmatic dependent launch): host call, back-to-back and end-to-end, median with p10-p90.",
+    "sync_barriers": "Barrier, mbarrier and fence steps: cycles per step against the warps per block (fences by scope, on every SM in turn).",
+    "sync_latency": "Warp collectives as a dependent chain: cycles per shuffle, vote, match, redux and elect.",
+    "sync_throughput": "Warp collectives as throughput against warps per SM and ILP: shuffles in % of their peak, the others in instructions per clock per SM.",
     "memlatency_footprint": "Load latency against footprint per cache operator: the L1, L2 (near, far) and DRAM plateaus.",
     "memlatency_stride": "Load latency against stride at 4x the L2: where sectors, lines and pages begin to miss.",
     "bandwidth_footprint": "Bandwidth against footprint per kind of access: L1, L2 and DRAM levels, with the L2 size and the DRAM peak.",
@@ -166,28 +175,73 @@ def time_lines(doc, slowest=5):
     return lines
 
 
+# Features a run may lack and still be whole: P2P runs apart on a node (run_node.py), Fault only
+# under fault injection.
+OPTIONAL_FEATURES = {"P2P", "Fault"}
+
+
+def features_of(doc):
+    return {b.get("name", "").split("/", 1)[0] for b in doc.get("benchmarks", []) if isinstance(b, dict)}
+
+
+def declared_features(doc):
+    """The features the binary that wrote the run registers (its context names each one's method),
+    or None for a run written before method identifiers."""
+    keys = [k[len("archbench_method_"):] for k in doc.get("context", {}) if k.startswith("archbench_method_")]
+    keys = [k for k in keys if k != "ids"]
+    return set(keys) or None
+
+
+def is_complete(doc, legacy_most):
+    """A whole default run: every feature the binary registers has a benchmark (a run from before
+    method identifiers: as many features as the fullest such run of its GPU); not quick, no
+    planted fault."""
+    ctx = doc.get("context", {})
+    if ctx.get("archbench_quick") == "true" or ctx.get("archbench_fault"):
+        return False
+    declared = declared_features(doc)
+    have = features_of(doc) - OPTIONAL_FEATURES
+    return declared - OPTIONAL_FEATURES <= have if declared else len(have) >= legacy_most
+
+
 def latest_runs(results_dir):
-    """The newest run of every GPU folder, by the run's own date (context, else file name): git
-    gives every file the checkout's time. `reference/` holds published values, not runs."""
+    """Per GPU folder (and its subfolders; `reference/` holds published values, not runs), the
+    newest complete run by the run's own date (context, else file name: git gives every file the
+    checkout's time). A GPU without a complete run gets its newest run of the most features, said
+    on stderr. Returns [(gpu folder, file)]."""
     if not os.path.isdir(results_dir):
         print(f"report.py: error: --latest {results_dir}: no such directory", file=sys.stderr)
         sys.exit(2)
-    files = []
+    chosen = []
     for gpu_dir in sorted(glob.glob(os.path.join(results_dir, "*", ""))):
-        if os.path.basename(os.path.normpath(gpu_dir)) == "reference":
+        gpu = os.path.basename(os.path.normpath(gpu_dir))
+        if gpu == "reference":
             continue
         runs = []
-        for p in glob.glob(os.path.join(gpu_dir, "*.json")):
+        for p in sorted(glob.glob(os.path.join(gpu_dir, "**", "*.json"), recursive=True) +
+                        glob.glob(os.path.join(gpu_dir, "**", "*.json.gz"), recursive=True)):
+            if os.sep + "report" + os.sep in p[len(gpu_dir) - 1:]:
+                continue
             try:
-                runs.append((resultfile.run_date(p, resultfile.load(p)), p))
+                doc = resultfile.load(p)
+                runs.append((resultfile.run_date(p, doc), p, doc))
             except resultfile.ResultError as e:
                 print(f"report.py: note: {e}: not a run, skipped", file=sys.stderr)
-        if runs:
-            files.append(max(runs)[1])
-    if not files:
+        if not runs:
+            continue
+        legacy_most = max((len(features_of(d) - OPTIONAL_FEATURES) for _, _, d in runs if not declared_features(d)), default=0)
+        complete = [r for r in runs if is_complete(r[2], legacy_most)]
+        if complete:
+            chosen.append((gpu_dir, max(complete, key=lambda r: (r[0], r[1]))[1]))
+        else:
+            date, path, doc = max(runs, key=lambda r: (len(features_of(r[2])), r[0], r[1]))
+            print(f"report.py: note: {gpu}: no complete run; drew {os.path.relpath(path, results_dir)}, the newest "
+                  f"with the most features ({len(features_of(doc))})", file=sys.stderr)
+            chosen.append((gpu_dir, path))
+    if not chosen:
         print(f"report.py: error: --latest {results_dir}: no run under it", file=sys.stderr)
         sys.exit(2)
-    return files
+    return chosen
 
 
 def main(argv=None):
@@ -198,17 +252,38 @@ def main(argv=None):
     ap.add_argument("--reference", default=os.path.join(HERE, "..", "results", "reference"),
                     help="folder of published references for the cross-generation plot")
     args = ap.parse_args(argv)
-    files = list(args.files) + (latest_runs(args.latest) if args.latest else [])
-    if not files:
+    if not args.files and not args.latest:
         ap.error("no input: give FILE... or --latest RESULTS_DIR")
+    if args.latest and args.out:
+        ap.error("--latest writes each GPU's report in its own folder: drop --out")
+    jobs = []  # (files, output folder)
+    if args.files:
+        files = list(args.files)
+        jobs.append((files, args.out or os.path.join(os.path.dirname(os.path.abspath(files[0])), "report",
+                                                     run_stem(files[0]))))
+    if args.latest:
+        for gpu_dir, f in latest_runs(args.latest):
+            jobs.append(([f], os.path.join(gpu_dir, "report", run_stem(f))))
+    for files, out in jobs:
+        rc = write_report(files, out, args.reference)
+        if rc:
+            return rc
+    return 0
+
+
+def run_stem(path):
+    name = os.path.basename(path)
+    return name[:-len(".json.gz")] if name.endswith(".json.gz") else os.path.splitext(name)[0]
+
+
+def write_report(files, out, reference):
+    """Every plot of the runs in `files`, and index.md, in `out`; prints the index's path."""
     docs = {f: load(f) for f in files}
-    out = args.out or os.path.join(os.path.dirname(os.path.abspath(files[0])), "report",
-                                   os.path.splitext(os.path.basename(files[0]))[0])
     resultfile.output_dir_or_exit(out, "report.py")
 
     written = []
     for name in PLOTS + ["generations"]:
-        extra = sorted(glob.glob(os.path.join(args.reference, "*.json"))) if name == "generations" else []
+        extra = sorted(glob.glob(os.path.join(reference, "*.json"))) if name == "generations" else []
         r = subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out, *files, *extra],
                            capture_output=True, text=True)
         if r.returncode != 0:

@@ -38,6 +38,25 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, script, "--latest", os.path.join(tmp, "results")], capture_output=True, text=True)
     if r.returncode != 0 or not r.stdout.strip().endswith("index.md"):
         failures.append(f"--latest failed ({r.returncode}): {r.stderr}")
+    # --latest: the newest *complete* run of each GPU, never a newer partial one, each GPU's report
+    # in that GPU's folder; a run with method identifiers is complete when every feature its
+    # context names has a benchmark.
+    import json
+    full = json.load(open(os.path.join(data, "h100_declared.json")))
+    feats = sorted({b["name"].split("/")[0] for b in full["benchmarks"]})
+    full["context"].update({f"archbench_method_{f}": "digest x" for f in feats})
+    partial = json.loads(json.dumps(full))
+    partial["benchmarks"] = [b for b in partial["benchmarks"] if b["name"].startswith("MemLatency/")]
+    partial["context"]["date"] = "2026-11-30T00:00:00+00:00"  # newer
+    two = os.path.join(tmp, "two")
+    for gpu in ("gpu-a", "gpu-b"):
+        os.makedirs(os.path.join(two, gpu, "sub"))
+        json.dump(full, open(os.path.join(two, gpu, "sub", "2026-11-23-full.json"), "w"))
+        json.dump(partial, open(os.path.join(two, gpu, "2026-11-30-memlatency.json"), "w"))
+    r = subprocess.run([sys.executable, script, "--latest", two], capture_output=True, text=True)
+    want = [os.path.join(two, g, "report", "2026-11-23-full", "index.md") for g in ("gpu-a", "gpu-b")]
+    if r.returncode != 0 or r.stdout.split() != want:
+        failures.append(f"--latest chose {r.stdout.split()} ({r.returncode}: {r.stderr[-300:]}), want {want}")
     bad = os.path.join(tmp, "bad.json")
     open(bad, "w").write('{"context": {}, "benchm')
     r = subprocess.run([sys.executable, script, "--out", out, bad], capture_output=True, text=True)
