@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <string>
@@ -60,6 +61,13 @@ TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p,
 // The walk SM: every SM chases a managed footprint of 4096 pages at a 2 MiB stride (fewer where
 // the memory is smaller), far beyond the TLBs' reach, one SM at a time; the SM typical of these
 // walks and of the start-up probe's L2 latencies (without that probe: the SM of median walk).
+// Every SM's walk latency from the probe (indexed by SM; empty until probed or where it failed),
+// reported beside the geometry: which SM was chosen out of what.
+std::vector<double>& walk_probe_cycles() {
+  static std::vector<double> cycles;
+  return cycles;
+}
+
 std::uint32_t probe_walk_sm() {
   TlbRunner& runner = TlbRunner::instance();
   constexpr std::size_t kStride = std::size_t(2) << 20;
@@ -69,6 +77,7 @@ std::uint32_t probe_walk_sm() {
   std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
   for (int s = 0; s < sms; ++s)
     cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
+  walk_probe_cycles() = cycles;
   const std::vector<double>& l2 = l2_cycles_per_sm();
   const auto typical = l2.size() == cycles.size() ? typical_sm(l2, cycles) : std::nullopt;
   return typical ? *typical : median_latency_sm(cycles).value_or(reference_sm());
@@ -171,6 +180,18 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
     }
     if (last) TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
     const double clock = median(mhz);
+    // The walk SM and the probe it was chosen from: each SM's managed walk at a 2 MiB stride.
+    state.counters["walk_sm"] = double(walk_sm());
+    if (const std::vector<double>& w = walk_probe_cycles(); !w.empty()) {
+      state.counters["walk_probe_min_cycles"] = *std::min_element(w.begin(), w.end());
+      state.counters["walk_probe_median_cycles"] = median(w);
+      state.counters["walk_probe_max_cycles"] = *std::max_element(w.begin(), w.end());
+      char key[40];
+      for (std::size_t sm = 0; sm < w.size(); ++sm) {
+        std::snprintf(key, sizeof key, "sm%03zu_walk_cycles", sm);
+        state.counters[key] = w[sm];
+      }
+    }
 
     // Page size: the first level's reach per stride.
     std::vector<std::pair<double, double>> first_reach;
