@@ -2,20 +2,27 @@
 # A small run of every feature under compute-sanitizer: memcheck for all, racecheck for the
 # shared-memory kernels. Exit 77 (skipped) without a GPU or without compute-sanitizer.
 # (Filters match the start of a name: Google Benchmark appends /iterations:N/manual_time.)
+# Each tool runs once over all its filters (one process: the start-up's reference-SM probe and
+# board fingerprint, slow under the sanitizer, once per tool instead of once per filter).
 set -u
 bin=$1 sanitizer=${2:-}
 [ -n "$sanitizer" ] && [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
 if ! "$bin" --info >/dev/null 2>&1; then echo "no GPU visible: skipped"; exit 77; fi
 if [ -z "$sanitizer" ]; then echo "compute-sanitizer not found: skipped"; exit 77; fi
 failures=0
-run() {  # run <tool> <filter>
-  local tool=$1 filter=$2 log
+memcheck=() racecheck=()
+run() {  # run <tool> <filter>: collected, run by run_tool
+  if [ "$1" = memcheck ]; then memcheck+=("$2"); else racecheck+=("$2"); fi
+}
+run_tool() {  # run_tool <tool> <filter>...
+  local tool=$1 log regex; shift
+  regex="^($(IFS='|'; echo "${*#^}"))"
   log=$(mktemp)
-  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$bin" --quick --watchdog=0 --benchmark_filter="$filter" \
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$bin" --quick --watchdog=0 --benchmark_filter="$regex" \
        >"$log" 2>&1; then
-    echo "ok: $tool $filter ($(grep -c 'iterations:' "$log") benchmarks, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
+    echo "ok: $tool over $# filters ($(grep -c 'iterations:' "$log") benchmarks, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1))"
   else
-    echo "FAIL: $tool $filter"; tail -30 "$log"; failures=$((failures + 1))
+    echo "FAIL: $tool over $regex"; tail -30 "$log"; failures=$((failures + 1))
   fi
 }
 run memcheck '^MemLatency/(chain|fine)/ld.ca/footprint:1024/'
@@ -40,5 +47,7 @@ run racecheck '^SmemBanks/(latency|throughput)/width:4/stride:1/'
 run racecheck '^Dsm/(latency/cluster:2|bandwidth/cluster:2/pattern:pairs)/'
 run racecheck '^Atomics/shared/atom.add.u32/cta/contention:(all|distinct)/'
 run racecheck '^AsyncCopy/load/(ld_st/L2/width:16/unroll:1|cp_async_cg/L2/width:16/stages:8|bulk/L2/stage_bytes:4096/stages:2/pipelines:4)/'
+run_tool memcheck "${memcheck[@]}"
+run_tool racecheck "${racecheck[@]}"
 echo "$failures failed"
 [ "$failures" -eq 0 ]
