@@ -553,16 +553,20 @@ def test_the_committed_h100_history_shows_the_bandwidth_rework_as_a_method_chang
     assert "REGRESSION" not in out
 
 
+def board_run(tmp_path, fname, uuid, points, spread, **fingerprint):
+    """A run of three repetitions of latency points ({name: cycles}, each repetition `spread`
+    apart) on board `uuid`, with the board fingerprint given as context entries."""
+    b = [entry(name, "primary=latency_cycles:lower", {"latency_cycles": v * (1 + spread * rep)}, rep)
+         for rep in range(3) for name, v in points.items()]
+    return write(tmp_path, fname, b, uuid=uuid, **fingerprint)
+
+
 def test_another_boards_dram_latency_is_named_not_judged(tmp_path):
     """Two boards whose fingerprints differ (H200: 688 and 663.5 cycles of DRAM latency): the DRAM
     chases move by that much and are listed as the board's; a DRAM-level move beyond it, and any
     move of a latency that holds no DRAM access, is still judged."""
     def run_of(uuid, dram, points, fname):
-        b = []
-        for rep in range(3):
-            for name, v in points.items():
-                b.append(entry(name, "primary=latency_cycles:lower", {"latency_cycles": v * (1 + 0.0005 * rep)}, rep))
-        return write(tmp_path, fname, b, uuid=uuid, archbench_board_dram_latency_cycles=f"{dram:.2f}")
+        return board_run(tmp_path, fname, uuid, points, 0.0005, archbench_board_dram_latency_cycles=f"{dram:.2f}")
     a = run_of("GPU-a", 688.0, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 688.0,
                                 "AsyncCopy/latency/bulk/DRAM/bytes:16": 776.0,
                                 "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1020.0,
@@ -593,11 +597,7 @@ def test_another_boards_grid_barrier_is_named_not_judged(tmp_path):
     (1458 against 1573, within 0.1 % in every process); the start-up fingerprint
     archbench_board_grid_barrier_cycles names that move, and only for Sync/grid rows."""
     def run_of(uuid, grid, points, fname):
-        b = []
-        for rep in range(3):
-            for name, v in points.items():
-                b.append(entry(name, "primary=latency_cycles:lower", {"latency_cycles": v * (1 + 0.0002 * rep)}, rep))
-        return write(tmp_path, fname, b, uuid=uuid, archbench_board_grid_barrier_cycles=f"{grid:.2f}")
+        return board_run(tmp_path, fname, uuid, points, 0.0002, archbench_board_grid_barrier_cycles=f"{grid:.2f}")
     a = run_of("GPU-a", 1458.8, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1458.8,
                                  "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1441.7,
                                  "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1953.5,
