@@ -95,10 +95,10 @@ def test_report_latest_orders_by_the_runs_date_and_skips_references(tmp_path):
         (gpu / name).write_text(json.dumps(d))
     # git gives every file the checkout's time: make the oldest run look newest on disk
     os.utime(gpu / "2026-11-22-tlb.json", (4e9, 4e9))
-    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "results"),
-                        "--out", str(tmp_path / "rep")], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "results")],
+                       capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    index = open(tmp_path / "rep" / "index.md").read()
+    index = open(gpu / "report" / "2026-11-23" / "index.md").read()  # each GPU's report in its own folder
     assert "2026-11-23.json" in index and "2026-11-22-tlb.json" not in index and "zz-paper" not in index
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "nope")],
                        capture_output=True, text=True)
