@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/bimodal.hpp"
+
 namespace archbench {
 
 // The SM whose latency is the (lower) median of those that ran (latency > 0), ties to the lower
@@ -53,6 +55,25 @@ inline std::optional<std::uint32_t> typical_sm(const std::vector<double>& a, con
     }
   }
   return best;
+}
+
+// The SM typical of the L2 latencies and of the faster group of walks: where the walks fall in
+// two groups (the page tables' L2 partition near or far from the SM; split_bimodal finds them), an
+// SM typical of all of them lands in either group from one process to the next, and its walk with
+// it (two H200 runs: SM 127 and SM 4, both miss levels 40 cycles apart). Else typical_sm of all.
+inline std::optional<std::uint32_t> walk_sm_of(const std::vector<double>& l2, std::vector<double> walk) {
+  std::vector<double> ran;
+  for (double w : walk)
+    if (w > 0) ran.push_back(w);
+  if (ran.size() >= 4) {
+    const BimodalSplit groups = split_bimodal(ran);
+    if (groups.confidence > 0)
+      for (double& w : walk)
+        if (w > groups.threshold) w = 0;  // typical_sm leaves out what is not positive
+  }
+  if (l2.size() == walk.size())
+    if (const auto sm = typical_sm(l2, walk)) return sm;
+  return median_latency_sm(walk);
 }
 
 }  // namespace archbench

@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bimodal.hpp"
 #include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
 #include "fixtures/cuda_check.hpp"
@@ -79,22 +78,7 @@ std::uint32_t probe_walk_sm() {
   for (int s = 0; s < sms; ++s)
     cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
   walk_probe_cycles() = cycles;
-  // Where the SMs' walks fall in two groups (the page tables' L2 partition near or far from the
-  // SM), an SM typical of all of them lands in either group from one process to the next: two
-  // runs that chose SM 127 and SM 4 read both miss levels 40 cycles apart (395/772 and 434/812).
-  // The walk SM is then the typical SM of the faster group, so every run reads the near walk.
-  const std::vector<double>& l2 = l2_cycles_per_sm();
-  std::vector<double> walk = cycles;
-  try {
-    const BimodalSplit groups = split_bimodal(cycles);
-    if (groups.confidence > 0)
-      for (std::size_t s = 0; s < walk.size(); ++s)
-        if (walk[s] > groups.threshold) walk[s] = 0;  // typical_sm leaves out what is not positive
-  } catch (const std::invalid_argument&) {
-    // fewer than 4 SMs: one group
-  }
-  const auto typical = l2.size() == walk.size() ? typical_sm(l2, walk) : std::nullopt;
-  return typical ? *typical : median_latency_sm(walk).value_or(reference_sm());
+  return walk_sm_of(l2_cycles_per_sm(), cycles).value_or(reference_sm());
 }
 
 // Probed once per process. Where managed memory cannot be chased, the reference SM, so that the

@@ -53,3 +53,24 @@ TEST(Stats, TypicalSmSitsNearTheMedianOfBothLatencies) {
   // One latency flat: the other decides (median walk among equals: SM 1 of 380 < 400 < 420).
   EXPECT_EQ(typical_sm({5, 5, 5}, {380, 400, 420}), 1u);
 }
+
+// The walk SM where the SMs' walks fall in two groups (page tables near or far): the typical SM
+// of the faster group, whichever SMs the groups hold; one group: typical_sm of all.
+TEST(Placement, WalkSmIsTypicalOfTheFasterGroupOfWalks) {
+  std::vector<double> l2(16), walk(16);
+  for (std::size_t s = 0; s < 16; ++s) {
+    l2[s] = 280 + 0.5 * double(s);                        // SM s has L2 rank s
+    walk[s] = (s % 2 ? 434 : 395) + 0.1 * double(s % 5);  // odd SMs far from the page tables
+  }
+  const auto sm = walk_sm_of(l2, walk);
+  ASSERT_TRUE(sm.has_value());
+  EXPECT_EQ(*sm % 2, 0u) << "chose SM " << *sm << " of the slower group";
+  // The groups swapped (another process: the page tables in the other partition): still the faster.
+  for (std::size_t s = 0; s < 16; ++s) walk[s] = (s % 2 ? 395 : 434) + 0.1 * double(s % 5);
+  EXPECT_EQ(*walk_sm_of(l2, walk) % 2, 1u);
+  // One group: the SM typical of all, as typical_sm chooses.
+  std::vector<double> one(16);
+  for (std::size_t s = 0; s < 16; ++s) one[s] = 400 + 0.3 * double((s * 7) % 16);
+  EXPECT_EQ(walk_sm_of(l2, one), typical_sm(l2, one));
+  EXPECT_FALSE(walk_sm_of({}, {}).has_value());
+}
