@@ -218,9 +218,8 @@ void register_p2p(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   if (gpus < 2) {
     points.push_back({"P2P/pairs", [gpus](benchmark::State& st) {
-                        st.SkipWithError(("unsupported: P2P needs at least 2 visible GPUs; " + std::to_string(gpus) +
-                                          " visible (CUDA_VISIBLE_DEVICES?)")
-                                             .c_str());
+                        skip(st, "P2P needs at least 2 visible GPUs; " + std::to_string(gpus) +
+                                     " visible (CUDA_VISIBLE_DEVICES?)");
                       }});
     register_points("P2P", points, 1, kP2PMetrics);
     return;
