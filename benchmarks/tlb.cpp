@@ -58,9 +58,6 @@ static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "pl
 
 TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm);
 
-// The walk SM: every SM chases a managed footprint of 4096 pages at a 2 MiB stride (fewer where
-// the memory is smaller), far beyond the TLBs' reach, one SM at a time; the SM typical of these
-// walks and of the start-up probe's L2 latencies (without that probe: the SM of median walk).
 // Every SM's walk latency from the probe (indexed by SM; empty until probed or where it failed),
 // reported beside the geometry: which SM was chosen out of what.
 std::vector<double>& walk_probe_cycles() {
@@ -68,6 +65,10 @@ std::vector<double>& walk_probe_cycles() {
   return cycles;
 }
 
+// The walk SM: every SM chases a managed footprint of 4096 pages at a 2 MiB stride (fewer where
+// the memory is smaller), far beyond the TLBs' reach, one SM at a time; the SM typical of these
+// walks and of the start-up probe's L2 latencies, within the faster group where the walks fall in
+// two (walk_sm_of; without that probe: the SM of median walk of that group).
 std::uint32_t probe_walk_sm() {
   TlbRunner& runner = TlbRunner::instance();
   constexpr std::size_t kStride = std::size_t(2) << 20;
