@@ -70,20 +70,21 @@ def output_dir(path):
     return path
 
 
-def output_dir_or_exit(path, script):
+def _or_exit(script, fn, path):
+    """fn(path), or the script's one-line error and exit code 2 (bad input) on a ResultError."""
     try:
-        return output_dir(path)
+        return fn(path)
     except ResultError as e:
         print(f"{script}: error: {e}", file=sys.stderr)
         sys.exit(2)
+
+
+def output_dir_or_exit(path, script):
+    return _or_exit(script, output_dir, path)
 
 
 def load_or_exit(path, script):
-    try:
-        return load(path)
-    except ResultError as e:
-        print(f"{script}: error: {e}", file=sys.stderr)
-        sys.exit(2)
+    return _or_exit(script, load, path)
 
 
 _DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})|(\d{8}T\d{6})")
