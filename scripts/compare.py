@@ -214,9 +214,11 @@ class Run:
     """One result file: its context, per benchmark the values of each counter (one per
     repetition), its declared primaries, and whether it declared them or fell back."""
 
-    def __init__(self, path, context, values, primary, declared, errors, methods=None, method_source=None):
+    def __init__(self, path, context, values, primary, declared, errors, methods=None, method_source=None,
+                 skips=None):
         self.path, self.context, self.values, self.primary = path, context, values, primary
         self.declared, self.errors = declared, errors
+        self.skips = skips or set()  # benchmarks skipped as not for this GPU (resultfile.skip_reason)
         # {benchmark: method identifier or None (unknown)}; where they came from: "label" (the
         # file's own), "ledger" (its commit's entry), "assumed" (--legacy-methods=same), "unknown"
         self.methods = methods or {}
@@ -328,9 +330,7 @@ def load_file(path):
                 v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
-    run = Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None)
-    run.skips = skips
-    return run
+    return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None, skips)
 
 
 def load_history(paths, model, ledger=None, legacy="ledger"):
@@ -769,7 +769,7 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
     only_c = sorted(set(cont.values) - set(base.values))
     failed = sorted(cont.errors - base.errors)
     out.append("")
-    skipped = sorted(getattr(cont, "skips", set()) - getattr(base, "skips", set()))
+    skipped = sorted(cont.skips - base.skips)
     out.append(f"{len(only_b)} benchmark(s) only in the baseline, {len(only_c)} only in the contender, "
                f"{len(failed)} failed in the contender only"
                + (f", {len(skipped)} skipped in the contender only (not for this GPU)" if skipped else ""))
@@ -914,7 +914,7 @@ def main(argv=None):
         for r in [base, cont] + history:
             r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
             r.errors = {n for n in r.errors if feature_of(n) in keep}
-            r.skips = {n for n in getattr(r, "skips", set()) if feature_of(n) in keep}
+            r.skips = {n for n in r.skips if feature_of(n) in keep}
     rows, features = compare(base, cont, history, args.alpha, args.floor)
     if not rows:
         print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
