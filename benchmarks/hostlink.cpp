@@ -61,11 +61,12 @@ void link(benchmark::State& state) {
 
 void copy(benchmark::State& state, HostMemory memory, CopyDir dir, std::size_t bytes) {
   guarded(state, [&] {
-    const int copies = calibrate_host_copy(memory, dir, bytes);
+    HostCopyBuffers buffers(memory, dir, bytes);
+    const int copies = buffers.calibrate();
     std::vector<double> rates;
     HostCopy last;
     for (auto _ : state) {
-      last = measure_host_copy(memory, dir, bytes, copies);  // throws SelfCheckError on a wrong destination
+      last = buffers.measure(copies);  // throws SelfCheckError on a wrong destination
       rates.push_back(last.bytes_per_second);
       state.SetIterationTime(last.seconds);
     }

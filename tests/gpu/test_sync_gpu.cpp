@@ -160,7 +160,7 @@ TEST(Sync, ClusterBarrierAndGridSyncGrowWithWhatTheyWaitFor) {
 }
 
 // Steps that may depend on the context are measured again in fresh contexts (benchmarks/sync.cpp).
-// While a FreshContext lives, runtime calls use it: the current context is another one, and a
+// While a FreshContext::Current lives, runtime calls use it: the current context is another one, and a
 // pinned fence step and a grid sync run and check themselves there. Afterwards the primary context
 // is current again, and what was allocated in it before is intact.
 TEST(Sync, AFreshContextRunsStepsAndGivesThePrimaryBack) {
@@ -173,6 +173,8 @@ TEST(Sync, AFreshContextRunsStepsAndGivesThePrimaryBack) {
   const CUcontext primary = current();
   {
     const FreshContext fresh;
+    EXPECT_EQ(current(), primary);  // created, not yet current
+    const FreshContext::Current made_current(fresh);
     EXPECT_NE(current(), primary);
     const SyncSmSweep sweep = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
     const SyncMeasurement grid = measure_sync(SyncStep::grid_sync, 4, calibrate_sync_iterations(SyncStep::grid_sync, 4, 2), 2);
