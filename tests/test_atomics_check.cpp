@@ -69,3 +69,21 @@ TEST(AtomicsCheck, CatalogueNamesAndOperands) {
   EXPECT_EQ(atomic_initial(AtomOp::and_b32), 0xFFFFFFFFu);
   EXPECT_STREQ(contention_name(Contention::sm), "sm");
 }
+
+TEST(AtomicsCheck, WhichLaunchesGiveEachSmLinesOfItsOwn) {
+  // A warp per address: 32 warps x 4 B fill one line per block; 8 warps share it with 3 others.
+  EXPECT_TRUE(sms_own_their_lines(Contention::warp, 1024, 4));
+  EXPECT_FALSE(sms_own_their_lines(Contention::warp, 256, 4));
+  EXPECT_TRUE(sms_own_their_lines(Contention::warp, 256, 16));
+  // A thread per address: one warp already fills a line.
+  EXPECT_TRUE(sms_own_their_lines(Contention::distinct, 32, 4));
+  EXPECT_TRUE(sms_own_their_lines(Contention::distinct, 1024, 8));
+  // Lines picked per SM by the L2 home probe.
+  EXPECT_TRUE(sms_own_their_lines(Contention::near_l2, 1024, 4));
+  EXPECT_TRUE(sms_own_their_lines(Contention::far_l2, 1024, 4));
+  // One address per block or per SM, 4 B apart: 32 SMs share a line; one address for the GPU.
+  EXPECT_FALSE(sms_own_their_lines(Contention::block, 1024, 4));
+  EXPECT_FALSE(sms_own_their_lines(Contention::sm, 1024, 4));
+  EXPECT_FALSE(sms_own_their_lines(Contention::all, 1024, 4));
+  EXPECT_TRUE(sms_own_their_lines(Contention::block, 1024, 128));
+}
