@@ -358,6 +358,35 @@ def load_history(paths, model, ledger=None, legacy="ledger"):
     return runs, notes
 
 
+PART = "gpu_board_part_number"
+
+
+def noise_history(cont, runs):
+    """The runs of `runs` whose spread is the contender's noise, and a note on the choice:
+    the contender's board's own runs when there are two or more; else those of its board part
+    (one part number: on the H200, -000 and -001 boards differ in DRAM latency by 3.7 % and in
+    DRAM-bound rates by 2-4 %, more than the runs of one part differ); else none, and the pair
+    is judged as without a history (the floor). A contender that names no part keeps the model's
+    runs (files written before the part number was recorded)."""
+    board, part = cont.context.get("gpu_uuid"), cont.context.get(PART)
+    own = [r for r in runs if r.context.get("gpu_uuid") == board]
+    if len(own) >= 2:
+        return own, None
+    if not part:
+        return list(runs), ("note: no run of the contender's board in the history and no board part number: the "
+                            "model's runs are the history; what differs between boards of the model counts as a change "
+                            "(docs/regression.md, section 4)" if runs else None)
+    same_part = [r for r in runs if r.context.get(PART) == part]
+    if len(same_part) >= 2:
+        return same_part, (f"note: history: the {len(same_part)} run(s) of board part {part} (fewer than two of the "
+                           "contender's board)")
+    if not runs:
+        return [], None
+    return [], (f"note: no run of the contender's board in the history and fewer than two of its board part {part}: "
+                "judged without a history (the floor), since other parts differ by more than their runs do "
+                "(docs/regression.md, section 4)")
+
+
 # --- statistics ------------------------------------------------------------------------------------
 
 def _logs(values):
@@ -856,10 +885,6 @@ def warnings(base, cont, history=()):
         if all(parts) and parts[0] != parts[1]:  # H200: -000 and -001 boards differ in DRAM latency
             what.append(f"another board part number ({parts[0]} -> {parts[1]})")
         out.append("note: another board of the model (gpu_uuid differs)" + (": " + "; ".join(what) if what else ""))
-    boards = {h.context.get("gpu_uuid") for h in history} | {base.context.get("gpu_uuid")}
-    if history and cont.context.get("gpu_uuid") not in boards:
-        out.append("note: no run of the contender's board in the history: what differs between boards of the "
-                   "model counts as a change (docs/regression.md, section 6)")
     for r, side in ((base, "baseline"), (cont, "contender")):
         if r.method_source == "ledger":
             out.append(f"note: the {side} carries no method identifiers (written before they existed): its methods "
@@ -906,6 +931,8 @@ def main(argv=None):
         history, notes = load_history(hist_paths, cont.context.get("gpu_name"), ledger, args.legacy_methods)
         history = [h for h in history if os.path.abspath(h.path) not in
                    (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
+        history, note = noise_history(cont, history)
+        notes += [note] if note else []
     except InputError as e:
         print(f"compare: error: {e}", file=sys.stderr)
         return 2

@@ -118,20 +118,19 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     cur = compare.load(current)
     base = compare.load(baseline_path)
     earlier = [r for r in runs if os.path.abspath(r.path) not in (os.path.abspath(current), os.path.abspath(baseline_path))]
-    # The board's own nights where it has enough of them: boards of one model differ by a few %
-    # in some latencies (docs/regression.md, section 6), which a history of other boards would
-    # report as tonight's change.
-    own = [r for r in earlier if r.context.get("gpu_uuid") == cur.context.get("gpu_uuid")]
-    hist = (own if len(own) >= 2 else earlier)[-window:] if window > 0 else []
+    # The board's own nights, else its part's (compare.noise_history): boards of one model differ
+    # by a few % in some latencies, which a history of other boards would report as a change.
+    hist, note = compare.noise_history(cur, earlier)
+    hist = hist[-window:] if window > 0 else []
     rows, features = compare.compare(base, cur, hist)
     stem = os.path.basename(current)[:-5]
-    lines = compare.warnings(base, cur, hist) + [""]
+    lines = compare.warnings(base, cur, hist) + ([note] if note else []) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
     if len(before) >= 2:
         prev, prev_base = before[-1], before[-2]
-        prev_hist = [r for r in before[:-2]][-window:]
+        prev_hist = compare.noise_history(prev, before[:-2])[0][-window:] if window > 0 else []
         prev_rows, _ = compare.compare(prev_base, prev, prev_hist)
         steps, new, blips = steps_and_blips(statuses(rows), statuses(prev_rows))
         lines += ["", "## Steps and blips", "",

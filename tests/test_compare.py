@@ -403,6 +403,38 @@ def test_a_history_without_the_contenders_board_is_named(tmp_path):
     assert "no run of the contender's board" not in out, out
 
 
+def test_a_history_of_another_board_part_is_not_the_contenders_noise(tmp_path):
+    """H200 boards of part -000 read DRAM-bound figures 3-4 % off those of -001. A history of
+    -001 boards (whose runs agree within 0.2 %) would flag that as a change on a -000 board: the
+    pair is judged without it, at the floor. Runs of the contender's part (two or more) are its history."""
+    rng = random.Random(12)
+    part = {"gpu_board_part_number": "692-2G520-0282-001"}
+    base = write(tmp_path, "b.json", suite(rng), uuid="GPU-1", **part)
+    hist = [write(tmp_path, f"h{i}.json", suite(rng), uuid=f"GPU-{i + 3}", date=f"2026-11-2{i}", **part)
+            for i in range(5)]
+
+    def dram_slower(benchmarks):  # 5 of the 20 chases reach DRAM: 3.7 % slower there
+        for e in benchmarks:
+            if e["name"].startswith("MemLatency/") and int(e["name"].rsplit(":", 1)[1]) < 5:
+                e["latency_cycles"] *= 1.037
+        return benchmarks
+
+    other_part = write(tmp_path, "c.json", dram_slower(suite(rng)), uuid="GPU-2",
+                       gpu_board_part_number="692-2G520-0282-000")
+    code, out = run(base, other_part, "--history", *hist)
+    assert "fewer than two of its board part 692-2G520-0282-000" in out, out
+    assert code == 0 and "Verdict: no regression" in out, out
+    runs = [compare.load(h) for h in hist]
+    chosen, note = compare.noise_history(compare.load(other_part), runs)
+    assert chosen == [] and "judged without a history" in note
+    # The same boards' part: both runs are the history (no run of the contender's own board).
+    same_part = write(tmp_path, "s.json", dram_slower(suite(rng)), uuid="GPU-9", **part)
+    chosen, note = compare.noise_history(compare.load(same_part), runs)
+    assert len(chosen) == 5 and "board part 692-2G520-0282-001" in note
+    code, out = run(base, same_part, "--history", *hist)
+    assert code == 1 and "REGRESSION in MemLatency" in out, out
+
+
 def test_a_point_on_a_transition_takes_its_band_from_its_neighbours(tmp_path):
     # A TLB edge: the point between a 420- and an 800-cycle neighbour moves 15 % with the edge;
     # the plateau points beside it stay judged at the usual floor.
