@@ -180,6 +180,12 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   return failed ? 1 : 0;
 }
 
+// What the features register, from the options (the GPU: Gpu::current()).
+archbench::SuiteConfig suite_config(const archbench::CliOptions& opt) {
+  const double sustained = opt.sustained_seconds > 0 ? opt.sustained_seconds : opt.quick ? 3 : 10;
+  return {archbench::Gpu::current(), opt.quick, opt.dense, sustained};
+}
+
 // --benchmark_list_tests: the names, nothing measured.
 bool listing_only(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), [](const std::string& a) {
@@ -232,7 +238,7 @@ int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
   if (!listing_only(opt.rest)) return fail("--gpu_profile only lists benchmarks: add --benchmark_list_tests");
   try {
     Gpu::select_profile(gpu_info_from_result(opt.gpu_profile));
-    const SuiteConfig cfg{Gpu::current(), opt.quick, opt.dense};
+    const SuiteConfig cfg = suite_config(opt);
     for (const Feature& f : features())
       if ((opt.only_feature.empty() || f.name == opt.only_feature) &&
           std::find(opt.skip_features.begin(), opt.skip_features.end(), f.name) == opt.skip_features.end())
@@ -370,7 +376,7 @@ int main(int argc, char** argv) {
     return fail(e.what());
   }
 
-  const SuiteConfig cfg{gpu, opt.quick, opt.dense};
+  const SuiteConfig cfg = suite_config(opt);
   bool found = opt.only_feature.empty();
   try {
     for (const Feature& f : features())

@@ -332,7 +332,7 @@ void register_scheduling(const SuiteConfig& cfg) {
                   {{"Scheduling/warp_schedulers/ffma/warps_per_block:32", [](benchmark::State& st) { warp_schedulers(st, 32); }}},
                   1, kSchedulingMetrics);
   // One long launch: its own 100 ms intervals are the repetitions.
-  const double seconds = cfg.quick ? 3 : 30;
+  const double seconds = cfg.sustained_seconds;
   register_points("Scheduling",
                   {{"Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds)),
                     [seconds](benchmark::State& st) { sustained_clock(st, seconds); }},

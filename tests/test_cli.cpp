@@ -104,6 +104,15 @@ TEST(Cli, IsolationAndWatchdog) {
   EXPECT_THROW(parse({"--watchdog="}), CliError);
 }
 
+TEST(Cli, SustainedSecondsAreAWholeNumberOfSeconds) {
+  EXPECT_DOUBLE_EQ(parse({}).sustained_seconds, 0);  // 0: the suite's default (10 s, --quick 3 s)
+  EXPECT_DOUBLE_EQ(parse({"--sustained_seconds=60"}).sustained_seconds, 60);
+  EXPECT_THROW(parse({"--sustained_seconds=0"}), CliError);
+  EXPECT_THROW(parse({"--sustained_seconds=2.5"}), CliError);
+  EXPECT_THROW(parse({"--sustained_seconds=x"}), CliError);
+  EXPECT_THROW(parse({"--sustained_seconds="}), CliError);
+}
+
 TEST(Cli, SkipFeatureTakesACommaSeparatedList) {
   EXPECT_EQ(archbench::parse_cli({"archbench", "--skip_feature=P2P"}, [](const char*) { return nullptr; }).skip_features,
             (std::vector<std::string>{"P2P"}));
