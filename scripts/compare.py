@@ -500,28 +500,38 @@ def sign_test_p(worse, better):
 
 # --- the comparison --------------------------------------------------------------------------------
 
-_FOOTPRINT = re.compile(r"/footprint:(\d+)")
+# The axes along which a cache edge moves a point (neighbour_steps): footprint, stride.
+_AXES = (re.compile(r"/(footprint):(\d+)"), re.compile(r"/(stride):(\d+)"))
 
 
 def neighbour_steps(run):
-    """For each benchmark with a footprint in its name and each of its counters: the change (%)
-    between its two neighbours in footprint in the same series, relative to its own value (a
-    point between them can move anywhere between them when the edge shifts)."""
-    series = {}
-    for name, values in run.values.items():
-        m = _FOOTPRINT.search(name)
-        if m:
-            series.setdefault(_FOOTPRINT.sub("/footprint:*", name), []).append((int(m.group(1)), name, values))
+    """For each benchmark with a footprint or a stride in its name and each of its counters: the
+    change (%) between its two neighbours along that axis in the same series, relative to its own
+    value, the larger of the two axes (a point between them can move anywhere between them when
+    the edge shifts: a cache's capacity along the footprint, its sets' conflicts along the stride)."""
     steps = {}
-    for points in series.values():
-        points.sort()
-        for i in range(1, len(points) - 1):
-            name, values = points[i][1], points[i][2]
-            for counter, v in values.items():
-                lo, hi = points[i - 1][2].get(counter), points[i + 1][2].get(counter)
-                if v and lo and hi and statistics.median(v):
-                    steps[(name, counter)] = 100 * abs(statistics.median(hi) - statistics.median(lo)) / abs(
-                        statistics.median(v))
+    for axis in _AXES:
+        series = {}
+        for name, values in run.values.items():
+            m = axis.search(name)
+            # Along the stride, only a chase over a footprint: its working set is footprint /
+            # stride lines (elsewhere a stride sets a conflict degree, not a cache edge).
+            if m and (axis is _AXES[0] or _AXES[0].search(name)):
+                series.setdefault(axis.sub(f"/{m.group(1)}:*", name), []).append((int(m.group(2)), name, values))
+        for points in series.values():
+            points.sort(key=lambda p: p[0])
+            for i in range(1, len(points) - 1):
+                name, values = points[i][1], points[i][2]
+                for counter, v in values.items():
+                    lo, hi = points[i - 1][2].get(counter), points[i + 1][2].get(counter)
+                    if not (v and lo and hi and statistics.median(v)):
+                        continue
+                    c, l, h = statistics.median(v), statistics.median(lo), statistics.median(hi)
+                    # Strides are octaves apart: a point beside an edge stays on its plateau, and
+                    # only one between the two, off both, moves with the edge.
+                    if axis is _AXES[1] and min(abs(c - l), abs(c - h)) < 0.1 * abs(h - l):
+                        continue
+                    steps[(name, counter)] = max(100 * abs(h - l) / abs(c), steps.get((name, counter), 0.0))
     return steps
 
 

@@ -454,6 +454,27 @@ def test_a_point_on_a_transition_takes_its_band_from_its_neighbours(tmp_path):
     assert [r["name"] for r in rows if r["status"] == "regressed"] == ["Tlb/latency/ld.cg/mapping:managed/stride:1/footprint:2"]
 
 
+def test_a_chase_between_two_levels_along_the_stride_takes_its_band_from_its_neighbours(tmp_path):
+    """240 MiB at strides of 64 KiB (the L2: 282 cycles), 128 KiB (1920 lines, at the L1's edge:
+    110-149 cycles over eight H200 runs) and 256 KiB (the L1): the middle point moves with the
+    edge. A point beside an edge, on its plateau, and a stride sweep with no footprint (a bank
+    conflict's degree, not a cache edge) stay judged at the floor."""
+    def chase(mid, l2=282.0):
+        ys = {32768: 281.0, 65536: l2, 131072: mid, 262144: 40.0, 524288: 40.0}
+        return [entry(f"MemLatency/chain/ld.ca/footprint:251658240/stride:{st}", "primary=latency_cycles:lower",
+                      {"latency_cycles": y}) for st, y in ys.items()] + \
+            [entry(f"SmemBanks/latency/stride:{st}", "primary=latency_cycles:lower", {"latency_cycles": y})
+             for st, y in {1: 30.0, 2: 60.0 if mid > 120 else 80.0, 4: 120.0}.items()]
+    a = compare.load(write(tmp_path, "a.json", chase(148.75)))
+    rows, _ = compare.compare(a, compare.load(write(tmp_path, "b.json", chase(111.75))))
+    by = {r["name"]: r for r in rows}
+    mid = by["MemLatency/chain/ld.ca/footprint:251658240/stride:131072"]
+    assert mid["status"] == "same" and "transition" in mid["noise"], mid
+    assert by["SmemBanks/latency/stride:2"]["status"] == "regressed"
+    rows, _ = compare.compare(a, compare.load(write(tmp_path, "c.json", chase(148.75, l2=340.0))))
+    assert [r["name"] for r in rows if r["status"] == "regressed"] == ["MemLatency/chain/ld.ca/footprint:251658240/stride:65536"]
+
+
 def test_host_dependent_features_are_not_judged_across_nodes_without_history(tmp_path):
     runs = lambda gap: [entry("Launch/back_to_back/path:stream/stream:created/params:0", "primary=gpu_gap_ns:lower",
                               {"gpu_gap_ns": gap}),
