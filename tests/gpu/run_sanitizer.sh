@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# A small run of every feature under compute-sanitizer: memcheck for all, racecheck for the
-# shared-memory kernels. Exit 77 (skipped) without a GPU or without compute-sanitizer.
+# Usage: run_sanitizer.sh BINARY [COMPUTE_SANITIZER] [light|full]
+# A small run under compute-sanitizer: memcheck, and racecheck for shared-memory kernels.
+# light (ctest -L gpu, the default): one benchmark of each kernel source at its smallest size.
+# full (ctest -L sanitizer_full): every feature, global-memory footprints of megabytes included.
+# Exit 77 (skipped) without a GPU or without compute-sanitizer.
 # (Filters match the start of a name: Google Benchmark appends /iterations:N/manual_time.)
 # Each tool runs once over all its filters (one process: the start-up's reference-SM probe and
 # board fingerprint, slow under the sanitizer, once per tool instead of once per filter).
 set -u
-bin=$1 sanitizer=${2:-}
+bin=$1 sanitizer=${2:-} mode=${3:-light}
+case "$mode" in light|full) ;; *) echo "run_sanitizer.sh: mode must be light or full, not '$mode'" >&2; exit 2;; esac
 [ -n "$sanitizer" ] && [ -x "$sanitizer" ] || sanitizer=$(command -v compute-sanitizer || true)
 if ! "$bin" --info >/dev/null 2>&1; then echo "no GPU visible: skipped"; exit 77; fi
 if [ -z "$sanitizer" ]; then echo "compute-sanitizer not found: skipped"; exit 77; fi
@@ -25,6 +29,24 @@ run_tool() {  # run_tool <tool> <filter>...
     echo "FAIL: $tool over $regex"; tail -30 "$log"; failures=$((failures + 1))
   fi
 }
+if [ "$mode" = light ]; then
+  run memcheck '^MemLatency/chain/ld.ca/footprint:1024/'
+  run memcheck '^Pipeline/latency/ffma/'
+  run memcheck '^Bandwidth/smem/ld.shared/width:16/'
+  run memcheck '^Atomics/(global/atom.add.u32/gpu|shared/atom.add.u32/cta)/contention:distinct/'
+  run memcheck '^SmemBanks/latency/width:4/stride:1/'
+  run memcheck '^Dsm/latency/cluster:2/'
+  run memcheck '^TensorCore/wgmma/latency/f16/'
+  run memcheck '^AsyncCopy/latency/(bulk|tensor)/L2/bytes:4096/'
+  run racecheck '^SmemBanks/latency/width:4/stride:1/'
+  run racecheck '^Dsm/latency/cluster:2/'
+  run racecheck '^TensorCore/wgmma/throughput/f16/ss/n:64/'
+  run_tool memcheck "${memcheck[@]}"
+  run_tool racecheck "${racecheck[@]}"
+  echo "$failures failed"
+  [ "$failures" -eq 0 ]
+  exit
+fi
 run memcheck '^MemLatency/(chain|fine)/ld.ca/footprint:1024/'
 run memcheck '^Pipeline/latency/(ffma|hfma2|dfma)/'
 run memcheck '^Pipeline/throughput/ffma/ilp:8/warps_per_sm:32/sms:1/'
