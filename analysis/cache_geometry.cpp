@@ -160,7 +160,7 @@ std::size_t plateau_start(const LatencyAt& latency, std::size_t from, std::size_
 }
 
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles, int transition_points, int miss_level_steps, std::size_t bisect_to) {
+                             double noise_cycles, int transition_points, int miss_level_steps) {
   if (step == 0 || start == 0 || start % step || limit < start)
     throw std::invalid_argument("find_capacity: start and limit must be positive multiples of step, start <= limit");
   CapacityResult r;
@@ -207,9 +207,8 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     above = next, at_above = at_next;
   }
   r.miss_cycles = at_above;
-  // Fine: bisection to one step (or to bisect_to) between the last footprint without misses and
-  // the first with.
-  while (hi - lo > std::max(step, bisect_to)) {
+  // Fine: bisection to one step between the last footprint without misses and the first with.
+  while (hi - lo > step) {
     std::size_t m = lo + (hi - lo) / 2;
     m -= m % step;
     if (m <= lo) m = lo + step;

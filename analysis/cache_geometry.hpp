@@ -89,12 +89,8 @@ struct CapacityResult {
 // miss_level_steps: how many 10 % steps past 1.5x the first miss the miss level may move while
 // the latency still rises, less each step (0 where the next level's rise begins right away: an
 // L2's far partition past its near one).
-// bisect_to: the bisection stops once the onset is bracketed this closely (0: to one step; with
-// a transition fit, a coarser onset is enough: the fit, on footprints 3 % apart, places the
-// capacity, still in units of `step`).
 CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::size_t limit, std::size_t step,
-                             double noise_cycles, int transition_points = 0, int miss_level_steps = 2,
-                             std::size_t bisect_to = 0);
+                             double noise_cycles, int transition_points = 0, int miss_level_steps = 2);
 
 // Where the next level's hit plateau begins at or after `from`: the first footprint x (a
 // multiple of step) with f(x) and f(1.1 x) within max(3 noise, 2 %) of each other, so that a

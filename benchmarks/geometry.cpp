@@ -411,14 +411,10 @@ void l2_line(benchmark::State& state) {
     for (auto _ : state) {
       const auto began = Clock::now();
       // Each search starts where the whole L2's did (past any nearer level, on its hit plateau).
-      // Its bisection stops at 1/4096 of the L2, not at one stride: the transition fit places
-      // each capacity, and the apparent capacities differ by 10 % or more between line sizes
-      // (7 fewer footprints a search, each warmed by a chase of its whole footprint).
-      const std::size_t bisect_to = Gpu::current().info().l2_bytes / 4096;
       const auto search = [&](std::size_t stride) {
         const std::size_t start = whole.points.front().first / stride * stride;
         return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, l.noise.back(),
-                             kTransitionPoints, 0, bisect_to)
+                             kTransitionPoints, 0)
             .capacity;
       };
       base = search(64);

@@ -254,15 +254,6 @@ TEST(CacheGeometry, CapacityFromTheTransitionOfAModuloAndAHashedCache) {
   r = find_capacity([&](std::size_t f) { return hashed.stride_chase(f, 128); }, 4096, 1 << 20, 128, 0.05, 12);
   EXPECT_LT(r.onset, hashed.capacity());
   EXPECT_NEAR(double(r.capacity), double(hashed.capacity()), 0.1 * double(hashed.capacity()));
-  // A coarser bisection (to 1/64 of the capacity) leaves the fit where it was, with fewer footprints.
-  for (const SimCache* c : {&modulo, static_cast<const SimCache*>(&hashed)}) {
-    const auto chase = [&](std::size_t f) { return c->stride_chase(f, 128); };
-    const auto fine = find_capacity(chase, 4096, 1 << 20, 128, 0.05, 12);
-    const auto coarse = find_capacity(chase, 4096, 1 << 20, 128, 0.05, 12, 2, c->capacity() / 64);
-    EXPECT_NEAR(double(coarse.capacity), double(fine.capacity), 0.02 * double(c->capacity()));
-    EXPECT_EQ(coarse.capacity % 128, 0u);
-    EXPECT_LT(coarse.points.size(), fine.points.size());
-  }
 }
 
 TEST(CacheGeometry, ACyclicChaseAtOneAndAHalfTimesTheCapacityTellsLruFromRandom) {
