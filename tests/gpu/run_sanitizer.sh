@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Usage: run_sanitizer.sh BINARY [COMPUTE_SANITIZER] [light|full]
 # A small run under compute-sanitizer: memcheck, and racecheck for shared-memory kernels.
-# light (ctest -L gpu, the default): one benchmark of each kernel source at its smallest size.
+# light (ctest -L gpu, the default): one benchmark of each kernel source at its smallest size;
+#   racecheck on two shared-memory kernels, not on wgmma's (its calibrated launch is long, and
+#   the start-up costs 2.7 s under memcheck against 1.1 s without, on an H200).
 # full (ctest -L sanitizer_full): every feature, global-memory footprints of megabytes included.
 # Exit 77 (skipped) without a GPU or without compute-sanitizer.
 # (Filters match the start of a name: Google Benchmark appends /iterations:N/manual_time.)
@@ -40,7 +42,6 @@ if [ "$mode" = light ]; then
   run memcheck '^AsyncCopy/latency/(bulk|tensor)/L2/bytes:4096/'
   run racecheck '^SmemBanks/latency/width:4/stride:1/'
   run racecheck '^Dsm/latency/cluster:2/'
-  run racecheck '^TensorCore/wgmma/throughput/f16/ss/n:64/'
   run_tool memcheck "${memcheck[@]}"
   run_tool racecheck "${racecheck[@]}"
   echo "$failures failed"
