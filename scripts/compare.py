@@ -882,7 +882,7 @@ def write_table(path, rows):
             w.writerow(r)
 
 
-def warnings(base, cont, history=()):
+def warnings(base, cont):
     out = []
     for key in ("gpu_name", "gpu_cuda_driver_api_version", "gpu_driver_version"):
         if base.context.get(key) != cont.context.get(key):
@@ -957,7 +957,7 @@ def main(argv=None):
         print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
               f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)
         return 2
-    out = warnings(base, cont, history) + notes
+    out = warnings(base, cont) + notes
     out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
     if args.table:
         try:

@@ -9,7 +9,8 @@ Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DI
    GPU model, the last --keep runs of each board (gpu_uuid); planted-fault runs never enter it.
 2. Compares the run with its baseline (--baseline, else DIR/<gpu-slug>/baseline.json, else the
    board's previous run, else the model's) with the last --window runs as the noise history: the
-   board's own when it has 2 or more, else the model's (scripts/compare.py: the look-back band of
+   board's own when it has 2 or more, else its board part's, else none (compare.noise_history;
+   scripts/compare.py: the look-back band of
    each benchmark, Benjamini-Hochberg over all, a minimum effect per metric kind, and
    per-feature shifts).
 3. Tells a step from a blip: a benchmark that also changed the night before, the same way, is a
@@ -124,7 +125,7 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     hist = hist[-window:] if window > 0 else []
     rows, features = compare.compare(base, cur, hist)
     stem = os.path.basename(current)[:-5]
-    lines = compare.warnings(base, cur, hist) + ([note] if note else []) + [""]
+    lines = compare.warnings(base, cur) + ([note] if note else []) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
