@@ -288,13 +288,28 @@ const L2Levels& remeasure_l2_levels() { return *(latest_l2_levels() = measure_l2
 
 const L2Levels& l2_levels() { return latest_l2_levels() ? *latest_l2_levels() : remeasure_l2_levels(); }
 
-void l2_sweep(benchmark::State& state, std::size_t footprint) {
-  sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
-}
-
 std::optional<L2Partitions>& latest_l2_partitions() {
   static std::optional<L2Partitions> latest;
   return latest;
+}
+
+// Where Geometry/l2/line's searches and l2/sm_map's far level start (l2_search_origin): from the
+// latest partitions where the L2 has two (measured here when l2/capacity did not run before),
+// else from the levels of a search over every line. Geometry/l2/capacity resets it.
+std::optional<L2SearchOrigin>& latest_l2_origin() {
+  static std::optional<L2SearchOrigin> latest;
+  return latest;
+}
+
+const L2SearchOrigin& l2_origin() {
+  if (latest_l2_origin()) return *latest_l2_origin();
+  if (!latest_l2_partitions()) latest_l2_partitions() = measure_l2_partitions();
+  const L2Partitions& parts = *latest_l2_partitions();
+  return *(latest_l2_origin() = parts.sides.size() == 2 ? l2_search_origin(parts) : l2_search_origin(l2_levels()));
+}
+
+void l2_sweep(benchmark::State& state, std::size_t footprint) {
+  sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
 }
 
 // A partition's capacity (the zigzag's), the transition fit beside it, and its latencies, as
@@ -341,6 +356,7 @@ void l2_capacity(benchmark::State& state) {
     for (auto _ : state) {
       const auto began = Clock::now();
       latest_l2_partitions() = measure_l2_partitions();
+      latest_l2_origin().reset();
       if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels();
       state.SetIterationTime(seconds_since(began));
     }
@@ -402,18 +418,16 @@ void l2_capacity(benchmark::State& state) {
 
 void l2_line(benchmark::State& state) {
   guarded(state, [&] {
-    const L2Levels& l = l2_levels();
-    if (l.levels.empty()) throw std::runtime_error("no L2 level found");
-    const CapacityResult& whole = l.levels.back();
+    const L2SearchOrigin& origin = l2_origin();
     const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     for (auto _ : state) {
       const auto began = Clock::now();
-      // Each search starts where the whole L2's did (past any nearer level, on its hit plateau).
+      // Each search starts on the whole L2's hit plateau, past any nearer level (l2_origin).
       const auto search = [&](std::size_t stride) {
-        const std::size_t start = whole.points.front().first / stride * stride;
-        return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, l.noise.back(),
+        const std::size_t start = origin.whole_start / stride * stride;
+        return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, origin.whole_noise,
                              kTransitionPoints, 0)
             .capacity;
       };
@@ -429,15 +443,15 @@ void l2_line(benchmark::State& state) {
 
 void l2_sm_map(benchmark::State& state) {
   guarded(state, [&] {
-    const L2Levels& l = l2_levels();
-    if (l.levels.size() < 2) throw std::runtime_error("one L2 level only: no near and far latency to map");
+    const L2SearchOrigin& origin = l2_origin();
+    if (origin.levels < 2) throw std::runtime_error("one L2 level only: no near and far latency to map");
     const int sms = Gpu::current().info().sm_count;
     // Near: a footprint well inside the near level, every SM at once (read-only, no interference
     // worth a cycle). Far: the middle of the far plateau (geometric mean of the two capacities),
     // one SM at a time (each SM's warm-up sets the L2 state it sees).
     const auto near_offsets = stride_offsets(std::size_t(1) << 20, kLine);
     const std::size_t far_bytes =
-        std::size_t(std::sqrt(double(l.levels[0].capacity) * double(l.levels[1].capacity))) / kLine * kLine;
+        std::size_t(std::sqrt(double(origin.near_capacity) * double(origin.whole_capacity))) / kLine * kLine;
     const auto far_offsets = stride_offsets(far_bytes, kLine);
     std::vector<double> near, far(std::size_t(sms), 0.0);
     for (auto _ : state) {

@@ -1,7 +1,7 @@
 // Scheduling: how the GPU runs work over time.
 //   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
 //   Scheduling/warp_schedulers/ffma/warps_per_block:32   which warps share an issue scheduler
-//   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 3)
+//   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 2)
 //   Scheduling/sustained_clock/wgmma_f16/seconds:T       wgmma f16 on every SM for T seconds (sm_90a)
 //   Scheduling/icache/ffma/instructions:S/warps_per_sm:W  a straight-line body of S FFMAs, W warps on one SM
 //   Scheduling/icache_geometry/ffma/warps_per_sm:W        the instruction-cache knees of that sweep

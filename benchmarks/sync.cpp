@@ -159,17 +159,23 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
   });
 }
 
-// Sweeps over every SM per step whose cost depends on the SM (the mean over SMs reported).
+// Sweeps over every SM per step whose cost depends on the SM (the mean over SMs reported); a quick
+// run's one sweep gives the figure without its spread over sweeps.
 constexpr int kSyncSweeps = 5;
+constexpr int kQuickSyncSweeps = 1;
 
-void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps) {
+// survey_contexts: whether the fresh contexts' range is measured too (not in a quick run: 4 of a
+// benchmark's 9 sweeps, and most of a quick run's time went to the fences).
+void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool survey_contexts) {
   if (const auto why = sync_step_unsupported(sync_step_info(s), Gpu::current().info())) {
     skip(state, *why);
     return;
   }
   guarded(state, [&] {
+    static const std::vector<double> not_surveyed;
     const std::vector<double>& fresh =
-        fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).mean_cycles; });
+        survey_contexts ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).mean_cycles; })
+                        : not_surveyed;
     std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
     for (auto _ : state) {
@@ -230,7 +236,9 @@ void register_sync(const SuiteConfig& cfg) {
       if (info.needs_two_warps && w % 2 != 0) continue;
       const std::string name = std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w);
       if (sync_step_depends_on_sm(info.step))
-        sweep_points.push_back({name, [s = info.step, w](benchmark::State& st) { sync_step_every_sm(st, s, w); }});
+        sweep_points.push_back({name, [s = info.step, w, survey = !cfg.quick](benchmark::State& st) {
+                                  sync_step_every_sm(st, s, w, survey);
+                                }});
       else
         points.push_back({name, [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
     }
@@ -258,7 +266,7 @@ void register_sync(const SuiteConfig& cfg) {
       release_survey_contexts();
     };
   }
-  register_points("Sync", sweep_points, kSyncSweeps, {{"Sync/fence/", {lower("latency_cycles")}}});
+  register_points("Sync", sweep_points, cfg.quick ? kQuickSyncSweeps : kSyncSweeps, {{"Sync/fence/", {lower("latency_cycles")}}});
   register_points("Sync", step_points, kSyncStepLaunches,
                   {{"Sync/bar/", {lower("latency_cycles")}},
                    {"Sync/mbarrier/", {lower("latency_cycles")}},
