@@ -312,6 +312,10 @@ void l2_sweep(benchmark::State& state, std::size_t footprint) {
   sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
 }
 
+// A footprint on a partition's hit plateau: half its onset of misses (half the capacity when
+// the transition fit did not run).
+std::size_t hit_plateau_footprint(const L2Partition& p) { return (p.fit.onset ? p.fit.onset : p.capacity) / 2; }
+
 // A partition's capacity (the zigzag's), the transition fit beside it, and its latencies, as
 // <prefix>_bytes, <prefix>_confidence, ...
 void report_partition(benchmark::State& state, const std::string& prefix, const L2Partition& p) {
@@ -319,10 +323,12 @@ void report_partition(benchmark::State& state, const std::string& prefix, const 
   state.counters[prefix + "_confidence"] = p.confidence;
   state.counters[prefix + "_sd_bytes"] = p.zigzag.sd_lines * double(kLine);
   state.counters[prefix + "_zigzag_rms_cycles"] = p.zigzag.rms_cycles;
-  state.counters[prefix + "_fit_bytes"] = double(p.fit.capacity);
-  state.counters[prefix + "_fit_confidence"] = p.fit.confidence;
-  state.counters[prefix + "_onset_bytes"] = double(p.fit.onset);
-  state.counters[prefix + "_ways_fit"] = p.fit.ways_fit;
+  if (!p.fit.points.empty()) {  // the transition fit ran (not in a quick run)
+    state.counters[prefix + "_fit_bytes"] = double(p.fit.capacity);
+    state.counters[prefix + "_fit_confidence"] = p.fit.confidence;
+    state.counters[prefix + "_onset_bytes"] = double(p.fit.onset);
+    state.counters[prefix + "_ways_fit"] = p.fit.ways_fit;
+  }
   state.counters[prefix + "_hit_cycles"] = p.fit.hit_cycles;
   state.counters[prefix + "_dram_cycles"] = p.zigzag.miss_cycles;
   state.counters[prefix + "_noise_cycles"] = p.noise;
@@ -350,12 +356,13 @@ void report_unit_census(benchmark::State& state, double capacity, double api) {
 }
 
 // On a two-partition L2, each partition by one of its own SMs over the lines it homes
-// (measure_l2_partitions); the L2 is their sum. Otherwise the whole-L2 chase's levels.
-void l2_capacity(benchmark::State& state) {
+// (measure_l2_partitions, without the transition fit in a quick run); the L2 is their sum.
+// Otherwise the whole-L2 chase's levels.
+void l2_capacity(benchmark::State& state, bool quick) {
   guarded(state, [&] {
     for (auto _ : state) {
       const auto began = Clock::now();
-      latest_l2_partitions() = measure_l2_partitions();
+      latest_l2_partitions() = measure_l2_partitions(quick);
       latest_l2_origin().reset();
       if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels();
       state.SetIterationTime(seconds_since(began));
@@ -368,7 +375,7 @@ void l2_capacity(benchmark::State& state) {
       const L2Partition& far = parts.sides[1];
       const double whole = double(parts.capacity());
       state.counters["capacity_bytes"] = whole;
-      state.counters["capacity_onset_bytes"] = double(near.fit.onset + far.fit.onset);
+      if (!quick) state.counters["capacity_onset_bytes"] = double(near.fit.onset + far.fit.onset);
       state.counters["capacity_vs_api"] = whole / api;
       state.counters["capacity_confidence"] = parts.confidence();
       state.counters["partitions"] = 2;
@@ -381,15 +388,15 @@ void l2_capacity(benchmark::State& state) {
       state.counters["partition_map_separation"] = parts.probe_separation;
       state.counters["near_hit_cycles"] = near.fit.hit_cycles;
       state.counters["dram_cycles"] = near.zigzag.miss_cycles;
-      state.counters["measurements"] = double(near.fit.points.size() + far.fit.points.size());
+      if (!quick) state.counters["measurements"] = double(near.fit.points.size() + far.fit.points.size());
       // Both partitions' hit plateaus (each chased by its own SM: no crossing) and DRAM beyond the first.
       const auto plateau = [&](const std::string& name, int side, std::size_t footprint) {
         footprint = std::max(footprint / kLine, std::size_t(4)) * kLine;
         report_plateau_counters(state, name, footprint, true,
                                 [side, footprint](std::uint32_t extra) { l2_partition_chase(side, footprint, extra); });
       };
-      plateau("near_plateau", 0, near.fit.onset / 2);
-      plateau("far_partition_plateau", 1, far.fit.onset / 2);
+      plateau("near_plateau", 0, hit_plateau_footprint(near));
+      plateau("far_partition_plateau", 1, hit_plateau_footprint(far));
       plateau("dram_plateau", 0, near.capacity * 3 / 2);
       report_unit_census(state, whole, api);
     } else {
@@ -588,7 +595,7 @@ void register_geometry(const SuiteConfig& cfg) {
   }
   for (std::size_t f : geometric(std::size_t(1) << 20, 4 * g.l2_bytes, cfg.quick ? 1 : 4))
     p.push_back({"Geometry/l2/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { l2_sweep(st, f); }});
-  p.push_back({"Geometry/l2/capacity", l2_capacity});
+  p.push_back({"Geometry/l2/capacity", [quick = cfg.quick](benchmark::State& st) { l2_capacity(st, quick); }});
   if (!cfg.quick) {
     p.push_back({"Geometry/l2/line", l2_line});
     p.push_back({"Geometry/l2/sm_map", l2_sm_map});
