@@ -48,13 +48,26 @@ else
 fi
 
 # Python: pip into the python3 the scripts run with. Where that python is the system's and pip
-# refuses it (PEP 668, 'externally managed'), apt's python3-* packages stand in.
+# refuses it (PEP 668, 'externally managed'), apt's python3-* packages stand in, and the SASS
+# tools' wheels (no apt package has them) go into build/sass-tools, where CMake looks for them.
+sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
 if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
   apt_python=(python3-matplotlib python3-scipy)
   (( tests )) && apt_python+=(python3-pytest)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >/dev/null 2>&1 || true
+  fi
+  nvcc_bin=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
+  have_sass_tools() {
+    for t in cuobjdump nvdisasm; do
+      [ -x "$nvcc_bin/$t" ] || compgen -G "build/sass-tools/nvidia/*/bin/$t" >/dev/null || return 1
+    done
+  }
+  if (( tests )) && ! have_sass_tools; then
+    # --target installs beside the system's Python, not into it (PEP 668 allows that).
+    python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" >/dev/null 2>&1 ||
+      { say "error: pip could not install ${sass_tools[*]} into build/sass-tools (python3 -m pip install --target build/sass-tools ${sass_tools[*]})"; exit 2; }
   fi
 fi
 modules=(matplotlib scipy)
