@@ -182,7 +182,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
 
 // What the features register, from the options (the GPU: Gpu::current()).
 archbench::SuiteConfig suite_config(const archbench::CliOptions& opt) {
-  const double sustained = opt.sustained_seconds > 0 ? opt.sustained_seconds : opt.quick ? 2 : 10;
+  const double sustained = opt.sustained_seconds > 0 ? opt.sustained_seconds : opt.quick ? 1 : 10;
   return {archbench::Gpu::current(), opt.quick, opt.dense, sustained};
 }
 

@@ -1,7 +1,7 @@
 // Scheduling: how the GPU runs work over time.
 //   Scheduling/timeline/ffma/waves:W/warps_per_block:N   per-warp start/end of W waves of FFMA blocks
 //   Scheduling/warp_schedulers/ffma/warps_per_block:32   which warps share an issue scheduler
-//   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 2)
+//   Scheduling/sustained_clock/ffma/seconds:T            FFMA on every SM for T seconds (quick: 1)
 //   Scheduling/sustained_clock/wgmma_f16/seconds:T       wgmma f16 on every SM for T seconds (sm_90a)
 //   Scheduling/icache/ffma/instructions:S/warps_per_sm:W  a straight-line body of S FFMAs, W warps on one SM
 //   Scheduling/icache_geometry/ffma/warps_per_sm:W        the instruction-cache knees of that sweep
@@ -44,7 +44,10 @@ void report_sustained(benchmark::State& state, const SustainedRun& run, const st
   write_clock_trace_csv(run, kernel);
   std::vector<ClockPoint> points;
   for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});
-  const ClockTrace t = summarize_clock(points);
+  // The initial clock is the first second's, or the first half's in a run shorter than 2 s (a
+  // quick run's 1 s).
+  const double run_seconds = points.size() > 1 ? double(points.back().ns - points.front().ns) * 1e-9 : 0;
+  const ClockTrace t = summarize_clock(points, std::min(1.0, run_seconds / 2));
   state.counters["sm_clock_initial_mhz"] = t.initial_mhz;
   state.counters["sm_clock_sustained_mhz"] = t.sustained_mhz;
   state.counters["sm_clock_min_mhz"] = t.min_mhz;

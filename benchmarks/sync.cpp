@@ -47,6 +47,9 @@ namespace {
 // 2156.8-2159.4). The mean follows the modes' shares smoothly, and a standard error of 0.1 cycle
 // keeps five repetitions' means within a cycle.
 constexpr int kSyncStepLaunches = 25;
+// A quick run's: 10 launches, not extended (a grid sync over every SM took 1.7 of a quick run's
+// 6 s in Sync, extended to 200 launches); a grid sync scatters by 0.03-0.08 % (sd) per launch.
+constexpr int kQuickSyncStepLaunches = 10;
 constexpr int kMaxSyncStepLaunches = 200;
 constexpr double kSyncStepTargetSeCycles = 0.1;
 
@@ -133,7 +136,7 @@ void report_context_range(benchmark::State& state, const std::vector<double>& fr
   state.counters["contexts"] = double(1 + fresh_figures.size());
 }
 
-void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
+void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks, bool quick) {
   const SyncStepInfo& info = sync_step_info(s);
   if (const auto why = sync_step_unsupported(info, Gpu::current().info())) {
     skip(state, *why);
@@ -146,7 +149,7 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks = 1) {
       launches.add(measure_sync(s, warps, iterations, blocks));
       state.SetIterationTime(launches.window_ns * 1e-9);
     }
-    launches.complete(s, warps, iterations, blocks);
+    if (!quick) launches.complete(s, warps, iterations, blocks);
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = blocks;
     state.counters["iterations"] = iterations;
@@ -240,20 +243,20 @@ void register_sync(const SuiteConfig& cfg) {
                                   sync_step_every_sm(st, s, w, survey);
                                 }});
       else
-        points.push_back({name, [s = info.step, w](benchmark::State& st) { sync_step(st, s, w); }});
+        points.push_back({name, [s = info.step, w, q = cfg.quick](benchmark::State& st) { sync_step(st, s, w, 1, q); }});
     }
   }
   // A cluster barrier against the cluster size, a grid sync against the cooperative grid (up to
   // one block per SM; the blocks run on as many SMs), blocks of 4 warps.
   for (int c : cfg.quick ? std::vector<int>{2, 8} : std::vector<int>{1, 2, 4, 8, 16})
     points.push_back({"Sync/cluster/cluster_barrier/cluster_size:" + std::to_string(c) + "/warps_per_block:4",
-                      [c](benchmark::State& st) { sync_step(st, SyncStep::cluster_barrier, 4, c); }});
+                      [c, q = cfg.quick](benchmark::State& st) { sync_step(st, SyncStep::cluster_barrier, 4, c, q); }});
   std::vector<int> grids;
   for (int g = 1; g < all_sms; g *= 4) grids.push_back(g);
   grids.push_back(all_sms);
   for (int g : cfg.quick ? std::vector<int>{all_sms} : grids)
     points.push_back({"Sync/grid/grid_sync/blocks:" + std::to_string(g) + "/warps_per_block:4",
-                      [g](benchmark::State& st) { sync_step(st, SyncStep::grid_sync, 4, g); }});
+                      [g, q = cfg.quick](benchmark::State& st) { sync_step(st, SyncStep::grid_sync, 4, g, q); }});
   std::vector<BenchmarkPoint> warp_points, step_points;
   for (BenchmarkPoint& p : points) (p.name.rfind("Sync/warp/", 0) == 0 ? warp_points : step_points).push_back(std::move(p));
   register_points("Sync", warp_points, kPipelineBenchIterations,
@@ -267,7 +270,7 @@ void register_sync(const SuiteConfig& cfg) {
     };
   }
   register_points("Sync", sweep_points, cfg.quick ? kQuickSyncSweeps : kSyncSweeps, {{"Sync/fence/", {lower("latency_cycles")}}});
-  register_points("Sync", step_points, kSyncStepLaunches,
+  register_points("Sync", step_points, cfg.quick ? kQuickSyncStepLaunches : kSyncStepLaunches,
                   {{"Sync/bar/", {lower("latency_cycles")}},
                    {"Sync/mbarrier/", {lower("latency_cycles")}},
                    {"Sync/fence/", {lower("latency_cycles")}},

@@ -105,7 +105,7 @@ TEST(Cli, IsolationAndWatchdog) {
 }
 
 TEST(Cli, SustainedSecondsAreAWholeNumberOfSeconds) {
-  EXPECT_DOUBLE_EQ(parse({}).sustained_seconds, 0);  // 0: the suite's default (10 s, --quick 2 s)
+  EXPECT_DOUBLE_EQ(parse({}).sustained_seconds, 0);  // 0: the suite's default (10 s, --quick 1 s)
   EXPECT_DOUBLE_EQ(parse({"--sustained_seconds=60"}).sustained_seconds, 60);
   EXPECT_THROW(parse({"--sustained_seconds=0"}), CliError);
   EXPECT_THROW(parse({"--sustained_seconds=2.5"}), CliError);
