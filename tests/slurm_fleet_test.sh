@@ -16,6 +16,7 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
+# Addresses are given, not resolved: a machine whose hostname is not in /etc/hosts still runs it.
 host=$(hostname -s)
 mkdir -p "$tmp"/{state,spool,bin,log}
 # munge, with its own key and socket.
@@ -27,7 +28,7 @@ pids+=($!)
 cpus=$(nproc)
 cat > "$tmp/slurm.conf" <<CONF
 ClusterName=archbenchtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=16817
 SlurmdPort=16818
 SlurmUser=root
@@ -45,7 +46,7 @@ TaskPlugin=task/none
 SelectType=select/linear
 MpiDefault=none
 ReturnToService=2
-NodeName=$host CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$tmp/slurm.conf
