@@ -35,7 +35,10 @@ class GuardError(Exception):
 
 
 def git(*args):
-    r = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True)
+    try:
+        r = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise GuardError("git is not installed (apt-get install git)")
     if r.returncode != 0:
         raise GuardError(f"git {' '.join(args)}: {r.stderr.strip() or 'failed'}")
     return r.stdout

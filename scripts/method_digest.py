@@ -136,7 +136,10 @@ def read_tree(root):
 
 def read_commit(sha, root=ROOT):
     def read(p):
-        r = subprocess.run(["git", "-C", root, "show", f"{sha}:{p}"], capture_output=True)
+        try:
+            r = subprocess.run(["git", "-C", root, "show", f"{sha}:{p}"], capture_output=True)
+        except FileNotFoundError:
+            raise MethodError("git is not installed (apt-get install git): a commit's files cannot be read")
         return r.stdout.decode("utf-8", "replace") if r.returncode == 0 else None
     return read
 

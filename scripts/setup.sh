@@ -18,7 +18,7 @@ esac
 
 # The one list of system packages (README, 'Two commands', names them).
 apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
-(( tests )) && apt_packages+=(slurmd slurmctld slurm-client munge)  # the fleet test's single-node Slurm
+(( tests )) && apt_packages+=(git slurmd slurmctld slurm-client munge)  # the method guard's git, the fleet test's single-node Slurm
 requirements=scripts/requirements.txt
 (( tests )) && requirements=scripts/requirements-ci.txt
 
