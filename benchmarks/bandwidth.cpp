@@ -8,22 +8,30 @@
 //   Bandwidth/tune/DRAM/<kind>/<ops>/dist:D/warps_per_sm:W/unroll:U
 //                                                   DRAM shapes: static or dynamic distribution,
 //                                                   warps per SM, accesses in flight per thread
+//   Bandwidth/reference/DRAM/<kind>/<what>           what users run over the headline's arrays:
+//                                                   cudaMemcpyAsync (copy), cudaMemsetAsync and a
+//                                                   plain store kernel (write), CUB's DeviceReduce::Sum (read)
 //   Bandwidth/headline/<level>/<kind>               the best honest candidate of the level, chosen
-//                                                   on this GPU at run time; the label names it
+//                                                   on this GPU at run time; the label names it and,
+//                                                   for DRAM, the best reference and the ratio to it
 // <kind>: read, write, copy, rmw. <ops>: the PTX cache operators, e.g. ld.cg, st.cs, ld.cs+st.cs.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "analysis/stats.hpp"
 #include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/calibrate.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/sweep.hpp"
+#include "kernels/bandwidth_reference.hpp"
 
 namespace archbench {
 namespace {
@@ -115,10 +123,72 @@ struct Candidate {
   BwCase c;
 };
 
+// --- What users run (kernels/bandwidth_reference.cu), over the headline's arrays -------------------
+
+// Each reference's median bytes per second in this process, by kind ("copy") and name: the DRAM
+// headline of that kind names the best of them. A headline whose references the filter left out
+// measures them itself (reference_rate).
+std::map<std::string, std::map<std::string, double>>& reference_rates() {
+  static std::map<std::string, std::map<std::string, double>> rates;
+  return rates;
+}
+
+constexpr double kReferenceTargetNs = 20e6;  // a batch of about 20 ms, as a headline's launch window
+
+int reference_reps(BwReference r, std::size_t array_bytes) {
+  const BwReferenceTiming trial = run_bw_reference(r, array_bytes, 1);
+  return int(count_for_target(1, trial.seconds * 1e9, kReferenceTargetNs, {1, 1000}));
+}
+
+void reference_bandwidth(benchmark::State& state, BwReference r, std::size_t array_bytes) {
+  guarded(state, [&] {
+    const int reps = reference_reps(r, array_bytes);
+    std::vector<double> rates;
+    BwReferenceTiming last;
+    for (auto _ : state) {
+      last = run_bw_reference(r, array_bytes, reps);  // throws SelfCheckError on a wrong result
+      rates.push_back(last.bytes / last.seconds);
+      state.SetIterationTime(last.seconds);
+    }
+    report_sampled(state, "bytes_per_second", rates);
+    const double rate = median(rates);
+    reference_rates()[bw_reference_kind(r)][bw_reference_name(r)] = rate;
+    const GpuInfo& g = Gpu::current().info();
+    if (g.dram_peak_bytes_per_s > 0) {
+      state.counters["pct_of_peak"] = 100.0 * rate / g.dram_peak_bytes_per_s;
+      state.counters["peak_bytes_per_second"] = g.dram_peak_bytes_per_s;
+    }
+    state.counters["footprint_bytes"] = double(array_bytes) * (r == BwReference::memcpy_async ? 2 : 1);
+    state.counters["bytes_per_launch"] = last.bytes / last.reps;
+    state.counters["reps"] = last.reps;
+    state.counters["self_checked"] = 1;
+    report_clocks(state, 0);
+    // Per SM and clock from NVML's SM clock (the operations carry no in-kernel clock).
+    const double nvml_mhz = state.counters["nvml_sm_clock_mhz"].value;
+    if (nvml_mhz > 0) state.counters["bytes_per_clk_per_sm"] = rate / (g.sm_count * nvml_mhz * 1e6);
+    declare_primary(state, {higher("bytes_per_second")});
+  });
+}
+
+// The best reference of a kind, measured here where the filter left its rows out.
+std::pair<std::string, double> best_reference(const std::string& kind, std::size_t array_bytes) {
+  auto& rates = reference_rates()[kind];
+  for (BwReference r : kBwReferences)
+    if (bw_reference_kind(r) == kind && rates.find(bw_reference_name(r)) == rates.end()) {
+      const BwReferenceTiming t = run_bw_reference(r, array_bytes, reference_reps(r, array_bytes));
+      rates[bw_reference_name(r)] = t.bytes / t.seconds;
+    }
+  std::pair<std::string, double> best{"", 0};
+  for (const auto& [name, rate] : rates)
+    if (rate > best.second) best = {name, rate};
+  return best;
+}
+
 // The level's headline: one untimed calibration and one measurement of every candidate, then the
 // best one measured as any benchmark (its own iterations, counters and clocks), so the reported
 // figure is not the maximum of noisy candidates. The label names the candidate and the runner-up.
-void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& candidates, const std::string& why) {
+void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& candidates, const std::string& why,
+                        const std::string& reference_kind = "") {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
     std::vector<std::pair<double, std::string>> tried;
@@ -139,8 +209,20 @@ void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& c
     measure_case(state, *best);
     state.counters["candidates"] = double(tried.size());
     if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
+    std::string against;
+    if (!reference_kind.empty()) {  // DRAM: the best of what users run, over the same arrays
+      const auto [name, rate] = best_reference(reference_kind, best->footprint);
+      if (rate > 0) {
+        const double ratio = state.counters["bytes_per_second"].value / rate;
+        state.counters["reference_bytes_per_second"] = rate;
+        state.counters["vs_reference"] = ratio;
+        char text[96];
+        std::snprintf(text, sizeof text, "; best reference %s: %.3fx", name.c_str(), ratio);
+        against = text;
+      }
+    }
     note(state, "best of " + std::to_string(tried.size()) + " " + why + ": " + tried[0].second +
-                    (tried.size() > 1 ? "; runner-up " + tried[1].second : ""));
+                    (tried.size() > 1 ? "; runner-up " + tried[1].second : "") + against);
   });
 }
 
@@ -305,10 +387,16 @@ void register_bandwidth(const SuiteConfig& cfg) {
   points.push_back({"Bandwidth/headline/L2/read", [l2_candidates](benchmark::State& st) {
                       headline_bandwidth(st, l2_candidates, "ld.cg cases at a third of the L2");
                     }});
+  // The references over the headlines' arrays (8x the L2 in all; a copy's two arrays of 4x).
+  for (BwReference r : kBwReferences) {
+    const std::size_t array = 8 * l2 / (r == BwReference::memcpy_async ? 2 : 1) / (512u << 10) * (512u << 10);
+    points.push_back({std::string("Bandwidth/reference/DRAM/") + bw_reference_kind(r) + "/" + bw_reference_name(r),
+                      [r, array](benchmark::State& st) { reference_bandwidth(st, r, array); }});
+  }
   for (BwKind k : {BwKind::read, BwKind::write, BwKind::copy}) {
     const std::vector<Candidate> cands = dram_candidates[k];
     points.push_back({std::string("Bandwidth/headline/DRAM/") + bw_kind_name(k),
-                      [cands](benchmark::State& st) { headline_bandwidth(st, cands, "DRAM shapes"); },
+                      [cands, k](benchmark::State& st) { headline_bandwidth(st, cands, "DRAM shapes", bw_kind_name(k)); },
                       {higher("bytes_per_second")}});
   }
 

@@ -665,6 +665,23 @@ TEST(Sass, StreamReadIsOneWideL2LoadPerElement) {
   EXPECT_EQ(checked, 1);
 }
 
+TEST(Sass, ReferenceStoreKernelIsOneEightByteStorePerElement) {
+  // Bandwidth's reference row: the store loop a user writes, one 8-byte store per element, no load.
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("reference_store_kernel") == std::string::npos) continue;
+    int stores = 0, loads = 0;
+    for (const std::string& op : f.opcodes) {
+      stores += op == "STG.E.64";
+      loads += op.rfind("LDG", 0) == 0;
+    }
+    EXPECT_GE(stores, 1) << f.name;
+    EXPECT_EQ(loads, 0) << f.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
 // --- L2Persist and Launch kernels
 
 TEST(Sass, PersistProbeIsOneL2LoadPerLineBetweenTwoClocks) {
