@@ -175,10 +175,10 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool sur
     return;
   }
   guarded(state, [&] {
-    static const std::vector<double> not_surveyed;
-    const std::vector<double>& fresh =
+    // A copy (a few figures): GCC 13 takes a reference through the ternary for a dangling one.
+    const std::vector<double> fresh =
         survey_contexts ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).mean_cycles; })
-                        : not_surveyed;
+                        : std::vector<double>{};
     std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
     for (auto _ : state) {
