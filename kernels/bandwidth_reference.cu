@@ -2,6 +2,7 @@
 
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -55,28 +56,18 @@ __global__ void fill_bytes(std::uint32_t* a, std::size_t n) {
     a[i] = std::uint32_t(i * 2654435761u);
 }
 
-// The arrays, kept between calls of one size (a batch is milliseconds; allocating 500 MB is not).
+// The arrays of one call: allocated per batch (milliseconds against a 20-ms batch, outside its
+// events), so that nothing stays allocated after Bandwidth.
 struct Arrays {
-  std::size_t bytes = 0;
   DeviceBuffer<std::uint8_t> src, dst, temp;
   DeviceBuffer<float> sum;
-  bool src_holds_floats = false;
-};
-Arrays& arrays(std::size_t bytes) {
-  static Arrays a;
-  if (a.bytes != bytes) {
-    a = Arrays{};
-    a.src = DeviceBuffer<std::uint8_t>(bytes);
-    a.dst = DeviceBuffer<std::uint8_t>(bytes);
-    a.sum = DeviceBuffer<float>(1);
+  explicit Arrays(std::size_t bytes) : src(bytes), dst(bytes), sum(1) {
     std::size_t temp_bytes = 0;
-    ARCHBENCH_CUDA(cub::DeviceReduce::Sum(nullptr, temp_bytes, reinterpret_cast<const float*>(a.src.get()), a.sum.get(),
+    ARCHBENCH_CUDA(cub::DeviceReduce::Sum(nullptr, temp_bytes, reinterpret_cast<const float*>(src.get()), sum.get(),
                                           bytes / sizeof(float)));
-    a.temp = DeviceBuffer<std::uint8_t>(std::max<std::size_t>(temp_bytes, 1));
-    a.bytes = bytes;
+    temp = DeviceBuffer<std::uint8_t>(std::max<std::size_t>(temp_bytes, 1));
   }
-  return a;
-}
+};
 
 int grid_for(const void* kernel, int block) {
   int dev = 0, sms = 0, per_sm = 0;
@@ -102,13 +93,13 @@ void check_edges(const std::uint8_t* device, const std::uint8_t* expected_device
 BwReferenceTiming run_bw_reference(BwReference r, std::size_t array_bytes, int reps) {
   if (array_bytes < 2 * kCheckBytes || array_bytes % 16 != 0 || reps < 1)
     throw std::invalid_argument("bandwidth reference: arrays of at least 8 KiB, a multiple of 16 B, and one operation");
-  Arrays& a = arrays(array_bytes);
-  const bool wants_floats = r == BwReference::cub_reduce_sum;
-  if (wants_floats != a.src_holds_floats || r == BwReference::memcpy_async) {
-    if (wants_floats) fill_alternating<<<1024, 256>>>(reinterpret_cast<float*>(a.src.get()), array_bytes / sizeof(float));
-    else fill_bytes<<<1024, 256>>>(reinterpret_cast<std::uint32_t*>(a.src.get()), array_bytes / 4);
+  Arrays a(array_bytes);
+  if (r == BwReference::cub_reduce_sum) {
+    fill_alternating<<<1024, 256>>>(reinterpret_cast<float*>(a.src.get()), array_bytes / sizeof(float));
     cuda_check_launch("bandwidth reference fill");
-    a.src_holds_floats = wants_floats;
+  } else if (r == BwReference::memcpy_async) {
+    fill_bytes<<<1024, 256>>>(reinterpret_cast<std::uint32_t*>(a.src.get()), array_bytes / 4);
+    cuda_check_launch("bandwidth reference fill");
   }
   const double stored = 1.0 + double(reps);  // a runtime operand
   std::size_t temp_bytes = a.temp.bytes();
