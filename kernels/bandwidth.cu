@@ -31,6 +31,9 @@ template <> struct StoreTag<BwStore::cs> { using T = dev::bw::StCs; };
 template <> struct StoreTag<BwStore::wt> { using T = dev::bw::StWt; };
 template <> struct StoreTag<BwStore::na> { using T = dev::bw::StNa; };
 
+// A read's fold that makes the grid-order kernel store it: the fill's fold is 0 at every width.
+constexpr std::uint32_t kGridMarker = 1;
+
 using Key = std::tuple<BwKind, BwLoad, BwStore, int, int, BwDist, BwData>;  // + width, unroll
 using RawKernel = const void*;
 using Launcher = void (*)(const BwLaunch&, WarpTiming*, dim3, dim3, BwPin, std::size_t smem);
@@ -53,6 +56,8 @@ struct Kernel {
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
     else if constexpr (D == BwDist::dynamic_blocks)
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
+    else if constexpr (D == BwDist::grid_order)
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U>);
     else return reinterpret_cast<RawKernel>(dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned>);
   }
   static void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin, std::size_t smem) {
@@ -70,6 +75,9 @@ struct Kernel {
     } else if constexpr (D == BwDist::dynamic_blocks) {
       dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
                                                                                             l.chunk_bytes / W, pin.tickets, out);
+    } else if constexpr (D == BwDist::grid_order) {
+      dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.grid_groups, l.grid_edge,
+                                                                                   kGridMarker, out);
     } else {
       dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned><<<grid, block>>>(src, dst, n, l.passes, out, pin);
     }
@@ -122,6 +130,13 @@ void add_write_tuning(std::map<Key, Entry>& m) {
   add_tuning<BwKind::write, BwLoad::none, S, 2>(m);
   add_tuning<BwKind::write, BwLoad::none, S, 8>(m);
   add_one<BwKind::write, BwLoad::none, S, 16, 4, BwDist::dynamic_chunks>(m);
+}
+
+// Grid order (width 16): one and two accesses per thread.
+template <BwKind K, BwLoad L, BwStore S>
+void add_grid(std::map<Key, Entry>& m) {
+  add_one<K, L, S, 16, 1, BwDist::grid_order>(m);
+  add_one<K, L, S, 16, 2, BwDist::grid_order>(m);
 }
 
 // The L2 read cases (Bandwidth/l2): every SM reads everything, or its own list of lines.
@@ -177,6 +192,11 @@ const std::map<Key, Entry>& table() {
     add_block_tuning<BwKind::write, BwLoad::none, BwStore::def, 4>(m);
     add_block_tuning<BwKind::write, BwLoad::none, BwStore::cs, 4>(m);
     add_block_tuning<BwKind::copy, BwLoad::def, BwStore::def, 4, 8>(m);
+    add_grid<BwKind::read, BwLoad::nc, BwStore::none>(m);
+    add_grid<BwKind::write, BwLoad::none, BwStore::def>(m);
+    add_grid<BwKind::write, BwLoad::none, BwStore::cs>(m);
+    add_grid<BwKind::copy, BwLoad::def, BwStore::def>(m);
+    add_grid<BwKind::copy, BwLoad::cg, BwStore::cg>(m);
     add_l2_cases<BwLoad::cg>(m);
     add_l2_cases<BwLoad::nc>(m);
     add_l2_cases<BwLoad::ca>(m);
@@ -201,6 +221,41 @@ const Entry& entry(const BwLaunch& l) {
 void check_shape(int blocks, int threads_per_block) {
   if (blocks <= 0 || threads_per_block <= 0 || threads_per_block % 32 != 0 || threads_per_block > 1024)
     throw std::invalid_argument("bandwidth: threads per block must be a multiple of 32 in 32..1024, blocks > 0");
+}
+
+// Grid order: passes x groups blocks in one launch, a timing record per SM id (ids run below
+// 2 x the SM count on every GPU seen); only the records of SMs that ran blocks at both ends.
+std::vector<WarpTiming> run_grid_order(const BwLaunch& l, const Entry& e) {
+  int device = 0, sm_count = 0, fit = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, e.kernel, l.threads_per_block, 0));
+  const std::size_t n = l.footprint_bytes / l.width, group = std::size_t(l.threads_per_block) * l.unroll;
+  const std::size_t groups = (n + group - 1) / group, resident = std::size_t(fit) * sm_count;
+  // Groups per pass >= 4 x the blocks resident at once (as dynamic claims' 4 chunks per claimer):
+  // a group's next pass is dispatched long after this one ended.
+  if (groups < 4 * resident)
+    throw std::invalid_argument("bandwidth: " + std::to_string(groups) + " thread groups per pass for " +
+                                std::to_string(resident) + " resident blocks; grid order needs at least 4 per resident block");
+  if (groups * l.passes > 0x7fffffffu) throw std::invalid_argument("bandwidth: grid order needs more than 2^31 blocks");
+  BwLaunch g = l;
+  g.grid_groups = std::uint32_t(groups);
+  g.grid_edge = std::uint32_t(2 * resident);  // two waves at each end
+  WarpTiming unset;
+  unset.start_ns = unset.start_cycles = ~std::uint64_t(0);
+  DeviceBuffer<WarpTiming> per_sm(std::vector<WarpTiming>(2 * std::size_t(sm_count), unset));
+  e.launch(g, per_sm.get(), dim3(std::uint32_t(groups * l.passes)), dim3(l.threads_per_block), BwPin{}, 0);
+  cuda_check_launch("bandwidth_grid_kernel");
+  std::vector<WarpTiming> seen;
+  const std::vector<WarpTiming> records = per_sm.download();
+  for (std::size_t sm = 0; sm < records.size(); ++sm) {
+    WarpTiming r = records[sm];
+    if (r.start_ns == unset.start_ns || r.end_ns == 0) continue;
+    r.smid = std::uint32_t(sm);
+    seen.push_back(r);
+  }
+  if (seen.empty()) throw std::runtime_error("bandwidth: no SM ran blocks at both ends of the grid");
+  return seen;
 }
 
 }  // namespace
@@ -263,7 +318,13 @@ const std::vector<BwVariant>& bw_variants() {
 }
 
 const char* bw_dist_name(BwDist d) {
-  return d == BwDist::static_slices ? "static" : d == BwDist::dynamic_chunks ? "dynamic" : "dynamic-block";
+  switch (d) {
+    case BwDist::static_slices: return "static";
+    case BwDist::dynamic_chunks: return "dynamic";
+    case BwDist::dynamic_blocks: return "dynamic-block";
+    case BwDist::grid_order: return "grid";
+  }
+  return "?";
 }
 
 bool bw_has_kernel(const BwLaunch& l) { return table().count(key_of(l)) != 0; }
@@ -274,7 +335,7 @@ double bw_bytes_of_warp(const BwLaunch& l, const WarpTiming& w, std::size_t warp
   if (l.dist == BwDist::dynamic_chunks) return double(w.work_units) * l.chunk_bytes * l.variant.accesses();
   if (l.dist == BwDist::dynamic_blocks)  // the block's chunks, shared by its warps
     return double(w.work_units) * l.chunk_bytes * l.variant.accesses() / double(l.threads_per_block / 32);
-  return double(l.footprint_bytes) * l.passes * l.variant.accesses() / double(warps);
+  return double(l.footprint_bytes) * l.passes * l.variant.accesses() / double(warps);  // static; grid: per SM
 }
 
 std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
@@ -282,6 +343,7 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
   if (l.footprint_bytes == 0 || l.footprint_bytes % l.width != 0)
     throw std::invalid_argument("bandwidth: the footprint must be a positive multiple of the access width");
   const Entry& e = entry(l);
+  if (l.dist == BwDist::grid_order) return run_grid_order(l, e);
   const std::size_t warps = std::size_t(l.blocks) * (l.threads_per_block / 32);
   DeviceBuffer<WarpTiming> out(warps);
   if (l.dist != BwDist::static_slices) {

@@ -250,6 +250,50 @@ __global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typ
   warp_clock_stop(mine, clock, acc);
 }
 
+// Grid order: the access order of a plain elementwise kernel (PyTorch's copy_, gpu-stream's
+// kernels). Each thread makes kUnroll accesses once and its block ends; there are far more blocks
+// than fit at once, and the hardware dispatches them in index order, so the GPU sweeps the arrays
+// as one moving window. Block b does group b % groups of pass b / groups: the passes are folded
+// into one grid, with no launch gap between them. Only the first and the last `edge` blocks time
+// themselves, into their SM's record (atomic minimum of the start, maximum of the end): an atomic
+// pair in every block cost an H200's copy 3.5 %. The host keeps groups >= 4 x the blocks resident
+// at once, so a group's next pass comes long after this one (no L2 hit in a DRAM figure). A read's
+// fold is consumed by a store that only a fold equal to `marker` (which the fill never gives) makes.
+template <Kind K, class Ld, class St, int kBytes, int kUnroll>
+__global__ void __launch_bounds__(1024) bandwidth_grid_kernel(const typename VecOf<kBytes>::T* src,
+                                                              typename VecOf<kBytes>::T* dst, std::size_t n,
+                                                              std::uint32_t groups, std::uint32_t edge,
+                                                              std::uint32_t marker, WarpTiming* __restrict__ per_sm) {
+  using V = typename VecOf<kBytes>::T;
+  using U64 = unsigned long long;
+  const std::uint32_t group = blockIdx.x % groups, pass = blockIdx.x / groups;
+  WarpTiming* mine = &per_sm[smid()];
+  if (blockIdx.x < edge && threadIdx.x == 0) {
+    atomicMin(reinterpret_cast<U64*>(&mine->start_ns), U64(globaltimer_ns()));
+    atomicMin(reinterpret_cast<U64*>(&mine->start_cycles), U64(clock64_ordered()));
+  }
+  const std::size_t first = std::size_t(group) * blockDim.x * kUnroll + threadIdx.x;
+  std::uint32_t acc = 0;
+  V v[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u)
+    if (first + std::size_t(u) * blockDim.x < n) v[u] = fetch<K, Ld>(src, dst, first + std::size_t(u) * blockDim.x, pass);
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u)
+    if (first + std::size_t(u) * blockDim.x < n) consume<K, St>(v[u], dst, first + std::size_t(u) * blockDim.x, acc);
+  if constexpr (K == Kind::read) {
+    if (acc == marker) mine->check = acc;
+  }
+  if (blockIdx.x >= gridDim.x - edge) {
+    if constexpr (K != Kind::read) __threadfence();  // stores performed (at L2) before the end clock
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      atomicMax(reinterpret_cast<U64*>(&mine->end_cycles), U64(clock64_ordered()));
+      atomicMax(reinterpret_cast<U64*>(&mine->end_ns), U64(globaltimer_ns()));
+    }
+  }
+}
+
 // Data shared by every SM: each block reads the whole footprint every pass, from its own starting
 // point (block b at b / blocks of the way, wrapping), so at any moment the SMs read different
 // lines, and every line is read by every SM once per pass.

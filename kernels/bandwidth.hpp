@@ -14,15 +14,17 @@ enum class BwKind { read, write, copy, rmw };
 enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
 enum class BwStore { none, def, wb, cg, cs, wt, na };      // none: the kernel does not store
 
-// How the footprint is handed out: equal static slices (a block per slice), or chunks claimed
-// from a global ticket by each warp or by each block (fast SMs do more of the work).
-enum class BwDist { static_slices, dynamic_chunks, dynamic_blocks };
+// How the footprint is handed out: equal static slices (a block per slice), chunks claimed
+// from a global ticket by each warp or by each block (fast SMs do more of the work), or grid
+// order: a block per `unroll` accesses of each thread, many more blocks than fit, taken in the
+// hardware's dispatch order (a plain elementwise kernel's order; kernels/bandwidth.cuh).
+enum class BwDist { static_slices, dynamic_chunks, dynamic_blocks, grid_order };
 // Whose data a block reads: its own slice (every kernel), the whole footprint (every SM reads
 // every line once per pass), or per-SM lists of 128 B lines (the L2 partition cases).
 enum class BwData { own_slice, shared_by_all, line_lists };
 
 const char* bw_kind_name(BwKind k);    // "read"
-const char* bw_dist_name(BwDist d);    // "static", "dynamic", "dynamic-block"
+const char* bw_dist_name(BwDist d);    // "static", "dynamic", "dynamic-block", "grid"
 const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
 const char* bw_store_name(BwStore op); // "st", "st.wb", ..., "st.na"
 
@@ -87,6 +89,9 @@ struct BwLaunch {
   int unroll = 4;  // accesses in flight per thread (bw_has_kernel says which exist)
   BwDist dist = BwDist::static_slices;
   std::uint32_t chunk_bytes = 0;  // dynamic: a multiple of 32 (warps) or threads (blocks) x unroll x width
+  // grid order (run_bandwidth sets them): thread groups per pass, and the first and last blocks
+  // that time themselves.
+  std::uint32_t grid_groups = 0, grid_edge = 0;
   BwData data = BwData::own_slice;
   // line_lists (read, width 16, one block per SM): SM s reads lines[offsets[s] .. offsets[s+1])
   // of src (device memory), at most max_lines_per_sm each.
@@ -118,8 +123,9 @@ struct L2SideProbe {
 };
 L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t samples);
 
-// Runs the kernel once; one timing per warp. Throws std::invalid_argument (no such kernel,
-// bad shape) or CudaError.
+// Runs the kernel once; one timing per warp (grid order: per SM, its first block's start to its
+// last block's end, for each SM that ran blocks at both ends of the grid). Throws
+// std::invalid_argument (no such kernel, bad shape) or CudaError.
 std::vector<WarpTiming> run_bandwidth(const BwLaunch& launch);
 int bandwidth_max_blocks_per_sm(const BwVariant& v, int width, int threads_per_block);
 int bandwidth_max_blocks_per_sm(const BwLaunch& l, int threads_per_block);  // its unroll, distribution, data

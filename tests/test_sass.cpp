@@ -448,6 +448,38 @@ TEST(Sass, BandwidthDynamicSharedAndLineKernelsUseTheNamedOperator) {
   EXPECT_EQ(lines, 3);
 }
 
+// The grid-order kernels: each thread's `unroll` accesses are the named operator at 16 B, each
+// exactly once (no pass loop), and the only other global operations are the per-SM timing
+// atomics (minimum start, maximum end: two each) and, for a read, the fold's conditional store.
+TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("bandwidth_grid_kernel") == std::string::npos) continue;
+    std::size_t pos = f.name.find("KindE") + 5;
+    const int kind = f.name[pos] - '0';
+    pos += 2;
+    const std::string ld = next_tag(f.name, pos);
+    const std::string st = next_tag(f.name, pos);
+    int width = 0, unroll = 0;
+    ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dELi%dE", &width, &unroll), 2) << f.name;
+    const bool loads = kind != 1, stores = kind != 0;
+    int n_load = 0, n_store = 0, atomics = 0, other_global = 0;
+    for (const auto& op : f.opcodes) {
+      if (loads && op == expected_load(ld, width)) ++n_load;
+      else if (stores && op == expected_store(st, width)) ++n_store;
+      else if (op.rfind("ATOMG", 0) == 0 || op.rfind("RED", 0) == 0) ++atomics;
+      else if (!stores && op == "STG.E.64") continue;  // a read's fold, stored only on the marker
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
+    }
+    EXPECT_EQ(n_load, loads ? unroll : 0) << f.name << ": " << expected_load(ld, width);
+    EXPECT_EQ(n_store, stores ? unroll : 0) << f.name << ": " << expected_store(st, width);
+    EXPECT_EQ(atomics, 4) << f.name << ": the timing atomics";
+    EXPECT_EQ(other_global, 0) << f.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 10);  // read ld.nc, write st and st.cs, copy ld+st and ld.cg+st.cg; unroll 1 and 2
+}
+
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
   int checked = 0;
   for (const Function& f : sass()) {
