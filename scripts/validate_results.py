@@ -38,6 +38,8 @@ FEATURE_COUNTERS = {
                    "carveout_pct"],
     "Bandwidth": ["bytes_per_second", "bytes_per_clk_per_sm", "level", "passes", "blocks_per_sm", "warps_per_block",
                   "warps_per_sm", "occupancy_pct", "sms", "width_bytes", "footprint_per_sm_bytes"],
+    # What users run (the driver's copy, CUB): no launch shape of the suite's, so not Bandwidth's list.
+    "Bandwidth/reference": ["bytes_per_second", "footprint_bytes", "bytes_per_launch", "reps", "self_checked"],
     "Atomics": [],
     "Atomics/latency": ["latency_cycles", "latency_ns"],
     "Atomics/global": ["atomics_per_second", "atomics_per_clk", "atomics_per_clk_per_sm", "threads_per_address",
@@ -130,6 +132,8 @@ def check_file(path, required_features, no_errors):
         wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
         if name == "P2P/matrix" or name.startswith("P2P/matrix/"):  # one counter per metric and pair: NAME[i][j]
             wanted = COMMON_COUNTERS + ["gpus"]
+        if family == "Bandwidth/reference":
+            wanted = COMMON_COUNTERS + FEATURE_COUNTERS[family]
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS
         for c in wanted:
