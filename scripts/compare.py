@@ -814,6 +814,12 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
                + (f", {len(skipped)} skipped in the contender only (not for this GPU)" if skipped else ""))
     for n in failed[:10]:
         out.append(f"  failed in the contender: {n}")
+    out.append(("**Verdict:** " if markdown else "Verdict: ") + verdict_line(rows, features))
+    return out
+
+
+def verdict_line(rows, features):
+    """The verdict after 'Verdict: ' (the one wording compare, nightly and the dashboard show)."""
     bad = verdict(features)
     n_method = sum(r["status"] == "method changed" for r in rows)
     n_board = sum(r["status"] == "another board" for r in rows)
@@ -822,11 +828,8 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
                                  f"{n_board} moved as the other board's fingerprint" if n_board else "") if x)
     tail = f" ({tail}: listed above, not judged)" if tail else ""
     if judged == 0:
-        out.append(("**Verdict:** " if markdown else "Verdict: ") + "NOTHING JUDGED: no metric of the same method in both files" + tail)
-    else:
-        out.append(("**Verdict:** " if markdown else "Verdict: ") +
-                   ("REGRESSION in " + "; ".join(bad) if bad else "no regression") + tail)
-    return out
+        return "NOTHING JUDGED: no metric of the same method in both files" + tail
+    return ("REGRESSION in " + "; ".join(bad) if bad else "no regression") + tail
 
 
 def method_section(rows, top, markdown):

@@ -18,6 +18,8 @@ Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DI
    and is back tonight was a one-night blip.
 4. Writes DIR/<gpu-slug>/<timestamp>.md (the one-screen summary in Markdown, the steps and blips,
    a trend plot of each regressed benchmark over the history) and <timestamp>-table.csv.
+5. Rebuilds the dashboard over the history (scripts/dashboard.py; --site, default DIR/site;
+   --no-site skips it): open DIR/site/index.html.
 
 Exit codes: 0 no regression (or nothing to compare with yet), 1 regression, 2 error.
 """
@@ -32,6 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import dashboard  # noqa: E402
 
 
 def slug(name):
@@ -170,7 +173,21 @@ def main(argv=None):
     ap.add_argument("--keep", type=int, default=30, help="runs kept per board (default 30)")
     ap.add_argument("--plots", type=int, default=12, help="trend plots at most (default 12)")
     ap.add_argument("--compare-latest", action="store_true", help="report on the newest run without measuring")
+    ap.add_argument("--site", help="the dashboard's folder, rebuilt after the run (default HISTORY/site)")
+    ap.add_argument("--no-site", action="store_true", help="do not rebuild the dashboard")
     args = ap.parse_args(argv)
+    status = night(args, extra)
+    if not args.no_site and status != 2:
+        site = args.site or os.path.join(args.history, "site")
+        try:
+            print(f"nightly: dashboard {dashboard.build(args.history, site, dashboard.DEFAULT_REFERENCE)}", file=sys.stderr)
+        except dashboard.DashboardError as e:
+            print(f"nightly: note: the dashboard was not rebuilt: {e}", file=sys.stderr)
+    return status
+
+
+def night(args, extra):
+    """Steps 1-4; returns the exit code."""
 
     if args.compare_latest:
         files = glob.glob(os.path.join(args.history, "*", "2*.json"))

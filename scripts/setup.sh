@@ -18,7 +18,8 @@ esac
 
 # The one list of system packages (README, 'Two commands', names them).
 apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
-(( tests )) && apt_packages+=(git slurmd slurmctld slurm-client munge)  # the method guard's git, the fleet test's single-node Slurm
+# The method guard's git, the fleet test's single-node Slurm, the dashboard test's headless browser.
+(( tests )) && apt_packages+=(git slurmd slurmctld slurm-client munge chromium)
 requirements=scripts/requirements.txt
 (( tests )) && requirements=scripts/requirements-ci.txt
 
@@ -52,7 +53,7 @@ fi
 # tools' wheels (no apt package has them) go into build/sass-tools, where CMake looks for them.
 sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
 if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
-  apt_python=(python3-matplotlib python3-scipy)
+  apt_python=(python3-matplotlib python3-scipy python3-jinja2)
   (( tests )) && apt_python+=(python3-pytest)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
@@ -70,7 +71,7 @@ if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
       { say "error: pip could not install ${sass_tools[*]} into build/sass-tools (python3 -m pip install --target build/sass-tools ${sass_tools[*]})"; exit 2; }
   fi
 fi
-modules=(matplotlib scipy)
+modules=(matplotlib scipy jinja2)
 (( tests )) && modules+=(pytest)
 for m in "${modules[@]}"; do
   python3 -c "import $m" 2>/dev/null || { say "error: python3 ($(command -v python3)) cannot import $m: pip install $m"; exit 2; }

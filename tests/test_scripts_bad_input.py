@@ -134,3 +134,21 @@ def test_a_compare_that_compares_nothing_is_an_error(tmp_path):
     p.write_text(json.dumps(other))
     code, err = run_script("compare.py", GOOD, str(p))
     assert code == 2 and err.startswith("compare: error: nothing compared") and len(err.splitlines()) == 1, err
+
+
+def test_dashboard_bad_input(tmp_path):
+    """A results folder that is missing or holds no run, an --out that is a file: one line, exit 2."""
+    pytest.importorskip("jinja2")
+    code, err = run_script("dashboard.py", str(tmp_path / "nope"), "--out", str(tmp_path / "site"))
+    assert code == 2 and err == f"dashboard.py: error: {tmp_path / 'nope'}: no such directory", err
+    (tmp_path / "empty" / "some-gpu").mkdir(parents=True)
+    (tmp_path / "empty" / "some-gpu" / "plot.json").write_bytes(BINARY["plot.png"])
+    code, err = run_script("dashboard.py", str(tmp_path / "empty"), "--out", str(tmp_path / "site"))
+    assert code == 2 and err.splitlines()[-1] == f"dashboard.py: error: {tmp_path / 'empty'}: no archbench run under it", err
+    assert "Traceback" not in err
+    (tmp_path / "results" / "some-gpu").mkdir(parents=True)
+    (tmp_path / "results" / "some-gpu" / "run.json").write_text(open(GOOD).read())
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    code, err = run_script("dashboard.py", str(tmp_path / "results"), "--out", str(blocker))
+    assert code == 2 and err == f"dashboard.py: error: --out {blocker}: not a directory", err

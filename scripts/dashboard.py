@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""A static HTML dashboard of archbench results: the newest run of every GPU and board with its
+verdict against the run before, a page per feature, the history of every benchmark's primary
+metric with compare's noise band, and this GPU's headline figures against earlier generations.
+
+Usage: dashboard.py RESULTS_DIR --out SITE_DIR [--reference DIR]
+
+RESULTS_DIR: folders of result files, one per GPU model (results/<gpu>/...; `reference/` holds
+published values, not runs). The site needs no server and no network: open SITE_DIR/index.html.
+Verdicts, bands and steps are compare.py's (one owner for each rule); plots are matplotlib SVG
+(the feature plots are the plot_<feature>.py scripts' own). Exit 0, or 2 with a one-line error.
+"""
+import argparse
+import collections
+import glob
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare  # noqa: E402
+import report  # noqa: E402
+import resultfile  # noqa: E402
+
+TEMPLATES = os.path.join(HERE, "dashboard")
+# Published values for the generations page: the repository's results/reference/.
+DEFAULT_REFERENCE = os.path.join(os.path.dirname(HERE), "results", "reference")
+# The benchmarks whose history is drawn (every other one is a row of the history table): each
+# level's headline, and the benchmarks behind the inferred values.
+DRAWN = re.compile(r"/headline/")
+
+
+class DashboardError(Exception):
+    pass
+
+
+def slug(text):
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", str(text).lower())).strip("-") or "x"
+
+
+# --- The runs ---------------------------------------------------------------------------------------
+
+class RunFile:
+    """One result file: the raw document (context, labels) and compare's reading of it."""
+
+    def __init__(self, path, doc, run):
+        self.path, self.doc, self.run = path, doc, run
+        self.context = doc.get("context", {})
+        self.date = resultfile.run_date(path, doc)
+        self.board = str(self.context.get("gpu_uuid", "?"))
+        self.features = report.features_of(doc)
+
+
+def load_runs(results_dir):
+    """{gpu folder name: [RunFile, oldest first]} for every folder under results_dir but reference/."""
+    if not os.path.isdir(results_dir):
+        raise DashboardError(f"{results_dir}: no such directory")
+    models = {}
+    for gpu_dir in sorted(glob.glob(os.path.join(results_dir, "*", ""))):
+        gpu = os.path.basename(os.path.normpath(gpu_dir))
+        if gpu == "reference":
+            continue
+        runs = []
+        paths = glob.glob(os.path.join(gpu_dir, "**", "*.json"), recursive=True) + \
+            glob.glob(os.path.join(gpu_dir, "**", "*.json.gz"), recursive=True)
+        for p in sorted(paths):
+            if os.sep + "report" + os.sep in p[len(gpu_dir) - 1:]:
+                continue
+            try:
+                doc = resultfile.load(p)
+                if not resultfile.is_archbench(doc) or doc.get("context", {}).get("archbench_fault"):
+                    continue  # planted-fault runs never enter a history
+                runs.append(RunFile(p, doc, compare.load(p)))
+            except (resultfile.ResultError, compare.InputError) as e:
+                print(f"dashboard.py: note: {e}: not a run, skipped", file=sys.stderr)
+        if runs:
+            models[gpu] = sorted(runs, key=lambda r: (r.date, r.path))
+    if not models:
+        raise DashboardError(f"{results_dir}: no archbench run under it")
+    return models
+
+
+def complete_runs(runs):
+    legacy_most = max((len(r.features - report.OPTIONAL_FEATURES) for r in runs if not report.declared_features(r.doc)),
+                      default=0)
+    return [r for r in runs if report.is_complete(r.doc, legacy_most)]
+
+
+def verdict_of(base, cont, earlier):
+    """compare.py's verdict and counts for baseline -> contender with the earlier runs as the
+    history, as `compare.py BASE CONT --history EARLIER...` says it (compare.noise_history picks)."""
+    history, _ = compare.noise_history(cont.run, [r.run for r in earlier])
+    rows, features = compare.compare(base.run, cont.run, history)
+    count = collections.Counter(r["status"] for r in rows)
+    return {"line": compare.verdict_line(rows, features) if rows else "nothing compared",
+            "regressed": count["regressed"], "improved": count["improved"],
+            "method_changed": count["method changed"], "compared": len(rows),
+            "board_changed": base.board != cont.board,
+            "movers": sorted((r for r in rows if r["status"] in ("regressed", "improved")),
+                             key=lambda r: -abs(r["change_pct"]))[:8]}
+
+
+def cards(models):
+    """One card per GPU model and board that has a complete run: its newest, with compare.py's
+    verdict against the model's complete run before it. A model without any complete run gets one
+    card, of its newest run, marked partial. Also, per model, the boards with partial runs only."""
+    out, partial_only = [], {}
+    for gpu, runs in models.items():
+        complete = complete_runs(runs)
+        boards = sorted({r.board for r in complete}) or [runs[-1].board]
+        partial_only[gpu] = sorted({r.board for r in runs} - set(boards))
+        for board in boards:
+            newest = ([r for r in complete if r.board == board] or [r for r in runs if r.board == board])[-1]
+            before = [r for r in complete if (r.date, r.path) < (newest.date, newest.path)]
+            c = newest.context
+            card = {"gpu": gpu, "name": c.get("gpu_name", gpu), "board": board, "part": c.get("gpu_board_part_number", ""),
+                    "date": newest.date[0], "commit": str(c.get("archbench_git_sha", "?"))[:12],
+                    "driver": c.get("gpu_driver_version", "?"), "complete": newest in complete,
+                    "clocks": f"SM {c.get('gpu_start_sm_clock_mhz', '?')} MHz at start (max {c.get('gpu_max_sm_clock_mhz', '?')}), "
+                              f"memory {c.get('gpu_mem_clock_mhz', '?')} MHz",
+                    "file": newest.path, "benchmarks": len(newest.run.values), "errors": len(newest.run.errors),
+                    "previous": before[-1].path if before else None}
+            card["verdict"] = verdict_of(before[-1], newest, before[:-1]) if before else None
+            card["history"] = [r.path for r in before[:-1]]
+            out.append(card)
+    return out, partial_only
+
+
+# --- History ----------------------------------------------------------------------------------------
+
+def band(centres):
+    """compare.py's look-back band from earlier centres (>= 3): (low, centre, high), else None."""
+    logs = [math.log(v) for v in centres if v > 0]
+    if len(logs) < 3:
+        return None
+    _, sigma = compare.lookback(centres, centres[-1])
+    if sigma is None:
+        return None
+    centre = math.exp(statistics.median(logs))
+    return centre / (1 + 3 * sigma), centre, centre * (1 + 3 * sigma)
+
+
+def history_rows(runs, newest):
+    """One row per benchmark x primary metric of the newest run: its value, and the band of the
+    runs compare.py would take as its noise (compare.noise_history: the board's own runs, else its
+    board part's) of the same method; a step is a value outside it. The series over every run of
+    the model (all boards) goes with each row, for the drawn ones."""
+    earlier = [r for r in runs if (r.date, r.path) < (newest.date, newest.path)]
+    noise, note = compare.noise_history(newest.run, [r.run for r in earlier])
+    rows = []
+    for name, counters in sorted(newest.run.values.items()):
+        method = newest.run.methods.get(name)
+        for counter, _how, _tol in newest.run.primary.get(name, []):
+            if not counters.get(counter):
+                continue
+            last = statistics.median(counters[counter])
+            centres = [statistics.median(h.values[name][counter]) for h in noise
+                       if h.methods.get(name) == method and h.values.get(name, {}).get(counter)]
+            b = band(centres)
+            series = [(r.date, statistics.median(r.run.values[name][counter]), r.run.methods.get(name), r.board)
+                      for r in runs if r.run.values.get(name, {}).get(counter)]
+            rows.append({"name": compare.short(name), "anchor": slug(name + "-" + counter), "counter": counter,
+                         "runs": len(series), "boards": len({p[3] for p in series}), "noise_runs": len(centres),
+                         "last": last, "kind": compare.metric_kind(counter), "band": b,
+                         "step": b is not None and not (b[0] <= last <= b[2]),
+                         "method_changes": sum(1 for a, c in zip(series, series[1:]) if a[2] != c[2]),
+                         "drawn": bool(DRAWN.search(name)), "series": series, "key": name})
+    return rows, note
+
+
+def draw_history(row, path):
+    """The metric over the model's runs (colour: board), the band, and where the method changed."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    points = row["series"]
+    fig, ax = plt.subplots(figsize=(9, 3))
+    boards = sorted({p[3] for p in points})
+    colours = plt.cm.tab10.colors
+    named = len(boards) <= 6  # more boards: colours without a legend entry each
+    for k, board in enumerate(boards):
+        xs = [i for i, p in enumerate(points) if p[3] == board]
+        ax.plot(xs, [points[i][1] for i in xs], "o", ms=4, color=colours[k % len(colours)],
+                label=f"board {board[:12]}" if named else None)
+    if row["band"]:
+        lo, centre, hi = row["band"]
+        ax.axhspan(lo, hi, color="#1f5fa8", alpha=0.12, label="noise band of the newest (compare.py)")
+        ax.axhline(centre, color="#1f5fa8", lw=0.6, ls=":")
+    changes = [i for i in range(1, len(points)) if points[i][2] != points[i - 1][2]]
+    for k, i in enumerate(changes):
+        ax.axvline(i - 0.5, color="#c0392b", lw=0.8, ls="--", label=None if k else "method changed")
+    ax.set_xticks(range(len(points)))
+    ax.set_xticklabels([str(p[0][0])[5:16].replace("T", " ") for p in points], rotation=60, ha="right", fontsize=6)
+    ax.set_ylabel(row["counter"], fontsize=8)
+    ax.set_title(row["name"] + ("" if named else f" (colour: board, {len(boards)} boards)"), fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6, loc="best")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+# --- The site --------------------------------------------------------------------------------------
+
+def fmt(v, kind):
+    return compare.fmt_value(v, kind)
+
+
+def feature_plots(files, out_dir):
+    """Every plot script's SVGs for these runs: {feature name: [(file, caption)]}."""
+    os.makedirs(out_dir, exist_ok=True)
+    plots = collections.defaultdict(list)
+    for name in report.PLOTS:
+        r = subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out_dir, *files],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise DashboardError(f"plot_{name}.py failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+        for p in r.stdout.split():
+            if p.endswith(".svg"):
+                stem = os.path.splitext(os.path.basename(p))[0]
+                plots[name].append((os.path.basename(p), report.CAPTIONS.get(stem, "")))
+    return plots
+
+
+FEATURE_OF_PLOT = {"tensorcore": "TensorCore", "smembanks": "SmemBanks", "memlatency": "MemLatency",
+                   "hostlink": "HostLink", "l2persist": "L2Persist", "asynccopy": "AsyncCopy", "p2p": "P2P"}
+
+
+def feature_name(plot_name):
+    return FEATURE_OF_PLOT.get(plot_name, plot_name.capitalize())
+
+
+def generations(newest, reference_dir, out_dir):
+    """The cross-generation plot (plot_generations.py, latencies) and every reference's provenance."""
+    refs = sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
+    r = subprocess.run([sys.executable, os.path.join(HERE, "plot_generations.py"), "--out", out_dir, *newest, *refs],
+                       capture_output=True, text=True)
+    svgs = [os.path.basename(p) for p in r.stdout.split() if p.endswith(".svg")] if r.returncode == 0 else []
+    sources = []
+    for p in refs:
+        try:
+            doc = resultfile.load(p)
+        except resultfile.ResultError:
+            continue
+        c = doc.get("context", {})
+        values = [(b.get("name", "").split("/", 1)[-1], b.get("value"), b.get("provenance", ""))
+                  for b in doc.get("benchmarks", []) if isinstance(b, dict)]
+        sources.append({"gpu": c.get("gpu_name", os.path.basename(p)), "provenance": c.get("provenance", ""),
+                        "note": c.get("note", ""), "file": os.path.basename(p), "quantities": values})
+    ours = []
+    for f in newest:
+        doc = resultfile.load(f)
+        import plot_generations  # the plot's own reading of a run: one owner for the quantities
+        q, _clock = plot_generations.from_run(doc)
+        ours.append({"gpu": doc.get("context", {}).get("gpu_name", "?"), "file": f, "quantities": sorted(q.items())})
+    return svgs, sources, ours
+
+
+def build(results_dir, out, reference_dir):
+    try:
+        import jinja2
+    except ImportError:
+        raise DashboardError("Jinja2 is not installed (pip install jinja2)")
+    models = load_runs(results_dir)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["html"]))
+    env.filters["fmt"] = lambda v, kind: fmt(v, kind)
+    env.filters["rel"] = lambda p: os.path.relpath(p, results_dir)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise DashboardError(f"--out {out}: not a directory")
+    try:
+        os.makedirs(out, exist_ok=True)
+        for sub in ("feature", "history", "plots", "assets"):
+            os.makedirs(os.path.join(out, sub), exist_ok=True)
+    except OSError as e:
+        raise DashboardError(f"--out {out}: {e.strerror}")
+    for asset in ("style.css", "site.js"):
+        shutil.copy(os.path.join(TEMPLATES, asset), os.path.join(out, "assets", asset))
+
+    the_cards, partial_only = cards(models)
+    # A model's newest complete run (else its newest) stands for it on the feature and history pages.
+    newest_runs = {gpu: (complete_runs(runs) or runs)[-1] for gpu, runs in models.items()}
+    newest_files = {gpu: r.path for gpu, r in newest_runs.items()}
+
+    # Feature pages: per model, the feature's plots, its headline benchmarks and inferred values.
+    features = collections.defaultdict(lambda: {"models": []})
+    for gpu, f in newest_files.items():
+        plots = feature_plots([f], os.path.join(out, "plots", gpu))
+        doc = next(r.doc for r in models[gpu] if r.path == f)
+        run = next(r.run for r in models[gpu] if r.path == f)
+        inferred = report.geometry_rows(doc)
+        for plot_name in report.PLOTS:
+            feat = feature_name(plot_name)
+            heads = []
+            for name, counters in sorted(run.values.items()):
+                if compare.feature_of(name) == feat and DRAWN.search(name):
+                    for counter, _, _ in run.primary.get(name, []):
+                        if counters.get(counter):
+                            heads.append((compare.short(name), counter,
+                                          fmt(statistics.median(counters[counter]), compare.metric_kind(counter))))
+            rows = [r for r in inferred if r[3].split("/", 1)[0] == feat]
+            if not plots.get(plot_name) and not heads and not rows:
+                continue
+            features[feat]["models"].append({"gpu": gpu, "name": doc["context"].get("gpu_name", gpu), "file": f,
+                                             "plots": [(f"../plots/{gpu}/{p}", cap) for p, cap in plots.get(plot_name, [])],
+                                             "headlines": heads, "inferred": rows})
+    for feat, page in features.items():
+        with open(os.path.join(out, "feature", f"{feat}.html"), "w") as fh:
+            fh.write(env.get_template("feature.html").render(root="..", title=feat, feature=feat, page=page,
+                                                           features=sorted(features), models=sorted(models)))
+
+    # History pages, one per GPU model: every benchmark x primary counter x board in a table the
+    # search box filters; the headline benchmarks drawn.
+    for gpu, runs in models.items():
+        newest = newest_runs[gpu]
+        rows, note = history_rows(runs, newest)
+        os.makedirs(os.path.join(out, "plots", gpu, "history"), exist_ok=True)
+        for row in rows:
+            if row["drawn"]:
+                row["plot"] = f"../plots/{gpu}/history/{row['anchor']}.svg"
+                draw_history(row, os.path.join(out, "plots", gpu, "history", f"{row['anchor']}.svg"))
+        with open(os.path.join(out, "history", f"{gpu}.html"), "w") as fh:
+            fh.write(env.get_template("history.html").render(root="..", title=f"History: {gpu}", gpu=gpu, rows=rows,
+                                                           runs=runs, newest=newest, note=note,
+                                                           features=sorted(features), models=sorted(models)))
+
+    svgs, sources, ours = generations(sorted(newest_files.values()), reference_dir, os.path.join(out, "plots"))
+    with open(os.path.join(out, "generations.html"), "w") as fh:
+        fh.write(env.get_template("generations.html").render(root=".", title="Generations", svgs=svgs, sources=sources,
+                                                           ours=ours, features=sorted(features), models=sorted(models)))
+    with open(os.path.join(out, "index.html"), "w") as fh:
+        fh.write(env.get_template("index.html").render(root=".", title="archbench", cards=the_cards, partial_only=partial_only,
+                                                     features=sorted(features), models=sorted(models)))
+    return os.path.join(out, "index.html")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results_dir", help="results/ (one folder per GPU model)")
+    ap.add_argument("--out", required=True, help="the site's folder (created)")
+    ap.add_argument("--reference", default=DEFAULT_REFERENCE,
+                    help="published values for the generations page (default: the repository's results/reference)")
+    args = ap.parse_args(argv)
+    reference = args.reference
+    try:
+        print(build(args.results_dir, args.out, reference))
+    except DashboardError as e:
+        print(f"dashboard.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""The dashboard as a person uses it: built from fixture results, every page opened in a real
+headless Chromium (Debian's `chromium`).
+
+Usage: check_dashboard.py DASHBOARD_SCRIPT DATA_DIR REFERENCE_DIR
+
+Checks that every page loads with no console message (the site logs none), that every image and
+link resolves (after the page's script ran: the DOM Chromium dumps), that the history page's
+search finds a benchmark given in its URL, and that the front page's verdict is compare.py's for
+the same files. Then breaks a copy of the site twice (an image removed, a link pointed nowhere)
+and requires the same checks to fail. Exit 0, 1 on a failure, 77 (skipped) without Chromium or
+Jinja2.
+"""
+import copy
+import glob
+import gzip
+import html
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+SKIP = 77
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+class Dom(html.parser.HTMLParser):
+    """The URLs a page refers to, the ids it has, and the attributes of the elements asked for."""
+
+    def __init__(self):
+        super().__init__()
+        self.refs, self.ids, self.elements = [], set(), []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        for key in ("href", "src"):
+            if a.get(key) and not (tag == "form"):
+                self.refs.append((tag, a[key]))
+        if tag == "form" and a.get("action"):
+            self.refs.append((tag, a["action"]))
+        self.elements.append((tag, a))
+
+
+def browser():
+    for b in BROWSERS:
+        if shutil.which(b):
+            return shutil.which(b)
+    return None
+
+
+def open_page(chrome, path, query=""):
+    """Chromium's DOM of the page after its scripts ran, and the console messages it logged."""
+    url = "file://" + os.path.abspath(path) + query
+    r = subprocess.run([chrome, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
+                        "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
+    return r.stdout, console, r.returncode
+
+
+def check_site(chrome, site, only=None):
+    """Every page (or those named in `only`): loads, no console message, every image and link
+    resolves. Returns the problems."""
+    problems = []
+    pages = [os.path.join(site, p) for p in only] if only else \
+        sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
+    if not pages:
+        return [f"{site}: no page"]
+    for page in pages:
+        dom_text, console, rc = open_page(chrome, page)
+        rel = os.path.relpath(page, site)
+        if rc != 0 or "<html" not in dom_text:
+            problems.append(f"{rel}: did not load (exit {rc})")
+            continue
+        problems += [f"{rel}: console: {c.split(']', 1)[-1].strip()}" for c in console]
+        dom = Dom()
+        dom.feed(dom_text)
+        for tag, ref in dom.refs:
+            parsed = urllib.parse.urlparse(ref)
+            if parsed.scheme in ("http", "https"):
+                problems.append(f"{rel}: <{tag}> fetches from the network: {ref}")
+                continue
+            target = page if not parsed.path else os.path.normpath(os.path.join(os.path.dirname(page), parsed.path))
+            if not os.path.isfile(target):
+                problems.append(f"{rel}: <{tag}> {ref}: no such file")
+                continue
+            if parsed.fragment and target == page and parsed.fragment not in dom.ids:
+                problems.append(f"{rel}: <{tag}> {ref}: no element with that id")
+            if tag == "img":
+                with open(target, "rb") as f:
+                    head = f.read(512)
+                if b"<svg" not in head and not head.startswith(b"\x89PNG"):
+                    problems.append(f"{rel}: <img> {ref}: not an image")
+    return problems
+
+
+def merged_run(files, date, sha):
+    """One run of a GPU from its per-feature fixture files: their benchmarks and the first context."""
+    docs = [json.load(open(f)) for f in files]
+    doc = {"context": copy.deepcopy(docs[0]["context"]), "benchmarks": []}
+    for d in docs:
+        doc["benchmarks"] += d["benchmarks"]
+        for k, v in d["context"].items():
+            if k.startswith("archbench_method_"):
+                doc["context"][k] = v
+    doc["context"].update({"date": date, "archbench_git_sha": sha, "archbench_quick": "false"})
+    doc["context"].pop("archbench_fault", None)
+    return doc
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    script, data_dir, reference = sys.argv[1:]
+    chrome = browser()
+    if not chrome:
+        print(f"no Chromium ({', '.join(BROWSERS)}; Debian: apt-get install chromium): skipped")
+        return SKIP
+    try:
+        import jinja2  # noqa: F401
+    except ImportError:
+        print("Jinja2 not installed (pip install jinja2): skipped")
+        return SKIP
+    here = os.path.dirname(os.path.abspath(script))
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        # Three runs of one model on one board (the third 30 % slower in one benchmark), and the
+        # other fixture GPUs as they are.
+        results = os.path.join(tmp, "results")
+        h100 = sorted(glob.glob(os.path.join(data_dir, "h100_*.json")))
+        model = os.path.join(results, "nvidia-h100-80gb-hbm3")
+        os.makedirs(model)
+        runs = []
+        # One commit for the three (one the method ledger knows): every benchmark's method is the same.
+        sha = json.load(open(os.path.join(data_dir, "h100_atomics.json")))["context"]["archbench_git_sha"]
+        for i, day in enumerate(("2026-11-20", "2026-11-21", "2026-11-22")):
+            doc = merged_run(h100, f"{day}T10:00:00+00:00", sha)
+            if i == 2:
+                for b in doc["benchmarks"]:
+                    if b.get("name", "").startswith("Atomics/global/atom.add.u32/gpu/contention:all/"):
+                        for k in ("atomics_per_clk", "atomics_per_clk_concurrent", "atomics_per_second"):
+                            if isinstance(b.get(k), (int, float)):
+                                b[k] *= 0.7
+            path = os.path.join(model, f"{day}-full.json.gz")
+            with gzip.open(path, "wt") as f:
+                json.dump(doc, f)
+            runs.append(path)
+        for f in glob.glob(os.path.join(data_dir, "h200*.json")):
+            os.makedirs(os.path.join(results, "nvidia-h200"), exist_ok=True)
+            shutil.copy(f, os.path.join(results, "nvidia-h200"))
+        site = os.path.join(tmp, "site")
+        r = subprocess.run([sys.executable, script, results, "--out", site, "--reference", reference],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"FAIL: dashboard.py exited {r.returncode}:\n{r.stdout}{r.stderr}")
+            return 1
+
+        failures += check_site(chrome, site)
+
+        # The search finds a benchmark named in the URL; one that does not exist finds nothing.
+        history = os.path.join(site, "history", "nvidia-h100-80gb-hbm3.html")
+        for query, want in (("?q=Atomics/global/atom.add.u32", True), ("?q=no/such/benchmark", False)):
+            dom_text, _, _ = open_page(chrome, history, query)
+            dom = Dom()
+            dom.feed(dom_text)
+            shown = [a for tag, a in dom.elements if tag == "tr" and a.get("data-name") and "hidden" not in a]
+            found = any("atomics/global/atom.add.u32" in a["data-name"] for a in shown)
+            count = next((a.get("data-shown") for tag, a in dom.elements if a.get("id") == "count"), None)
+            if found != want or (want and not count) or (not want and count != "0"):
+                failures.append(f"search {query}: found {found}, count {count} (expected {'a row' if want else 'none'})")
+
+        # The front page's verdict is compare.py's for the same files (the earlier runs its history).
+        out = subprocess.run([sys.executable, os.path.join(here, "compare.py"), runs[1], runs[2], "--history", runs[0]],
+                             capture_output=True, text=True).stdout
+        said = next((line.split("Verdict: ", 1)[1] for line in out.splitlines() if line.startswith("Verdict: ")), None)
+        dom = Dom()
+        dom.feed(open(os.path.join(site, "index.html")).read())
+        shown = [html.unescape(a["data-verdict"]) for tag, a in dom.elements if a.get("data-verdict") not in (None, "none")]
+        if said is None or shown != [said]:
+            failures.append(f"front page verdict {shown} != compare.py's {said!r}")
+        elif not said.startswith("REGRESSION in Atomics"):
+            failures.append(f"the planted 30 % slowdown was not a regression in Atomics: {said!r}")
+
+        # The checks catch a broken site: the generations page's image removed, then the front
+        # page's link to it pointed nowhere (each page checked as above).
+        for what, page in (("image", "generations.html"), ("link", "index.html")):
+            broken = os.path.join(tmp, f"broken-{what}")
+            shutil.copytree(site, broken)
+            if what == "image":
+                os.remove(os.path.join(broken, "plots", "generations_latency.svg"))
+            else:
+                index = os.path.join(broken, "index.html")
+                text = open(index).read().replace('generations.html"', 'generations-gone.html"', 1)
+                open(index, "w").write(text)
+            caught = check_site(chrome, broken, [page])
+            if not caught:
+                failures.append(f"a {what} broken on purpose was not caught")
+            else:
+                print(f"broken {what}, caught: {caught[0]}")
+    for f in failures:
+        print(f"FAIL: {f}")
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
