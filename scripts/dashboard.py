@@ -235,12 +235,64 @@ def feature_name(plot_name):
     return FEATURE_OF_PLOT.get(plot_name, plot_name.capitalize())
 
 
+# The generations page's quantities, per level: (key, what, unit). Published files name them
+# Reference/<key> (tests/check_references.py); this suite's come from our_figures().
+LEVELS = [("l1_hit_latency_cycles", "L1 hit latency", "cycles"), ("l2_hit_latency_cycles", "L2 hit latency", "cycles"),
+          ("dram_latency_cycles", "DRAM latency", "cycles"), ("smem_latency_cycles", "shared memory latency", "cycles"),
+          ("l2_read_shared_bytes_per_second", "L2 read, data shared by SMs, about a third of the L2", "TB/s"),
+          ("l2_read_private_bytes_per_second", "L2 read, each SM its own slice", "TB/s"),
+          ("dram_read_bytes_per_second", "DRAM read", "TB/s"), ("dram_write_bytes_per_second", "DRAM write", "TB/s"),
+          ("dram_copy_bytes_per_second", "DRAM copy (read + write)", "TB/s"),
+          ("tensor_f16_flops", "tensor cores, f16 dense (wgmma)", "TFLOP/s"),
+          ("tensor_f16_flop_per_clk_per_sm", "tensor cores, f16 dense (wgmma)", "FLOP/clk/SM")]
+SUITE_METHOD = {
+    "latency": "archbench MemLatency/SmemBanks: a dependent chain per level, the median of the points inside it",
+    "l2": "archbench Bandwidth/l2/<case>/ld.cg: every SM reads its share for many passes, bytes over the GPU-wide window",
+    "dram": "archbench Bandwidth/headline/DRAM: the best of the launch shapes tried on this GPU, measured again",
+    "tensor": "archbench TensorCore/wgmma/throughput/f16: the best shape, every SM",
+}
+
+
+def our_figures(doc):
+    """This suite's figure per LEVELS key in a run, with its method: {key: (value, method)}."""
+    import plot_generations  # the plot's own reading of a run's latencies: one owner for them
+    q, _clock = plot_generations.from_run(doc)
+    out = {k: (v, SUITE_METHOD["latency"]) for k, v in q.items()}
+    rows = [b for b in doc.get("benchmarks", []) if resultfile.measured(b) and b.get("run_type") != "aggregate"]
+    l2 = float(doc.get("context", {}).get("gpu_l2_bytes", 0) or 0)
+    for case in ("shared", "private"):
+        cands = [b for b in rows if b["name"].startswith(f"Bandwidth/l2/{case}/ld.cg/") and "bytes_per_second" in b]
+        if cands and l2:
+            b = min(cands, key=lambda b: abs(b.get("footprint_bytes", 0) - l2 / 3))
+            out[f"l2_read_{case}_bytes_per_second"] = (b["bytes_per_second"], SUITE_METHOD["l2"])
+    for kind in ("read", "write", "copy"):
+        b = next((b for b in rows if b["name"].startswith(f"Bandwidth/headline/DRAM/{kind}/") and "bytes_per_second" in b), None)
+        if b:
+            out[f"dram_{kind}_bytes_per_second"] = (b["bytes_per_second"], SUITE_METHOD["dram"])
+    tensor = [b for b in rows if b["name"].startswith("TensorCore/wgmma/throughput/f16/") and "flops" in b]
+    if tensor:
+        out["tensor_f16_flops"] = (max(b["flops"] for b in tensor), SUITE_METHOD["tensor"])
+        out["tensor_f16_flop_per_clk_per_sm"] = (max(b.get("flop_per_clk_per_sm", 0) for b in tensor), SUITE_METHOD["tensor"])
+    return out
+
+
+def show(value, unit):
+    return f"{value / 1e12:.2f}" if unit in ("TB/s", "TFLOP/s") else f"{value:.1f}" if unit == "cycles" else f"{value:.0f}"
+
+
 def generations(newest, reference_dir, out_dir):
-    """The cross-generation plot (plot_generations.py, latencies) and every reference's provenance."""
+    """The cross-generation plot (plot_generations.py, latencies) and, per level, every GPU's
+    figure: this suite's runs and the published values, each with the tool and its source."""
     refs = sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
     r = subprocess.run([sys.executable, os.path.join(HERE, "plot_generations.py"), "--out", out_dir, *newest, *refs],
                        capture_output=True, text=True)
     svgs = [os.path.basename(p) for p in r.stdout.split() if p.endswith(".svg")] if r.returncode == 0 else []
+    figures = collections.defaultdict(list)  # key -> [(gpu, value, tool and method, source)]
+    for f in newest:
+        doc = resultfile.load(f)
+        gpu = doc.get("context", {}).get("gpu_name", "?")
+        for key, (value, method) in our_figures(doc).items():
+            figures[key].append((gpu, value, method, f))
     sources = []
     for p in refs:
         try:
@@ -248,17 +300,16 @@ def generations(newest, reference_dir, out_dir):
         except resultfile.ResultError:
             continue
         c = doc.get("context", {})
-        values = [(b.get("name", "").split("/", 1)[-1], b.get("value"), b.get("provenance", ""))
-                  for b in doc.get("benchmarks", []) if isinstance(b, dict)]
         sources.append({"gpu": c.get("gpu_name", os.path.basename(p)), "provenance": c.get("provenance", ""),
-                        "note": c.get("note", ""), "file": os.path.basename(p), "quantities": values})
-    ours = []
-    for f in newest:
-        doc = resultfile.load(f)
-        import plot_generations  # the plot's own reading of a run: one owner for the quantities
-        q, _clock = plot_generations.from_run(doc)
-        ours.append({"gpu": doc.get("context", {}).get("gpu_name", "?"), "file": f, "quantities": sorted(q.items())})
-    return svgs, sources, ours
+                        "note": c.get("note", ""), "file": os.path.basename(p)})
+        for b in doc.get("benchmarks", []):
+            if isinstance(b, dict) and isinstance(b.get("value"), (int, float)):
+                key = b.get("name", "").split("/", 1)[-1]
+                figures[key].append((c.get("gpu_name", "?"), b["value"], c.get("provenance", ""),
+                                     f"{os.path.basename(p)}: {b.get('provenance', '')}"))
+    levels = [{"what": what, "unit": unit, "rows": [(g, show(v, unit), m, src) for g, v, m, src in figures[key]]}
+              for key, what, unit in LEVELS if figures.get(key)]
+    return svgs, sources, levels
 
 
 def build(results_dir, out, reference_dir):
@@ -328,10 +379,10 @@ def build(results_dir, out, reference_dir):
                                                            runs=runs, newest=newest, note=note,
                                                            features=sorted(features), models=sorted(models)))
 
-    svgs, sources, ours = generations(sorted(newest_files.values()), reference_dir, os.path.join(out, "plots"))
+    svgs, sources, levels = generations(sorted(newest_files.values()), reference_dir, os.path.join(out, "plots"))
     with open(os.path.join(out, "generations.html"), "w") as fh:
         fh.write(env.get_template("generations.html").render(root=".", title="Generations", svgs=svgs, sources=sources,
-                                                           ours=ours, features=sorted(features), models=sorted(models)))
+                                                           levels=levels, features=sorted(features), models=sorted(models)))
     with open(os.path.join(out, "index.html"), "w") as fh:
         fh.write(env.get_template("index.html").render(root=".", title="archbench", cards=the_cards, partial_only=partial_only,
                                                      features=sorted(features), models=sorted(models)))

@@ -11,7 +11,7 @@ import sys
 KNOWN = {"l1_hit_latency_cycles", "l2_hit_latency_cycles", "dram_latency_cycles", "smem_latency_cycles",
          "smem_2way_latency_cycles", "smem_32way_latency_cycles", "l1_bytes", "l1_line_bytes", "l2_bytes",
          "l2_line_bytes", "smem_banks", "smem_bank_bytes", "l1_tlb_coverage_bytes", "l2_tlb_coverage_bytes",
-         "tlb_page_bytes"}
+         "tlb_page_bytes", "l2_read_shared_bytes_per_second", "dram_read_bytes_per_second"}
 ref_dir = sys.argv[1]
 problems = []
 files = sorted(f for f in os.listdir(ref_dir) if f.endswith(".json"))
