@@ -12,6 +12,7 @@ Verdicts, bands and steps are compare.py's (one owner for each rule); plots are 
 """
 import argparse
 import collections
+import concurrent.futures
 import glob
 import math
 import os
@@ -215,11 +216,16 @@ def feature_plots(files, out_dir):
     """Every plot script's SVGs for these runs: {feature name: [(file, caption)]}."""
     os.makedirs(out_dir, exist_ok=True)
     plots = collections.defaultdict(list)
-    for name in report.PLOTS:
-        r = subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out_dir, *files],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise DashboardError(f"plot_{name}.py failed: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
+    # The scripts side by side (each is mostly matplotlib's import and drawing).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        done = pool.map(lambda name: subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out_dir,
+                                                     *files], capture_output=True, text=True), report.PLOTS)
+    for name, r in zip(report.PLOTS, done):
+        if r.returncode != 0:  # the page says so; the rest of the site is still built
+            why = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+            print(f"dashboard.py: note: plot_{name}.py failed: {why}", file=sys.stderr)
+            plots[name].append((None, f"plot_{name}.py failed: {why}"))
+            continue
         for p in r.stdout.split():
             if p.endswith(".svg"):
                 stem = os.path.splitext(os.path.basename(p))[0]
@@ -357,7 +363,8 @@ def build(results_dir, out, reference_dir):
             if not plots.get(plot_name) and not heads and not rows:
                 continue
             features[feat]["models"].append({"gpu": gpu, "name": doc["context"].get("gpu_name", gpu), "file": f,
-                                             "plots": [(f"../plots/{gpu}/{p}", cap) for p, cap in plots.get(plot_name, [])],
+                                             "plots": [(f"../plots/{gpu}/{p}" if p else None, cap)
+                                                       for p, cap in plots.get(plot_name, [])],
                                              "headlines": heads, "inferred": rows})
     for feat, page in features.items():
         with open(os.path.join(out, "feature", f"{feat}.html"), "w") as fh:

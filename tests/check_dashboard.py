@@ -11,6 +11,7 @@ the same files. Then breaks a copy of the site twice (an image removed, a link p
 and requires the same checks to fail. Exit 0, 1 on a failure, 77 (skipped) without Chromium or
 Jinja2.
 """
+import concurrent.futures
 import copy
 import glob
 import gzip
@@ -71,8 +72,9 @@ def check_site(chrome, site, only=None):
         sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
     if not pages:
         return [f"{site}: no page"]
-    for page in pages:
-        dom_text, console, rc = open_page(chrome, page)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:  # a browser per page, a few at a time
+        opened = list(pool.map(lambda p: open_page(chrome, p), pages))
+    for page, (dom_text, console, rc) in zip(pages, opened):
         rel = os.path.relpath(page, site)
         if rc != 0 or "<html" not in dom_text:
             problems.append(f"{rel}: did not load (exit {rc})")

@@ -9,14 +9,16 @@ NIGHTLY = os.path.join(HERE, "..", "scripts", "nightly.py")
 FAKE = os.path.join(HERE, "fake_archbench.py")
 
 
-def nightly(tmp_path, env=None, *extra):
+def nightly(tmp_path, env=None, *extra, site=False):
+    """One night; the dashboard rebuilt only where a test asks (site=True): it costs ~15 s."""
     fake = tmp_path / "archbench"
     if not fake.exists():
         fake.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} \"$@\"\n")
         fake.chmod(0o755)
     e = dict(os.environ, **(env or {}))
     r = subprocess.run([sys.executable, NIGHTLY, "--binary", str(fake), "--history", str(tmp_path / "h"),
-                        "--repetitions", "3", *extra], capture_output=True, text=True, env=e)
+                        "--repetitions", "3", *([] if site else ["--no-site"]), *extra],
+                       capture_output=True, text=True, env=e)
     return r.returncode, r.stdout + r.stderr
 
 
@@ -30,8 +32,15 @@ def test_first_run_then_clean_then_a_regression_a_blip_and_a_step(tmp_path):
         code, out = nightly(tmp_path)
         assert code == 0, out
 
-    code, out = nightly(tmp_path, {"FAKE_BW_SCALE": "0.9"})
+    code, out = nightly(tmp_path, {"FAKE_BW_SCALE": "0.9"}, site=True)
     assert code == 1, out
+    try:  # the dashboard, rebuilt after the night, with the night's verdict on its front page
+        import jinja2  # noqa: F401
+        import matplotlib  # noqa: F401
+        index = open(tmp_path / "h" / "site" / "index.html").read()
+        assert "REGRESSION in Bandwidth" in index, out
+    except ImportError:
+        pass
     reports = sorted(glob.glob(str(gpu_dir / "2*.md")))
     text = open(reports[-1]).read()
     assert "REGRESSED     Bandwidth/read/ld/width:16/footprint:1  bytes_per_second" in text
@@ -67,7 +76,7 @@ def test_the_history_keeps_the_last_runs_of_each_board(tmp_path):
     for side in glob.glob(str(gpu_dir / "2*.md")) + glob.glob(str(gpu_dir / "*-table.csv")) + \
             glob.glob(str(gpu_dir / "*-trend-*.png")):
         assert os.path.basename(side).split(".md")[0].split("-table")[0].split("-trend")[0] in kept, side
-    code, out = subprocess.run([sys.executable, NIGHTLY, "--history", str(tmp_path / "h"), "--compare-latest"],
+    code, out = subprocess.run([sys.executable, NIGHTLY, "--history", str(tmp_path / "h"), "--compare-latest", "--no-site"],
                                capture_output=True, text=True).returncode, ""
     assert code == 0
 
