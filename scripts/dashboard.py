@@ -40,10 +40,6 @@ class DashboardError(Exception):
     pass
 
 
-def slug(text):
-    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", str(text).lower())).strip("-") or "x"
-
-
 # --- The runs ---------------------------------------------------------------------------------------
 
 class RunFile:
@@ -165,7 +161,7 @@ def history_rows(runs, newest):
             b = band(centres)
             series = [(r.date, statistics.median(r.run.values[name][counter]), r.run.methods.get(name), r.board)
                       for r in runs if r.run.values.get(name, {}).get(counter)]
-            rows.append({"name": compare.short(name), "anchor": slug(name + "-" + counter), "counter": counter,
+            rows.append({"name": compare.short(name), "anchor": resultfile.slug(name + "-" + counter), "counter": counter,
                          "runs": len(series), "boards": len({p[3] for p in series}), "noise_runs": len(centres),
                          "last": last, "kind": compare.metric_kind(counter), "band": b,
                          "step": b is not None and not (b[0] <= last <= b[2]),

@@ -27,18 +27,14 @@ import argparse
 import datetime
 import glob
 import os
-import re
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import resultfile  # noqa: E402
 import dashboard  # noqa: E402
-
-
-def slug(name):
-    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", name.lower())).strip("-") or "gpu"
 
 
 def history_runs(gpu_dir, model):
@@ -224,7 +220,7 @@ def night(args, extra):
         except compare.InputError as e:
             print(f"nightly: error: the run (exit {rc}) left no usable result: {e}", file=sys.stderr)
             return 2
-        gpu_dir = os.path.join(args.history, slug(ctx.get("gpu_name", "gpu")))
+        gpu_dir = os.path.join(args.history, resultfile.slug(ctx.get("gpu_name", "gpu"), "gpu"))
         os.makedirs(gpu_dir, exist_ok=True)
         current = os.path.join(gpu_dir, f"{stamp}.json")
         os.replace(scratch, current)

@@ -130,3 +130,8 @@ def measured(b):
     """The entry holds measurements: neither failed nor skipped."""
     return not b.get("error_occurred") and not b.get("skipped")
 
+
+def slug(text, empty="x"):
+    """A name for files and anchors: lower case, runs of anything else than [a-z0-9] as one '-'
+    ('NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'), `empty` for a name with none."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", str(text).lower())).strip("-") or empty
