@@ -130,16 +130,21 @@ def cards(models):
 
 # --- History ----------------------------------------------------------------------------------------
 
-def band(centres):
-    """compare.py's look-back band from earlier centres (>= 3): (low, centre, high), else None."""
-    logs = [math.log(v) for v in centres if v > 0]
-    if len(logs) < 3:
+def band(centres, kind, how, tol):
+    """compare.py's band around earlier centres (>= 3): their median, +- the threshold compare
+    judges a change by (the metric kind's minimum effect, or 3 look-back sigmas where wider; a
+    value's own tolerance); (low, centre, high), else None."""
+    if len(centres) < 3:
         return None
-    _, sigma = compare.lookback(centres, centres[-1])
-    if sigma is None:
-        return None
-    centre = math.exp(statistics.median(logs))
-    return centre / (1 + 3 * sigma), centre, centre * (1 + 3 * sigma)
+    centre = statistics.median(centres)
+    if how == "value":
+        threshold = tol
+    else:
+        _, sigma = compare.lookback(centres, centres[-1])
+        if sigma is None:
+            return None
+        threshold = max(compare.MIN_EFFECT_PCT[kind], compare.BAND_SIGMAS * 100 * sigma)
+    return centre * (1 - threshold / 100), centre, centre * (1 + threshold / 100)
 
 
 def history_rows(runs, newest):
@@ -152,13 +157,13 @@ def history_rows(runs, newest):
     rows = []
     for name, counters in sorted(newest.run.values.items()):
         method = newest.run.methods.get(name)
-        for counter, _how, _tol in newest.run.primary.get(name, []):
+        for counter, how, tol in newest.run.primary.get(name, []):
             if not counters.get(counter):
                 continue
             last = statistics.median(counters[counter])
             centres = [statistics.median(h.values[name][counter]) for h in noise
                        if h.methods.get(name) == method and h.values.get(name, {}).get(counter)]
-            b = band(centres)
+            b = band(centres, compare.metric_kind(counter), how, tol)
             series = [(r.date, statistics.median(r.run.values[name][counter]), r.run.methods.get(name), r.board)
                       for r in runs if r.run.values.get(name, {}).get(counter)]
             rows.append({"name": compare.short(name), "anchor": resultfile.slug(name + "-" + counter), "counter": counter,

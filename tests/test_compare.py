@@ -683,3 +683,18 @@ def test_a_skip_is_not_a_failure(tmp_path):
     code, out = run(a, b)
     assert "1 failed in the contender only, 2 skipped in the contender only (not for this GPU)" in out, out
     assert "failed in the contender: Atomics/x" in out, out
+
+
+def test_the_dashboards_band_is_the_threshold_compare_judges_by():
+    """A history page's band: the centres' median +- compare's threshold (the minimum effect,
+    3 look-back sigmas where wider, a value's own tolerance), so a point outside it is one
+    compare would weigh as a change."""
+    sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+    import dashboard
+    assert dashboard.band([100.0, 100.0], "bytes_per_second", "higher", 0) is None  # fewer than 3
+    lo, mid, hi = dashboard.band([100.0] * 4, "bytes_per_second", "higher", 0)
+    assert (round(lo, 6), mid, round(hi, 6)) == (98.0, 100.0, 102.0)  # flat history: the 2 % minimum effect
+    lo, mid, hi = dashboard.band([100.0, 110.0, 90.0, 105.0, 95.0], "cycles", "lower", 0)
+    _, sigma = compare.lookback([100.0, 110.0, 90.0, 105.0, 95.0], 95.0)
+    assert mid == 100.0 and abs(hi - 100.0 * (1 + compare.BAND_SIGMAS * sigma)) < 1e-9 and hi - 100 > 2
+    assert dashboard.band([10.0, 10.0, 10.0], "other", "value", 5.0) == (9.5, 10.0, 10.5)
