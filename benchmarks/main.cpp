@@ -72,6 +72,15 @@ std::string first_unknown_flag(const std::vector<std::string>& rest) {
   return "";
 }
 
+// The value of --benchmark_filter= among the arguments ("" when none): it also asks for the
+// features on request (fixtures/registry.hpp, feature_selected).
+std::string filter_arg(const std::vector<std::string>& args) {
+  std::string filter;
+  for (const std::string& a : args)
+    if (has_prefix(a, "--benchmark_filter=")) filter = a.substr(19);
+  return filter;
+}
+
 // Why no GPU can be used, in words a login node's user can act on.
 std::string no_gpu_cause(cudaError_t err) {
   if (err == cudaSuccess) return "no CUDA GPU found: the driver sees 0 devices";
@@ -112,7 +121,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   int matched = 0;
   bool failed = false;
   for (const archbench::Feature& f : archbench::features()) {
-    if (std::find(skip.begin(), skip.end(), f.name) != skip.end()) continue;
+    if (!archbench::feature_selected(f, "", skip, filter_arg(args))) continue;
     const std::string child_json = tmp + "/" + f.name + ".json";
     std::vector<std::string> child = {self};
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -240,9 +249,7 @@ int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
     Gpu::select_profile(gpu_info_from_result(opt.gpu_profile));
     const SuiteConfig cfg = suite_config(opt);
     for (const Feature& f : features())
-      if ((opt.only_feature.empty() || f.name == opt.only_feature) &&
-          std::find(opt.skip_features.begin(), opt.skip_features.end(), f.name) == opt.skip_features.end())
-        f.register_benchmarks(cfg);
+      if (feature_selected(f, opt.only_feature, opt.skip_features, filter_arg(opt.rest))) f.register_benchmarks(cfg);
   } catch (const std::exception& e) {
     return fail(e.what());
   }
@@ -380,8 +387,7 @@ int main(int argc, char** argv) {
   bool found = opt.only_feature.empty();
   try {
     for (const Feature& f : features())
-      if ((opt.only_feature.empty() || f.name == opt.only_feature) &&
-          std::find(opt.skip_features.begin(), opt.skip_features.end(), f.name) == opt.skip_features.end()) {
+      if (feature_selected(f, opt.only_feature, opt.skip_features, filter_arg(opt.rest))) {
         f.register_benchmarks(cfg);
         found = true;
       }

@@ -1,0 +1,321 @@
+// Energy: what an operation costs in energy, from the board's own energy counter (NVML), on the
+// kernels that already run each operation at its limit (docs/energy.md).
+//   Energy/counter                                    the counter's update period and step, the
+//                                                     power reading's update period
+//   Energy/rest/idle                                  the board with nothing to do
+//   Energy/rest/resident/warps_per_sm:W               W resident warps per SM doing nothing that counts
+//   Energy/op/<op>/ilp:I/warps_per_sm:W               FFMA, DFMA, HFMA2, IMAD, MUFU.EX2 (Pipeline's chains)
+//   Energy/mma_sync/<op>/ilp:I/warps_per_sm:W         mma.sync per data type (TensorCore's chains)
+//   Energy/wgmma/<type>/ss/n:N/warpgroups_per_sm:G    wgmma per data type (TensorCore's loops)
+//   Energy/bytes/<level>/<read|write|copy>            bytes served by shared memory, L1, L2, DRAM
+//   Energy/host/pinned/<h2d|d2h>/bytes:B              pinned copies over the host link
+// Each figure is incremental: launches of 1x, 2x and 4x the work (the same kernel, shape and
+// clock), each run back to back for a window, and the slope of their energy against their work,
+// less the rest power of the same occupancy over the time the work takes. Energy is not in the
+// default run: a minute of windows heats the board and moves the clocks other features measure
+// at. `--benchmark_filter=Energy` runs it.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analysis/throughput.hpp"
+#include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/calibrate.hpp"
+#include "fixtures/energy_runner.hpp"
+#include "fixtures/hostlink_runner.hpp"
+#include "fixtures/hw_profiler.hpp"
+#include "fixtures/pipeline_runner.hpp"
+#include "fixtures/registry.hpp"
+#include "fixtures/report.hpp"
+#include "fixtures/tensor_runner.hpp"
+#include "kernels/energy.hpp"
+
+namespace archbench {
+namespace {
+
+constexpr int kIterations = 1;            // one measurement of three windows and a rest window
+constexpr double kBaseLaunchFactor = 5;   // the 1x launch: five calibrated launches' work (~10 ms)
+constexpr std::uint64_t kRestHoldNs = 10'000'000;
+
+double g_window_s = 0.6;  // per window; --quick halves it
+
+// A host-side pause of the same length as a rest launch: the idle board.
+void idle_pause() { std::this_thread::sleep_for(std::chrono::nanoseconds(kRestHoldNs)); }
+
+std::function<void()> resident_rest(int blocks, int threads) {
+  return [blocks, threads] { run_resident_rest(blocks, threads, kRestHoldNs); };
+}
+
+std::uint32_t scaled(std::uint32_t calibrated) { return std::uint32_t(calibrated * kBaseLaunchFactor); }
+
+// The body every energy benchmark shares: measure, report, and the counters' replay of one 1x launch.
+void run_energy(benchmark::State& state, const EnergyWork& work, const std::string& unit, unsigned hw_groups,
+                const std::string& second_unit = "", double second_per_unit = 0) {
+  const EnergyMeter& meter = energy_meter();
+  EnergyMeasurement m;
+  for (auto _ : state) {
+    m = measure_energy(meter, work, g_window_s);
+    double seconds = m.rest.seconds;
+    for (const EnergyWindow& w : m.windows) seconds += w.seconds;
+    state.SetIterationTime(seconds);
+  }
+  report_energy(state, m, unit, second_unit, second_per_unit);
+  if (hw_groups) add_hw_counters(state, hw_groups, {nullptr, [&] { work.launch(1); }});
+}
+
+// --- Arithmetic: Pipeline's chains at their limit --------------------------------------------------
+void energy_op(benchmark::State& state, PipeOp op, PipelineShape shape) {
+  const PipeOpInfo& info = pipe_op_info(op);
+  if (const auto why = pipe_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
+  guarded(state, [&] {
+    const std::uint32_t base = scaled(calibrate_throughput_iterations(op, shape));
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const ThroughputMeasurement t = measure_throughput(op, shape, base * k);  // self-checked
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+    };
+    work.rest = resident_rest(shape.sms * shape.blocks_per_sm(), 32 * shape.warps_per_block());
+    // A thread instruction (one lane's FFMA) is the operation; FP ops also per FLOP.
+    const double flop_per_inst = double(info.results_per_step) * info.flops_per_result;
+    run_energy(state, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
+    state.counters["ilp"] = shape.ilp;
+    state.counters["warps_per_sm"] = shape.warps_per_sm;
+  });
+}
+
+// --- Tensor cores ------------------------------------------------------------------------------------
+void energy_mma(benchmark::State& state, MmaOp op, MmaShape shape) {
+  if (const auto why = mma_op_unsupported(mma_op_info(op), Gpu::current().info())) return skip(state, *why);
+  guarded(state, [&] {
+    const std::uint32_t base = scaled(measure_mma_throughput(op, shape, TensorFill::random).iterations);
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const TensorThroughput t = measure_mma_throughput(op, shape, TensorFill::random, base * k);
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+    };
+    work.rest = resident_rest(shape.sms, 32 * shape.warps_per_sm);
+    run_energy(state, work, "flop", kHwTensor);
+    state.counters["ilp"] = shape.ilp;
+    state.counters["warps_per_sm"] = shape.warps_per_sm;
+  });
+}
+
+void energy_wgmma(benchmark::State& state, WgmmaType type, int n, WgmmaShape shape) {
+  if (const auto why = wgmma_unsupported()) return skip(state, *why);
+  guarded(state, [&] {
+    const std::uint32_t base = scaled(measure_wgmma_throughput(type, n, shape, TensorFill::random).iterations);
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const TensorThroughput t = measure_wgmma_throughput(type, n, shape, TensorFill::random, base * k);
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+    };
+    work.rest = resident_rest(shape.sms, 128 * shape.warpgroups_per_sm);
+    run_energy(state, work, "flop", kHwTensor);
+    state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
+  });
+}
+
+// --- Bytes by the level that serves them -------------------------------------------------------------
+BandwidthRunner& runner() {
+  static BandwidthRunner r;
+  return r;
+}
+
+void energy_bytes(benchmark::State& state, const BwCase& c) {
+  guarded(state, [&] {
+    BandwidthRunner& r = runner();
+    const std::uint32_t base = scaled(r.calibrate(c));
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const BwMeasurement b = r.measure(c, base * k);  // copy and write check their destination
+      return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak};
+    };
+    work.rest = resident_rest(c.shape.sms * c.shape.blocks_per_sm, 32 * c.shape.warps_per_block);
+    run_energy(state, work, "byte", kHwMemory);
+    state.counters["footprint_bytes"] = double(c.footprint);
+    state.counters["width_bytes"] = c.width;
+  });
+}
+
+constexpr std::uint32_t kSmemBytesPerBlock = 32u << 10;
+constexpr int kSmemWidth = 8;
+const BwShape kSmemShape{2, 16, 0};  // sms set at registration
+
+void energy_smem(benchmark::State& state, bool write, BwShape shape) {
+  guarded(state, [&] {
+    BandwidthRunner& r = runner();
+    const int threads = 32 * shape.warps_per_block, blocks = shape.blocks_per_sm * shape.sms;
+    EnergyWork work;
+    std::uint32_t base = 0;
+    if (!write) {
+      base = scaled(r.calibrate_smem(kSmemWidth, kSmemBytesPerBlock, shape));
+      work.launch = [&](std::uint32_t k) {
+        const BwMeasurement b = r.measure_smem(kSmemWidth, kSmemBytesPerBlock, shape, base * k);
+        return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak};
+      };
+    } else {
+      if (smem_write_max_blocks_per_sm(kSmemWidth, threads, kSmemBytesPerBlock) < shape.blocks_per_sm)
+        throw Unsupported("shared-memory stores: " + std::to_string(shape.blocks_per_sm) + " blocks do not fit on an SM");
+      const auto launch = [&](std::uint32_t passes) {
+        const double bytes = double(kSmemWritesPerThreadPerPass) * kSmemWidth * threads * blocks * passes;
+        const std::vector<WarpTiming> w = run_smem_write(kSmemWidth, kSmemBytesPerBlock, passes, blocks, threads);
+        const ThroughputSummary s = summarize_throughput(w, bytes / double(w.size()));
+        return EnergyLaunch{bytes, s.per_sm_rate_mean, 0};
+      };
+      constexpr std::uint32_t kTrial = 256;
+      const auto t0 = std::chrono::steady_clock::now();
+      launch(kTrial);
+      const double trial_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+      base = scaled(count_for_target(kTrial, trial_ns, kBwTargetLaunchNs));
+      work.launch = [&, launch](std::uint32_t k) { return launch(base * k); };
+    }
+    work.rest = resident_rest(blocks, threads);
+    run_energy(state, work, "byte", kHwShared);
+    state.counters["width_bytes"] = kSmemWidth;
+  });
+}
+
+// --- The host link -----------------------------------------------------------------------------------
+void energy_host(benchmark::State& state, CopyDir dir, std::size_t bytes) {
+  guarded(state, [&] {
+    HostCopyBuffers buffers(HostMemory::pinned, dir, bytes);
+    const int base = buffers.calibrate();
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      buffers.measure(int(base * k));  // the destination checked afterwards
+      return EnergyLaunch{double(bytes) * base * k, 0, 0};
+    };
+    work.rest = idle_pause;  // a copy occupies no SM: its rest is the idle board
+    run_energy(state, work, "byte", 0);
+    state.counters["copy_bytes"] = double(bytes);
+  });
+}
+
+// --- The rest, and the counter itself ----------------------------------------------------------------
+void energy_rest(benchmark::State& state, int warps_per_sm) {
+  guarded(state, [&] {
+    const EnergyMeter& meter = energy_meter();
+    const GpuInfo& g = Gpu::current().info();
+    const int blocks_per_sm = (warps_per_sm + 31) / 32, warps_per_block = warps_per_sm / blocks_per_sm;
+    const std::function<void()> rest =
+        warps_per_sm == 0 ? std::function<void()>(idle_pause) : resident_rest(g.sm_count * blocks_per_sm, 32 * warps_per_block);
+    EnergyWindow w;
+    for (auto _ : state) {
+      w = meter.run(rest, g_window_s);
+      state.SetIterationTime(w.seconds);
+    }
+    report_window(state, w, "");
+    state.counters["warps_per_sm"] = warps_per_sm;
+    state.counters["throttled"] = w.clocks.throttled ? 1 : 0;
+  });
+}
+
+void energy_counter(benchmark::State& state) {
+  guarded(state, [&] {
+    const EnergyMeter& meter = energy_meter();
+    const GpuInfo& g = Gpu::current().info();
+    std::pair<CounterUpdates, CounterUpdates> t;
+    // Under a resident rest kernel: the board is awake, and the counter steps at its busy pace.
+    for (auto _ : state) {
+      t = meter.trace(resident_rest(g.sm_count, 1024), 12 * meter.period_s());
+      state.SetIterationTime(12 * meter.period_s());
+    }
+    const CounterUpdates& e = t.first;
+    if (e.period_s <= 0) throw std::runtime_error("energy: the counter did not step during the trace");
+    state.counters["energy_update_period_ms"] = e.period_s * 1e3;
+    state.counters["energy_update_period_p10_ms"] = e.period_p10_s * 1e3;
+    state.counters["energy_update_period_p90_ms"] = e.period_p90_s * 1e3;
+    state.counters["energy_min_step_mj"] = e.min_step_mj;
+    state.counters["energy_read_ms"] = e.read_interval_s * 1e3;
+    state.counters["energy_updates"] = double(e.t_s.size());
+    state.counters["power_update_period_ms"] = t.second.period_s * 1e3;
+  });
+}
+
+const std::vector<MetricRule> kEnergyMetrics = {
+    {"Energy/op/", {lower("pj_per_op")}},
+    {"Energy/mma_sync/", {lower("pj_per_flop")}},
+    {"Energy/wgmma/", {lower("pj_per_flop")}},
+    {"Energy/bytes/", {lower("pj_per_byte")}},
+    {"Energy/host/", {lower("pj_per_byte")}},
+    // The rest powers and the counter's period are the board's and the driver's: values, each
+    // compared within its tolerance (idle power moves with the board's temperature).
+    {"Energy/rest/", {value("power_w", 10)}},
+    {"Energy/counter", {value("energy_update_period_ms", 10)}}};
+
+void register_energy(const SuiteConfig& cfg) {
+  const GpuInfo& g = cfg.gpu.info();
+  const int all = g.sm_count;
+  g_window_s = cfg.quick ? 0.3 : 0.6;
+  std::vector<BenchmarkPoint> points;
+  points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
+  for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
+    points.push_back({w == 0 ? std::string("Energy/rest/idle") : "Energy/rest/resident/warps_per_sm:" + std::to_string(w),
+                      [w](benchmark::State& st) { energy_rest(st, w); }});
+
+  struct OpCase { PipeOp op; int ilp; };
+  std::vector<OpCase> ops = {{PipeOp::ffma, 8}, {PipeOp::dfma, 4}};
+  if (!cfg.quick) ops.insert(ops.end(), {{PipeOp::hfma2, 8}, {PipeOp::imad, 4}, {PipeOp::mufu_ex2, 4}});
+  for (const OpCase& c : ops) {
+    const PipelineShape shape{c.ilp, 32, all};
+    points.push_back({std::string("Energy/op/") + pipe_op_info(c.op).name + "/ilp:" + std::to_string(c.ilp) + "/warps_per_sm:32",
+                      [c, shape](benchmark::State& st) { energy_op(st, c.op, shape); }});
+  }
+  std::vector<MmaOp> mmas = {MmaOp::f16_m16n8k16_f32};
+  if (!cfg.quick)
+    mmas.insert(mmas.end(), {MmaOp::bf16_m16n8k16_f32, MmaOp::tf32_m16n8k8_f32, MmaOp::s8_m16n8k32_s32, MmaOp::f64_m8n8k4_f64});
+  for (MmaOp op : mmas) {
+    const MmaShape shape{4, 8, all};
+    points.push_back({std::string("Energy/mma_sync/") + mma_op_info(op).name + "/ilp:4/warps_per_sm:8",
+                      [op, shape](benchmark::State& st) { energy_mma(st, op, shape); }});
+  }
+  for (WgmmaType t : {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
+    const WgmmaShape shape{WgmmaMode::ss, 2, all};
+    points.push_back({std::string("Energy/wgmma/") + wgmma_type_info(t).name + "/ss/n:256/warpgroups_per_sm:2",
+                      [t, shape](benchmark::State& st) { energy_wgmma(st, t, 256, shape); }});
+  }
+
+  BwShape smem_shape = kSmemShape;
+  smem_shape.sms = all;
+  points.push_back({"Energy/bytes/smem/read", [smem_shape](benchmark::State& st) { energy_smem(st, false, smem_shape); }});
+  points.push_back({"Energy/bytes/smem/write", [smem_shape](benchmark::State& st) { energy_smem(st, true, smem_shape); }});
+  // Footprints from the GPU's own sizes: an L1 slice per SM a quarter of its shared memory, a
+  // third of the L2, and DRAM 8x the L2 (a copy's two arrays 4x each).
+  const BwShape shape{1, 32, all};
+  const std::size_t align = 16 * 1024 * std::size_t(all);
+  const auto round = [align](std::size_t b) { return (b + align - 1) / align * align; };
+  struct BytesCase { const char* name; BwVariant variant; std::size_t footprint; };
+  const std::vector<BytesCase> cases = {
+      {"L1/read", {BwKind::read, BwLoad::ca, BwStore::none}, round(g.smem_per_sm_bytes / 4 * all)},
+      {"L2/read", {BwKind::read, BwLoad::cg, BwStore::none}, round(g.l2_bytes / 3)},
+      {"L2/write", {BwKind::write, BwLoad::none, BwStore::def}, round(g.l2_bytes / 3)},
+      {"DRAM/read", {BwKind::read, BwLoad::def, BwStore::none}, round(8 * g.l2_bytes)},
+      {"DRAM/write", {BwKind::write, BwLoad::none, BwStore::def}, round(8 * g.l2_bytes)},
+      {"DRAM/copy", {BwKind::copy, BwLoad::def, BwStore::def}, round(4 * g.l2_bytes)}};
+  for (const BytesCase& c : cases) {
+    if (cfg.quick && std::string(c.name).find("read") == std::string::npos) continue;
+    const BwCase bc{c.variant, 16, c.footprint, shape};
+    points.push_back({std::string("Energy/bytes/") + c.name, [bc](benchmark::State& st) { energy_bytes(st, bc); }});
+  }
+  points.push_back({"Energy/bytes/L1/write", [](benchmark::State& st) {
+                      skip(st, "the L1 is write-through on this architecture: a store's bytes go to the L2 "
+                               "(Energy/bytes/L2/write)");
+                    },
+                    {lower("pj_per_byte")}});
+  constexpr std::size_t kHostCopyBytes = 64u << 20;
+  for (CopyDir d : {CopyDir::h2d, CopyDir::d2h}) {
+    if (cfg.quick && d == CopyDir::d2h) continue;
+    points.push_back({std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
+                      [d](benchmark::State& st) { energy_host(st, d, kHostCopyBytes); }});
+  }
+  register_points("Energy", points, kIterations, kEnergyMetrics);
+}
+
+}  // namespace
+}  // namespace archbench
+
+ARCHBENCH_FEATURE_ON_REQUEST(Energy, archbench::register_energy);
