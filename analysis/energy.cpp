@@ -17,6 +17,7 @@ CounterUpdates counter_updates(const std::vector<EnergyRead>& reads) {
     if (step == 0) continue;
     u.t_s.push_back(0.5 * (reads[i].t_s + reads[i - 1].t_s));
     u.energy_mj.push_back(reads[i].energy_mj);
+    u.uncertainty_s.push_back(0.5 * (reads[i].t_s - reads[i - 1].t_s));
     if (step > 0 && (u.min_step_mj == 0 || step < u.min_step_mj)) u.min_step_mj = step;
   }
   if (!read_gaps.empty()) u.read_interval_s = median(read_gaps);
@@ -35,6 +36,7 @@ std::optional<WindowPower> window_power(const CounterUpdates& u, double begin_s,
   std::size_t first = u.t_s.size(), last = 0;
   for (std::size_t i = 0; i < u.t_s.size(); ++i) {
     if (u.t_s[i] < begin_s + lead_s || u.t_s[i] > end_s) continue;
+    if (i < u.uncertainty_s.size() && u.uncertainty_s[i] > u.read_interval_s) continue;  // 2 x half
     first = std::min(first, i);
     last = i;
   }

@@ -24,6 +24,7 @@ struct EnergyRead {
 struct CounterUpdates {
   std::vector<double> t_s;          // each update's estimated time: midway between the reads around it
   std::vector<double> energy_mj;    // the value it changed to
+  std::vector<double> uncertainty_s;  // half the time between the reads around it
   double period_s = 0;              // median time between consecutive updates (0 with fewer than 2)
   double period_p10_s = 0, period_p90_s = 0;
   double min_step_mj = 0;           // smallest change seen (the counter's resolution at most)
@@ -32,7 +33,9 @@ struct CounterUpdates {
 CounterUpdates counter_updates(const std::vector<EnergyRead>& reads);
 
 // A window's power from the updates inside [begin_s + lead_s, end_s]: lead_s keeps out an update
-// whose interval began before the window (one update period).
+// whose interval began before the window (one update period). Only updates whose time is known
+// to within twice the median read interval bound it (the counter is read in bursts around the
+// updates it expects; one that came early is seen only at the next burst).
 struct WindowPower {
   double power_w = 0;
   double seconds = 0;   // first to last update used

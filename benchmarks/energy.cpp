@@ -76,7 +76,7 @@ void energy_op(benchmark::State& state, PipeOp op, PipelineShape shape) {
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const ThroughputMeasurement t = measure_throughput(op, shape, base * k);  // self-checked
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms * shape.blocks_per_sm(), 32 * shape.warps_per_block());
     // A thread instruction (one lane's FFMA) is the operation; FP ops also per FLOP.
@@ -95,7 +95,7 @@ void energy_mma(benchmark::State& state, MmaOp op, MmaShape shape) {
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const TensorThroughput t = measure_mma_throughput(op, shape, TensorFill::random, base * k);
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 32 * shape.warps_per_sm);
     run_energy(state, work, "flop", kHwTensor);
@@ -111,7 +111,7 @@ void energy_wgmma(benchmark::State& state, WgmmaType type, int n, WgmmaShape sha
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const TensorThroughput t = measure_wgmma_throughput(type, n, shape, TensorFill::random, base * k);
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 128 * shape.warpgroups_per_sm);
     run_energy(state, work, "flop", kHwTensor);
@@ -132,7 +132,7 @@ void energy_bytes(benchmark::State& state, const BwCase& c) {
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const BwMeasurement b = r.measure(c, base * k);  // copy and write check their destination
-      return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak};
+      return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak, b.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(c.shape.sms * c.shape.blocks_per_sm, 32 * c.shape.warps_per_block);
     run_energy(state, work, "byte", kHwMemory);
@@ -155,7 +155,7 @@ void energy_smem(benchmark::State& state, bool write, BwShape shape) {
       base = scaled(r.calibrate_smem(kSmemWidth, kSmemBytesPerBlock, shape));
       work.launch = [&](std::uint32_t k) {
         const BwMeasurement b = r.measure_smem(kSmemWidth, kSmemBytesPerBlock, shape, base * k);
-        return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak};
+        return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak, b.summary.gpu_window_ns * 1e-9};
       };
     } else {
       if (smem_write_max_blocks_per_sm(kSmemWidth, threads, kSmemBytesPerBlock) < shape.blocks_per_sm)
@@ -164,13 +164,10 @@ void energy_smem(benchmark::State& state, bool write, BwShape shape) {
         const double bytes = double(kSmemWritesPerThreadPerPass) * kSmemWidth * threads * blocks * passes;
         const std::vector<WarpTiming> w = run_smem_write(kSmemWidth, kSmemBytesPerBlock, passes, blocks, threads);
         const ThroughputSummary s = summarize_throughput(w, bytes / double(w.size()));
-        return EnergyLaunch{bytes, s.per_sm_rate_mean, 0};
+        return EnergyLaunch{bytes, s.per_sm_rate_mean, 0, s.gpu_window_ns * 1e-9};
       };
       constexpr std::uint32_t kTrial = 256;
-      const auto t0 = std::chrono::steady_clock::now();
-      launch(kTrial);
-      const double trial_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-      base = scaled(count_for_target(kTrial, trial_ns, kBwTargetLaunchNs));
+      base = scaled(count_for_target(kTrial, launch(kTrial).gpu_seconds * 1e9, kBwTargetLaunchNs));
       work.launch = [&, launch](std::uint32_t k) { return launch(base * k); };
     }
     work.rest = resident_rest(blocks, threads);

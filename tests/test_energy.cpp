@@ -58,6 +58,29 @@ TEST(Energy, WindowPowerReadsOnlyTheUpdatesInside) {
   EXPECT_FALSE(window_power(u, 1.0, 1.25, 0.125, 2).has_value());
 }
 
+TEST(Energy, AnUpdateSeenLateDoesNotBoundAWindow) {
+  // Read in bursts from 10 ms before each expected update, as the meter does: every update's time
+  // is known to a read. Then one is made uncertain, as if it had come early and been seen only at
+  // the next burst, a period later.
+  const auto power = [](double) { return 200.0; };
+  std::vector<EnergyRead> reads;
+  const auto dense = counter_trace(power, 0.1, 0.0025, 3.0);
+  for (const EnergyRead& r : dense) {
+    const double phase = std::remainder(r.t_s, 0.1);
+    if (phase > -0.010 && phase < 0.004) reads.push_back(r);
+  }
+  const CounterUpdates u = counter_updates(reads);
+  ASSERT_GE(u.t_s.size(), 25u);
+  for (double h : u.uncertainty_s) EXPECT_LT(h, 0.05);
+  CounterUpdates gap = u;
+  gap.uncertainty_s[gap.uncertainty_s.size() - 1] = 0.045;
+  const auto with = window_power(u, 0.0, 3.0, 0.125);
+  const auto without = window_power(gap, 0.0, 3.0, 0.125);
+  ASSERT_TRUE(with && without);
+  EXPECT_EQ(without->intervals, with->intervals - 1);
+  EXPECT_NEAR(without->power_w, 200.0, 2.0);
+}
+
 TEST(Energy, ThrottledWindowIsFlaggedByItsOwnReasonsOnly) {
   std::vector<ClockRead> reads;
   for (int i = 0; i < 100; ++i) {
