@@ -215,13 +215,13 @@ void energy_counter(benchmark::State& state) {
   guarded(state, [&] {
     const EnergyMeter& meter = energy_meter();
     const GpuInfo& g = Gpu::current().info();
-    std::pair<CounterUpdates, CounterUpdates> t;
+    EnergyMeter::Trace t;
     // Under a resident rest kernel: the board is awake, and the counter steps at its busy pace.
     for (auto _ : state) {
       t = meter.trace(resident_rest(g.sm_count, 1024), 12 * meter.period_s());
       state.SetIterationTime(12 * meter.period_s());
     }
-    const CounterUpdates& e = t.first;
+    const CounterUpdates& e = t.energy;
     if (e.period_s <= 0) throw std::runtime_error("energy: the counter did not step during the trace");
     state.counters["energy_update_period_ms"] = e.period_s * 1e3;
     state.counters["energy_update_period_p10_ms"] = e.period_p10_s * 1e3;
@@ -229,7 +229,9 @@ void energy_counter(benchmark::State& state) {
     state.counters["energy_min_step_mj"] = e.min_step_mj;
     state.counters["energy_read_ms"] = e.read_interval_s * 1e3;
     state.counters["energy_updates"] = double(e.t_s.size());
-    state.counters["power_update_period_ms"] = t.second.period_s * 1e3;
+    state.counters["power_update_period_ms"] = t.power.period_s * 1e3;
+    state.counters["sm_clock_mhz"] = t.clocks.sm_clock_mhz;
+    state.counters["throttled"] = t.clocks.throttled ? 1 : 0;
   });
 }
 

@@ -63,7 +63,7 @@ except ImportError:  # the decision still works without a p-value; say so in the
 
 # Minimum relative change (%) that counts, by the metric's kind (its unit).
 MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
-                  "ns": 2.0, "other": 5.0}  # ns: launch costs; the host-side ones take their band from history
+                  "ns": 2.0, "energy": 5.0, "other": 5.0}  # ns: launch costs; the host-side ones take their band from history
 FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
@@ -122,7 +122,7 @@ LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest
 ]
 
 UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "per_second": "per s", "clock_mhz": "MHz",
-         "ns": "ns", "other": ""}
+         "ns": "ns", "energy": "pJ", "other": ""}
 
 
 class InputError(Exception):
@@ -133,6 +133,8 @@ def metric_kind(counter):
     """The kind of a counter, from the unit its name carries (DESIGN.md: names carry the unit)."""
     if counter.endswith("_cycles") or counter.startswith("cycles_per_"):
         return "cycles"
+    if counter.startswith("pj_per_"):
+        return "energy"  # Energy: picojoules per operation, byte or FLOP
     if "per_clk" in counter:
         return "per_clk"
     if counter.endswith("bytes_per_second"):

@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
 import resultfile  # noqa: E402
 
+# The default run's features (Energy runs on request only: its own runs carry its history).
 FEATURES = ["MemLatency", "Pipeline", "Bandwidth", "Atomics", "SmemBanks", "Dsm", "Tlb", "Scheduling", "TensorCore",
             "Geometry", "P2P", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy"]
 

@@ -22,6 +22,8 @@ import resultfile  # noqa: E402
 
 # One line under each plot of the report: what it shows.
 CAPTIONS = {
+    "energy_levels": "Incremental energy per byte by the level that served it (shared memory, L1, L2, DRAM, the host link), reads and writes; lighter above: the static power over the time the bytes take.",
+    "energy_dtypes": "Incremental energy per FLOP by data type: FMAs on the CUDA cores beside mma.sync and wgmma; hatched: a window the power cap throttled.",
     "asynccopy_bandwidth": "Asynchronous copies into shared memory (plain loads, cp.async, TMA bulk and tensor) against stage size, from the L2 and from DRAM, beside the Bandwidth feature's headline.",
     "asynccopy_latency": "One copy at a time into shared memory, from the L2 and from DRAM: cycles from issue to the data in shared memory, against the bytes copied, per path.",
     "bandwidth_levels": "Bandwidth per level: the headline of each (the best shape on this GPU) and the L2 read cases (private slices, near and far partition, shared data), with the DRAM peak; a peer's figure beside them when given.",
@@ -57,7 +59,7 @@ CAPTIONS = {
 }
 
 PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry",
-         "p2p", "launch", "hostlink", "l2persist", "sync", "asynccopy"]
+         "p2p", "launch", "hostlink", "l2persist", "sync", "asynccopy", "energy"]
 
 
 

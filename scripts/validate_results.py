@@ -26,7 +26,7 @@ CONTEXT_KEYS = [
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
 FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy", "Fault"}  # Fault: injected by the reliability tests only
+            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy", "Energy", "Fault"}  # Fault: injected by the reliability tests only
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}
@@ -73,6 +73,19 @@ FEATURE_COUNTERS = {
     "L2Persist/reset": ["kept_bytes_without_reset", "kept_bytes_after_reset", "window_bytes", "setaside_bytes"],
     "Tlb/latency": ["latency_cycles", "latency_ns", "footprint_bytes", "stride_bytes", "elements", "self_checked"],
     "Tlb/geometry": ["page_size_bytes", "page_size_confidence", "levels"],
+    # Energy: the differential figure, its variants' agreement, the powers and clocks behind it.
+    "Energy/op": ["pj_per_op", "pj_per_op_with_static", "pj_per_op_all_in", "pair_spread_pct", "power_w", "rest_power_w",
+                  "rest_sm_clock_mhz", "clock_mismatch_pct", "energy_update_period_ms", "ops_per_second"],
+    "Energy/mma_sync": ["pj_per_flop", "pj_per_flop_with_static", "pj_per_flop_all_in", "pair_spread_pct", "power_w",
+                        "rest_power_w", "rest_sm_clock_mhz", "clock_mismatch_pct", "flops_per_second"],
+    "Energy/wgmma": ["pj_per_flop", "pj_per_flop_with_static", "pj_per_flop_all_in", "pair_spread_pct", "power_w",
+                     "rest_power_w", "rest_sm_clock_mhz", "clock_mismatch_pct", "flops_per_second"],
+    "Energy/bytes": ["pj_per_byte", "pj_per_bit", "pj_per_byte_with_static", "pair_spread_pct", "power_w", "rest_power_w",
+                     "clock_mismatch_pct", "bytes_per_second"],
+    "Energy/host": ["pj_per_byte", "pj_per_bit", "pj_per_byte_with_static", "pair_spread_pct", "power_w", "rest_power_w",
+                    "bytes_per_second", "copy_bytes"],
+    "Energy/rest": ["power_w", "window_s", "energy_updates", "warps_per_sm"],
+    "Energy/counter": ["energy_update_period_ms", "energy_min_step_mj", "energy_read_ms", "power_update_period_ms"],
     "AsyncCopy/load": ["bytes_per_second", "global_bytes_per_second", "bytes_per_clk_per_sm", "bytes_in_flight_per_sm",
                        "footprint_bytes", "blocks", "sms", "passes", "stages"],
     "AsyncCopy/store": ["bytes_per_second", "global_bytes_per_second", "bytes_per_clk_per_sm", "bytes_in_flight_per_sm",

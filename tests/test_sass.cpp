@@ -18,6 +18,7 @@
 
 #include "fixtures/pipeline_ops.hpp"
 #include "kernels/bandwidth.hpp"
+#include "kernels/energy.hpp"
 #include "kernels/async_copy.hpp"
 #include "kernels/sync.hpp"
 #include "kernels/icache.hpp"
@@ -495,6 +496,35 @@ TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
     ++checked;
   }
   EXPECT_EQ(checked, 3);
+}
+
+// --- Energy's own kernels (kernels/energy.cu): stores at every width, and a rest that only sleeps
+TEST(Sass, EnergyKernelsStoreWideToSharedMemoryAndRestAtTheBarrier) {
+  int stores = 0, rests = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f)) continue;
+    if (f.name.find("smem_write_kernel") != std::string::npos) {
+      int width = 0;
+      ASSERT_EQ(std::sscanf(f.name.c_str() + f.name.find("ILi"), "ILi%dE", &width), 1) << f.name;
+      const std::string sts = width == 16 ? "STS.128" : width == 8 ? "STS.64" : "STS";
+      int n = 0;
+      for (const auto& op : timed_opcodes(f)) n += op == sts;
+      EXPECT_GE(n, archbench::kSmemWritesPerThreadPerPass) << f.name << ": " << sts;
+      EXPECT_EQ(n % archbench::kSmemWritesPerThreadPerPass, 0) << f.name << ": " << sts << " merged or dropped";
+      ++stores;
+    } else if (f.name.find("resident_rest_kernel") != std::string::npos) {
+      bool sleeps = false, waits = false;
+      for (const std::string& op : f.opcodes) {
+        sleeps |= op == "NANOSLEEP";
+        waits |= op.rfind("BAR", 0) == 0;
+        EXPECT_TRUE(op.find("FMA") == std::string::npos && op.rfind("LDG", 0) != 0) << f.name << ": " << op;
+      }
+      EXPECT_TRUE(sleeps && waits) << f.name;
+      ++rests;
+    }
+  }
+  EXPECT_EQ(stores, 3);
+  EXPECT_EQ(rests, 1);
 }
 
 // --- SmemBanks and Dsm kernels (kernels/smem.cuh)
