@@ -32,11 +32,12 @@ CounterUpdates counter_updates(const std::vector<EnergyRead>& reads) {
 }
 
 std::optional<WindowPower> window_power(const CounterUpdates& u, double begin_s, double end_s, double lead_s,
-                                        int min_intervals) {
+                                        int min_intervals, double max_uncertainty_s) {
+  const double max_uncertainty = max_uncertainty_s > 0 ? max_uncertainty_s : u.read_interval_s;
   std::size_t first = u.t_s.size(), last = 0;
   for (std::size_t i = 0; i < u.t_s.size(); ++i) {
     if (u.t_s[i] < begin_s + lead_s || u.t_s[i] > end_s) continue;
-    if (i < u.uncertainty_s.size() && u.uncertainty_s[i] > u.read_interval_s) continue;  // 2 x half
+    if (i < u.uncertainty_s.size() && u.uncertainty_s[i] > max_uncertainty) continue;
     first = std::min(first, i);
     last = i;
   }
@@ -51,13 +52,15 @@ std::optional<WindowPower> window_power(const CounterUpdates& u, double begin_s,
 
 WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, double end_s, std::uint64_t throttle_mask) {
   WindowClocks c;
-  std::vector<double> sm, mem, power, temp;
+  std::vector<double> sm, mem, power, temp, mem_power, mem_temp;
   for (const ClockRead& r : reads) {
     if (r.t_s < begin_s || r.t_s > end_s) continue;
     sm.push_back(r.sm_clock_mhz);
     mem.push_back(r.mem_clock_mhz);
     power.push_back(r.power_w);
     temp.push_back(r.temperature_c);
+    mem_power.push_back(r.memory_power_w);
+    mem_temp.push_back(r.memory_temperature_c);
     c.clock_event_reasons |= r.clock_event_reasons;
   }
   c.samples = int(sm.size());
@@ -70,6 +73,8 @@ WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, 
   c.power_sample_median_w = median(power);
   c.power_sample_max_w = *std::max_element(power.begin(), power.end());
   c.temperature_c = median(temp);
+  c.memory_power_w = median(mem_power);
+  c.memory_temperature_c = median(mem_temp);
   c.throttled = (c.clock_event_reasons & throttle_mask) != 0;
   return c;
 }

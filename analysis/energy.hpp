@@ -34,8 +34,9 @@ CounterUpdates counter_updates(const std::vector<EnergyRead>& reads);
 
 // A window's power from the updates inside [begin_s + lead_s, end_s]: lead_s keeps out an update
 // whose interval began before the window (one update period). Only updates whose time is known
-// to within twice the median read interval bound it (the counter is read in bursts around the
-// updates it expects; one that came early is seen only at the next burst).
+// to within `max_uncertainty_s` bound it (0: the median read interval, for reads back to back;
+// a meter that reads in bursts around the updates it expects gives its burst's read interval: an
+// update that came early is seen only at the next burst).
 struct WindowPower {
   double power_w = 0;
   double seconds = 0;   // first to last update used
@@ -44,7 +45,7 @@ struct WindowPower {
 };
 // nullopt when fewer than `min_intervals` update periods fit.
 std::optional<WindowPower> window_power(const CounterUpdates& updates, double begin_s, double end_s, double lead_s,
-                                        int min_intervals = 2);
+                                        int min_intervals = 2, double max_uncertainty_s = 0);
 
 // What the clocks did in a window: NVML samples (SM and memory clock, the clock-event reason mask,
 // the board's power reading).
@@ -54,6 +55,8 @@ struct ClockRead {
   std::uint64_t clock_event_reasons = 0;
   double power_w = 0;
   double temperature_c = 0;
+  double memory_power_w = 0;         // the DRAM's own power where the board reports it (a 1-s average)
+  double memory_temperature_c = 0;
 };
 struct WindowClocks {
   double sm_clock_mhz = 0;          // median
@@ -63,6 +66,7 @@ struct WindowClocks {
   bool throttled = false;           // a throttling reason in the mask (power cap, thermal, slowdown)
   double power_sample_min_w = 0, power_sample_median_w = 0, power_sample_max_w = 0;
   double temperature_c = 0;         // median
+  double memory_power_w = 0, memory_temperature_c = 0;  // medians (0 where unknown)
   int samples = 0;
 };
 // `throttle_mask`: the reason bits that mean the clock was held down (not idle, not the
