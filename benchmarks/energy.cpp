@@ -38,10 +38,13 @@ namespace archbench {
 namespace {
 
 constexpr int kIterations = 1;            // one measurement of three windows and a rest window
-constexpr double kBaseLaunchFactor = 5;   // the 1x launch: five calibrated launches' work (~10 ms)
+// The 1x launch: ten calibrated launches' work (~20 ms), so that the host's few milliseconds
+// between launches (its checks, and its CUDA calls waiting on the energy counter's reads) weigh
+// little beside the work.
+constexpr double kBaseLaunchFactor = 10;
 constexpr std::uint64_t kRestHoldNs = 10'000'000;
 
-double g_window_s = 0.6;  // per window; --quick halves it
+double g_window_s = 0.8;  // per window; --quick 0.3
 
 // A host-side pause of the same length as a rest launch: the idle board.
 void idle_pause() { std::this_thread::sleep_for(std::chrono::nanoseconds(kRestHoldNs)); }
@@ -249,7 +252,7 @@ const std::vector<MetricRule> kEnergyMetrics = {
 void register_energy(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const int all = g.sm_count;
-  g_window_s = cfg.quick ? 0.3 : 0.6;
+  g_window_s = cfg.quick ? 0.3 : 0.8;
   std::vector<BenchmarkPoint> points;
   points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
   for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
