@@ -44,7 +44,7 @@ constexpr int kIterations = 1;            // one measurement of three windows an
 constexpr double kBaseLaunchFactor = 10;
 constexpr std::uint64_t kRestHoldNs = 10'000'000;
 
-double g_window_s = 0.8;  // per window; --quick 0.3
+double g_window_s = 0.8;  // per window; --quick 0.6
 
 // A host-side pause of the same length as a rest launch: the idle board.
 void idle_pause() { std::this_thread::sleep_for(std::chrono::nanoseconds(kRestHoldNs)); }
@@ -252,7 +252,7 @@ const std::vector<MetricRule> kEnergyMetrics = {
 void register_energy(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const int all = g.sm_count;
-  g_window_s = cfg.quick ? 0.3 : 0.8;
+  g_window_s = cfg.quick ? 0.6 : 0.8;
   std::vector<BenchmarkPoint> points;
   points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
   for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
