@@ -481,49 +481,44 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
   EXPECT_EQ(checked, 10);  // read ld.nc, write st and st.cs, copy ld+st and ld.cg+st.cg; unroll 1 and 2
 }
 
-TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
+// The timed loop of a shared-memory kernel templated on its access width (ILi<width>E) holds
+// whole passes of `per_pass` accesses of that width (LDS or STS, .64, .128): ptxas may unroll the
+// pass loop, never merge or drop the volatile accesses. Returns the kernels checked.
+int expect_whole_passes_of_wide_shared_accesses(const std::string& kernel, const std::string& opcode, int per_pass) {
   int checked = 0;
   for (const Function& f : sass()) {
-    if (!is_sm90(f) || f.name.find("smem_read_kernel") == std::string::npos) continue;
+    if (!is_sm90(f) || f.name.find(kernel) == std::string::npos) continue;
     int width = 0;
-    ASSERT_EQ(std::sscanf(f.name.c_str() + f.name.find("ILi"), "ILi%dE", &width), 1) << f.name;
-    const std::string lds = width == 16 ? "LDS.128" : width == 8 ? "LDS.64" : "LDS";
+    EXPECT_EQ(std::sscanf(f.name.c_str() + f.name.find("ILi"), "ILi%dE", &width), 1) << f.name;
+    const std::string wide = opcode + (width == 16 ? ".128" : width == 8 ? ".64" : "");
     int n = 0;
-    for (const auto& op : timed_opcodes(f)) n += op == lds;
-    // ptxas may unroll the pass loop, never merge the volatile loads: whole passes of reads.
-    EXPECT_GE(n, archbench::kSmemReadsPerThreadPerPass) << f.name << ": " << lds;
-    EXPECT_EQ(n % archbench::kSmemReadsPerThreadPerPass, 0) << f.name << ": " << lds << " merged or dropped";
+    for (const auto& op : timed_opcodes(f)) n += op == wide;
+    EXPECT_GE(n, per_pass) << f.name << ": " << wide;
+    EXPECT_EQ(n % per_pass, 0) << f.name << ": " << wide << " merged or dropped";
     ++checked;
   }
-  EXPECT_EQ(checked, 3);
+  return checked;
+}
+
+TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
+  EXPECT_EQ(expect_whole_passes_of_wide_shared_accesses("smem_read_kernel", "LDS", archbench::kSmemReadsPerThreadPerPass), 3);
 }
 
 // --- Energy's own kernels (kernels/energy.cu): stores at every width, and a rest that only sleeps
 TEST(Sass, EnergyKernelsStoreWideToSharedMemoryAndRestAtTheBarrier) {
-  int stores = 0, rests = 0;
+  EXPECT_EQ(expect_whole_passes_of_wide_shared_accesses("smem_write_kernel", "STS", archbench::kSmemWritesPerThreadPerPass), 3);
+  int rests = 0;
   for (const Function& f : sass()) {
-    if (!is_sm90(f)) continue;
-    if (f.name.find("smem_write_kernel") != std::string::npos) {
-      int width = 0;
-      ASSERT_EQ(std::sscanf(f.name.c_str() + f.name.find("ILi"), "ILi%dE", &width), 1) << f.name;
-      const std::string sts = width == 16 ? "STS.128" : width == 8 ? "STS.64" : "STS";
-      int n = 0;
-      for (const auto& op : timed_opcodes(f)) n += op == sts;
-      EXPECT_GE(n, archbench::kSmemWritesPerThreadPerPass) << f.name << ": " << sts;
-      EXPECT_EQ(n % archbench::kSmemWritesPerThreadPerPass, 0) << f.name << ": " << sts << " merged or dropped";
-      ++stores;
-    } else if (f.name.find("resident_rest_kernel") != std::string::npos) {
-      bool sleeps = false, waits = false;
-      for (const std::string& op : f.opcodes) {
-        sleeps |= op == "NANOSLEEP";
-        waits |= op.rfind("BAR", 0) == 0;
-        EXPECT_TRUE(op.find("FMA") == std::string::npos && op.rfind("LDG", 0) != 0) << f.name << ": " << op;
-      }
-      EXPECT_TRUE(sleeps && waits) << f.name;
-      ++rests;
+    if (!is_sm90(f) || f.name.find("resident_rest_kernel") == std::string::npos) continue;
+    bool sleeps = false, waits = false;
+    for (const std::string& op : f.opcodes) {
+      sleeps |= op == "NANOSLEEP";
+      waits |= op.rfind("BAR", 0) == 0;
+      EXPECT_TRUE(op.find("FMA") == std::string::npos && op.rfind("LDG", 0) != 0) << f.name << ": " << op;
     }
+    EXPECT_TRUE(sleeps && waits) << f.name;
+    ++rests;
   }
-  EXPECT_EQ(stores, 3);
   EXPECT_EQ(rests, 1);
 }
 
