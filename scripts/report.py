@@ -178,8 +178,8 @@ def time_lines(doc, slowest=5):
 
 
 # Features a run may lack and still be whole: P2P runs apart on a node (run_node.py), Fault only
-# under fault injection.
-OPTIONAL_FEATURES = {"P2P", "Fault"}
+# under fault injection, Energy only when asked for (fixtures/registry.hpp, on_request).
+OPTIONAL_FEATURES = {"P2P", "Fault", "Energy"}
 
 
 def features_of(doc):

@@ -9,6 +9,20 @@ SCRIPT = os.path.join(HERE, "..", "scripts", "energy_table.py")
 FIXTURE = os.path.join(HERE, "data", "h200_energy.json")
 
 
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+import report  # noqa: E402
+
+
+def test_a_default_run_without_energy_is_whole():
+    """Energy runs only when asked: a default run of a binary that has it (its method is in the
+    context) but did not run it is still a whole run for report.py and the dashboard."""
+    doc = {"context": {"archbench_method_MemLatency": "x", "archbench_method_Energy": "y", "archbench_method_P2P": "z"},
+           "benchmarks": [{"name": "MemLatency/chain/ld.ca/footprint:1024/stride:128"}]}
+    assert report.is_complete(doc, 0)
+    doc["benchmarks"] = [{"name": "Energy/op/ffma/ilp:8/warps_per_sm:32"}]
+    assert not report.is_complete(doc, 0)
+
+
 def run(*args):
     return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
 

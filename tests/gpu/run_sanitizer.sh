@@ -60,6 +60,8 @@ run memcheck '^Dsm/(latency|bandwidth)/cluster:2/'
 run memcheck '^Tlb/latency/ld.(ca|cg)/mapping:(contiguous|scattered)/stride:2097152/footprint:(4194304|8388608)/'
 run memcheck '^TensorCore/(mma_sync/latency/f16_m16n8k16_f32|wgmma/(latency|throughput)/f16/(ss/)?n:64/)'
 run memcheck '^AsyncCopy/(load/(cp_async_cg|bulk|tensor|bulk_multicast)/L2|store/(bulk_store|tensor_store)/L2|latency/(bulk|tensor)/L2/bytes:4096/)'
+# Energy's own kernels (the shared-memory stores, the rest); its other kernels are the features' above.
+run memcheck '^Energy/(bytes/smem/write|rest/resident/warps_per_sm:32)'
 # P2P needs a second GPU: the remote kernels on GPU 1's memory.
 if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then
   run memcheck '^P2P/(remote_read|remote_write|latency|atomics)/gpu:0/peer:1/'
@@ -69,6 +71,7 @@ run racecheck '^TensorCore/wgmma/throughput/f16/(ss|rs)/n:64/'
 run racecheck '^SmemBanks/(latency|throughput)/width:4/stride:1/'
 run racecheck '^Dsm/(latency/cluster:2|bandwidth/cluster:2/pattern:pairs)/'
 run racecheck '^Atomics/shared/atom.add.u32/cta/contention:(all|distinct)/'
+run racecheck '^Energy/bytes/smem/write'
 run racecheck '^AsyncCopy/load/(ld_st/L2/width:16/unroll:1|cp_async_cg/L2/width:16/stages:8|bulk/L2/stage_bytes:4096/stages:2/pipelines:4)/'
 run_tool memcheck "${memcheck[@]}"
 run_tool racecheck "${racecheck[@]}"
