@@ -25,6 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402
+import features  # noqa: E402
 import report  # noqa: E402
 import resultfile  # noqa: E402
 
@@ -234,12 +235,11 @@ def feature_plots(files, out_dir):
     return plots
 
 
-FEATURE_OF_PLOT = {"tensorcore": "TensorCore", "smembanks": "SmemBanks", "memlatency": "MemLatency",
-                   "hostlink": "HostLink", "l2persist": "L2Persist", "asynccopy": "AsyncCopy", "p2p": "P2P"}
+FEATURE_OF_PLOT = features.feature_of_plot()  # benchmarks/features.json
 
 
 def feature_name(plot_name):
-    return FEATURE_OF_PLOT.get(plot_name, plot_name.capitalize())
+    return FEATURE_OF_PLOT[plot_name]
 
 
 # The generations page's quantities, per level: (key, what, unit). Published files name them

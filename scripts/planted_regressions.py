@@ -31,11 +31,12 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import features  # noqa: E402
 import resultfile  # noqa: E402
 
-# The default run's features (Energy runs on request only: its own runs carry its history).
-FEATURES = ["MemLatency", "Pipeline", "Bandwidth", "Atomics", "SmemBanks", "Dsm", "Tlb", "Scheduling", "TensorCore",
-            "Geometry", "P2P", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy"]
+# The features a planted slowdown can be asked of: every one that measures, in the default run
+# or run apart (P2P); Energy runs on request and keeps its own history (benchmarks/features.json).
+FEATURES = [f for f in features.measured() if f not in features.on_request()]
 
 
 def run_suite(binary, out, extra, fault=None):

@@ -18,6 +18,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import features  # noqa: E402
 import resultfile  # noqa: E402
 
 # One line under each plot of the report: what it shows.
@@ -58,8 +59,7 @@ CAPTIONS = {
     "generations_latency": "This GPU's latencies against published values of earlier GPUs.",
 }
 
-PLOTS = ["memlatency", "bandwidth", "smembanks", "dsm", "atomics", "pipeline", "tlb", "tensorcore", "scheduling", "geometry",
-         "p2p", "launch", "hostlink", "l2persist", "sync", "asynccopy", "energy"]
+PLOTS = features.plots()  # benchmarks/features.json, in its order
 
 
 
@@ -178,8 +178,8 @@ def time_lines(doc, slowest=5):
 
 
 # Features a run may lack and still be whole: P2P runs apart on a node (run_node.py), Fault only
-# under fault injection, Energy only when asked for (fixtures/registry.hpp, on_request).
-OPTIONAL_FEATURES = {"P2P", "Fault", "Energy"}
+# under fault injection, Energy only when asked for (benchmarks/features.json, `run`).
+OPTIONAL_FEATURES = features.optional()
 
 
 def features_of(doc):

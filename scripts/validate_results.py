@@ -14,6 +14,7 @@ import re
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import features  # noqa: E402
 import resultfile  # noqa: E402
 
 CONTEXT_KEYS = [
@@ -25,8 +26,7 @@ CONTEXT_KEYS = [
     "gpu_cuda_driver_api_version", "gpu_cuda_runtime_version", "nvml",
     "archbench_version", "archbench_git_sha", "archbench_cuda_flags", "archbench_quick",
 ]
-FEATURES = {"MemLatency", "Geometry", "Tlb", "Bandwidth", "SmemBanks", "Dsm", "Atomics",
-            "Pipeline", "TensorCore", "P2P", "Scheduling", "Launch", "HostLink", "L2Persist", "Sync", "AsyncCopy", "Energy", "Fault"}  # Fault: injected by the reliability tests only
+FEATURES = set(features.names())  # benchmarks/features.json (Fault: injected by the reliability tests only)
 COMMON_COUNTERS = ["sm_clock_mhz", "throttled"]
 # Counters renamed since: files written before keep their old name.
 OLD_NAMES = {"iterations": "iters", "thread_inst_per_clk_per_sm": "inst_per_clk_per_sm"}

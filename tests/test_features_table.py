@@ -1,0 +1,52 @@
+"""benchmarks/features.json, the one feature table, against what it describes: the binary's
+registered features (listed for a described GPU, no GPU needed), methods.json, the plot scripts and
+the docs. ARCHBENCH_BIN names the built binary."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import features  # noqa: E402
+
+PROFILE = os.path.join(HERE, "data", "h100_declared.json")
+
+
+def listed_features(pattern):
+    binary = os.environ.get("ARCHBENCH_BIN")
+    if not binary:
+        pytest.skip("ARCHBENCH_BIN is not set (ctest sets it to the built archbench)")
+    r = subprocess.run([binary, f"--gpu_profile={PROFILE}", "--benchmark_list_tests", f"--benchmark_filter={pattern}"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return {line.split("/", 1)[0] for line in r.stdout.split() if "/" in line}
+
+
+def test_every_row_is_whole_and_names_one_feature():
+    rows = features.rows()
+    assert len({r["name"] for r in rows}) == len(rows)
+    assert len({r["label"] for r in rows}) == len(rows)
+    for r in rows:
+        assert r["run"] in ("default", "apart", "on_request", "fault_injection"), r
+        assert os.path.exists(os.path.join(ROOT, r["doc"])), r["doc"]
+        if r["plot"]:
+            assert os.path.exists(os.path.join(ROOT, "scripts", f"plot_{r['plot']}.py")), r["plot"]
+            assert r["plot_files"], r
+
+
+def test_the_table_and_methods_json_name_the_same_features():
+    methods = json.load(open(os.path.join(ROOT, "benchmarks", "methods.json")))["features"]
+    assert set(methods) == set(features.names())
+
+
+def test_the_binary_registers_the_tables_features_by_their_run():
+    by_run = {}
+    for r in features.rows():
+        by_run.setdefault(r["run"], set()).add(r["name"])
+    assert listed_features(".") == by_run["default"] | by_run["apart"]
+    for name in by_run["on_request"]:
+        assert listed_features(f"^{name}/") == {name}
