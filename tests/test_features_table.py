@@ -50,3 +50,13 @@ def test_the_binary_registers_the_tables_features_by_their_run():
     assert listed_features(".") == by_run["default"] | by_run["apart"]
     for name in by_run["on_request"]:
         assert listed_features(f"^{name}/") == {name}
+
+
+def test_the_readme_lists_every_feature_with_its_page():
+    """The README's feature table (its docs index): a row per feature a user runs, each linking the
+    table's doc page, and no row for anything else."""
+    import re
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    rows = dict(re.findall(r"^\| `(\w+)` \|.*\[(docs/[\w.]+)\]", readme, flags=re.M))
+    wanted = {r["name"]: r["doc"] for r in features.rows() if r["run"] != "fault_injection"}
+    assert rows == wanted
