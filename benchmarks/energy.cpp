@@ -45,7 +45,8 @@ constexpr int kIterations = 1;            // one measurement of three windows an
 constexpr double kBaseLaunchFactor = 10;
 constexpr std::uint64_t kRestHoldNs = 10'000'000;
 
-double g_window_s = 0.8;  // per window; --quick 0.5
+// Each window's measured length, from the run's options: 0.8 s, --quick 0.5 s.
+double window_seconds(const SuiteConfig& cfg) { return cfg.quick ? 0.5 : 0.8; }
 
 // A host-side pause of the same length as a rest launch: the idle board.
 void idle_pause() { std::this_thread::sleep_for(std::chrono::nanoseconds(kRestHoldNs)); }
@@ -57,12 +58,12 @@ std::function<void()> resident_rest(int blocks, int threads) {
 std::uint32_t scaled(std::uint32_t calibrated) { return std::uint32_t(calibrated * kBaseLaunchFactor); }
 
 // The body every energy benchmark shares: measure, report, and the counters' replay of one 1x launch.
-void run_energy(benchmark::State& state, const EnergyWork& work, const std::string& unit, unsigned hw_groups,
+void run_energy(benchmark::State& state, double window_s, const EnergyWork& work, const std::string& unit, unsigned hw_groups,
                 const std::string& second_unit = "", double second_per_unit = 0) {
   const EnergyMeter& meter = energy_meter();
   EnergyMeasurement m;
   for (auto _ : state) {
-    m = measure_energy(meter, work, g_window_s);
+    m = measure_energy(meter, work, window_s);
     double seconds = m.rest.seconds;
     for (const auto* ws : {&m.windows, &m.windows_down})
       for (const EnergyWindow& w : *ws) seconds += w.seconds;
@@ -73,7 +74,7 @@ void run_energy(benchmark::State& state, const EnergyWork& work, const std::stri
 }
 
 // --- Arithmetic: Pipeline's chains at their limit --------------------------------------------------
-void energy_op(benchmark::State& state, PipeOp op, PipelineShape shape) {
+void energy_op(benchmark::State& state, double window_s, PipeOp op, PipelineShape shape) {
   const PipeOpInfo& info = pipe_op_info(op);
   if (const auto why = pipe_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
@@ -86,14 +87,14 @@ void energy_op(benchmark::State& state, PipeOp op, PipelineShape shape) {
     work.rest = resident_rest(shape.sms * shape.blocks_per_sm(), 32 * shape.warps_per_block());
     // A thread instruction (one lane's FFMA) is the operation; FP ops also per FLOP.
     const double flop_per_inst = double(info.results_per_step) * info.flops_per_result;
-    run_energy(state, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
+    run_energy(state, window_s, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = shape.warps_per_sm;
   });
 }
 
 // --- Tensor cores ------------------------------------------------------------------------------------
-void energy_mma(benchmark::State& state, MmaOp op, MmaShape shape) {
+void energy_mma(benchmark::State& state, double window_s, MmaOp op, MmaShape shape) {
   if (const auto why = mma_op_unsupported(mma_op_info(op), Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
     const std::uint32_t base = scaled(measure_mma_throughput(op, shape, TensorFill::random).iterations);
@@ -103,13 +104,13 @@ void energy_mma(benchmark::State& state, MmaOp op, MmaShape shape) {
       return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 32 * shape.warps_per_sm);
-    run_energy(state, work, "flop", kHwTensor);
+    run_energy(state, window_s, work, "flop", kHwTensor);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = shape.warps_per_sm;
   });
 }
 
-void energy_wgmma(benchmark::State& state, WgmmaType type, int n, WgmmaShape shape) {
+void energy_wgmma(benchmark::State& state, double window_s, WgmmaType type, int n, WgmmaShape shape) {
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     const std::uint32_t base = scaled(measure_wgmma_throughput(type, n, shape, TensorFill::random).iterations);
@@ -119,7 +120,7 @@ void energy_wgmma(benchmark::State& state, WgmmaType type, int n, WgmmaShape sha
       return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 128 * shape.warpgroups_per_sm);
-    run_energy(state, work, "flop", kHwTensor);
+    run_energy(state, window_s, work, "flop", kHwTensor);
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
   });
 }
@@ -130,7 +131,7 @@ BandwidthRunner& runner() {
   return r;
 }
 
-void energy_bytes(benchmark::State& state, const BwCase& c) {
+void energy_bytes(benchmark::State& state, double window_s, const BwCase& c) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
     const std::uint32_t base = scaled(r.calibrate(c));
@@ -140,7 +141,7 @@ void energy_bytes(benchmark::State& state, const BwCase& c) {
       return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak, b.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(c.shape.sms * c.shape.blocks_per_sm, 32 * c.shape.warps_per_block);
-    run_energy(state, work, "byte", kHwMemory);
+    run_energy(state, window_s, work, "byte", kHwMemory);
     state.counters["footprint_bytes"] = double(c.footprint);
     state.counters["width_bytes"] = c.width;
   });
@@ -150,7 +151,7 @@ constexpr std::uint32_t kSmemBytesPerBlock = 32u << 10;
 constexpr int kSmemWidth = 8;
 const BwShape kSmemShape{2, 16, 0};  // sms set at registration
 
-void energy_smem(benchmark::State& state, bool write, BwShape shape) {
+void energy_smem(benchmark::State& state, double window_s, bool write, BwShape shape) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
     const int threads = 32 * shape.warps_per_block, blocks = shape.blocks_per_sm * shape.sms;
@@ -176,13 +177,13 @@ void energy_smem(benchmark::State& state, bool write, BwShape shape) {
       work.launch = [&, launch](std::uint32_t k) { return launch(base * k); };
     }
     work.rest = resident_rest(blocks, threads);
-    run_energy(state, work, "byte", kHwShared);
+    run_energy(state, window_s, work, "byte", kHwShared);
     state.counters["width_bytes"] = kSmemWidth;
   });
 }
 
 // --- The host link -----------------------------------------------------------------------------------
-void energy_host(benchmark::State& state, CopyDir dir, std::size_t bytes) {
+void energy_host(benchmark::State& state, double window_s, CopyDir dir, std::size_t bytes) {
   guarded(state, [&] {
     HostCopyBuffers buffers(HostMemory::pinned, dir, bytes);
     const int base = buffers.calibrate();
@@ -192,13 +193,13 @@ void energy_host(benchmark::State& state, CopyDir dir, std::size_t bytes) {
       return EnergyLaunch{double(bytes) * base * k, 0, 0};
     };
     work.rest = idle_pause;  // a copy occupies no SM: its rest is the idle board
-    run_energy(state, work, "byte", 0);
+    run_energy(state, window_s, work, "byte", 0);
     state.counters["copy_bytes"] = double(bytes);
   });
 }
 
 // --- The rest, and the counter itself ----------------------------------------------------------------
-void energy_rest(benchmark::State& state, int warps_per_sm) {
+void energy_rest(benchmark::State& state, double window_s, int warps_per_sm) {
   guarded(state, [&] {
     const EnergyMeter& meter = energy_meter();
     const GpuInfo& g = Gpu::current().info();
@@ -207,7 +208,7 @@ void energy_rest(benchmark::State& state, int warps_per_sm) {
         warps_per_sm == 0 ? std::function<void()>(idle_pause) : resident_rest(g.sm_count * blocks_per_sm, 32 * warps_per_block);
     EnergyWindow w;
     for (auto _ : state) {
-      w = meter.run(rest, g_window_s);
+      w = meter.run(rest, window_s);
       state.SetIterationTime(w.seconds);
     }
     report_window(state, w, "");
@@ -254,12 +255,12 @@ const std::vector<MetricRule> kEnergyMetrics = {
 void register_energy(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const int all = g.sm_count;
-  g_window_s = cfg.quick ? 0.5 : 0.8;
+  const double window = window_seconds(cfg);
   std::vector<BenchmarkPoint> points;
   points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
   for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
     points.push_back({w == 0 ? std::string("Energy/rest/idle") : "Energy/rest/resident/warps_per_sm:" + std::to_string(w),
-                      [w](benchmark::State& st) { energy_rest(st, w); }});
+                      [w, window](benchmark::State& st) { energy_rest(st, window, w); }});
 
   struct OpCase { PipeOp op; int ilp; };
   std::vector<OpCase> ops = {{PipeOp::ffma, 8}, {PipeOp::dfma, 4}};
@@ -267,7 +268,7 @@ void register_energy(const SuiteConfig& cfg) {
   for (const OpCase& c : ops) {
     const PipelineShape shape{c.ilp, 32, all};
     points.push_back({std::string("Energy/op/") + pipe_op_info(c.op).name + "/ilp:" + std::to_string(c.ilp) + "/warps_per_sm:32",
-                      [c, shape](benchmark::State& st) { energy_op(st, c.op, shape); }});
+                      [c, shape, window](benchmark::State& st) { energy_op(st, window, c.op, shape); }});
   }
   std::vector<MmaOp> mmas = {MmaOp::f16_m16n8k16_f32};
   if (!cfg.quick)
@@ -275,18 +276,18 @@ void register_energy(const SuiteConfig& cfg) {
   for (MmaOp op : mmas) {
     const MmaShape shape{4, 8, all};
     points.push_back({std::string("Energy/mma_sync/") + mma_op_info(op).name + "/ilp:4/warps_per_sm:8",
-                      [op, shape](benchmark::State& st) { energy_mma(st, op, shape); }});
+                      [op, shape, window](benchmark::State& st) { energy_mma(st, window, op, shape); }});
   }
   for (WgmmaType t : {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     points.push_back({std::string("Energy/wgmma/") + wgmma_type_info(t).name + "/ss/n:256/warpgroups_per_sm:2",
-                      [t, shape](benchmark::State& st) { energy_wgmma(st, t, 256, shape); }});
+                      [t, shape, window](benchmark::State& st) { energy_wgmma(st, window, t, 256, shape); }});
   }
 
   BwShape smem_shape = kSmemShape;
   smem_shape.sms = all;
-  points.push_back({"Energy/bytes/smem/read", [smem_shape](benchmark::State& st) { energy_smem(st, false, smem_shape); }});
-  points.push_back({"Energy/bytes/smem/write", [smem_shape](benchmark::State& st) { energy_smem(st, true, smem_shape); }});
+  points.push_back({"Energy/bytes/smem/read", [smem_shape, window](benchmark::State& st) { energy_smem(st, window, false, smem_shape); }});
+  points.push_back({"Energy/bytes/smem/write", [smem_shape, window](benchmark::State& st) { energy_smem(st, window, true, smem_shape); }});
   // Footprints from the GPU's own sizes: an L1 slice per SM a quarter of its shared memory, a
   // third of the L2, and DRAM 8x the L2 (a copy's two arrays 4x each).
   const BwShape shape{1, 32, all};
@@ -303,7 +304,7 @@ void register_energy(const SuiteConfig& cfg) {
   for (const BytesCase& c : cases) {
     if (cfg.quick && std::string(c.name).find("read") == std::string::npos) continue;
     const BwCase bc{c.variant, 16, c.footprint, shape};
-    points.push_back({std::string("Energy/bytes/") + c.name, [bc](benchmark::State& st) { energy_bytes(st, bc); }});
+    points.push_back({std::string("Energy/bytes/") + c.name, [bc, window](benchmark::State& st) { energy_bytes(st, window, bc); }});
   }
   points.push_back({"Energy/bytes/L1/write", [](benchmark::State& st) {
                       skip(st, "the L1 is write-through on this architecture: a store's bytes go to the L2 "
@@ -314,7 +315,7 @@ void register_energy(const SuiteConfig& cfg) {
   for (CopyDir d : {CopyDir::h2d, CopyDir::d2h}) {
     if (cfg.quick && d == CopyDir::d2h) continue;
     points.push_back({std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
-                      [d](benchmark::State& st) { energy_host(st, d, kHostCopyBytes); }});
+                      [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
   }
   register_points("Energy", points, kIterations, kEnergyMetrics);
 }
