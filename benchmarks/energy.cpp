@@ -9,6 +9,8 @@
 //   Energy/wgmma/<type>/ss/n:N/warpgroups_per_sm:G    wgmma per data type (TensorCore's loops)
 //   Energy/bytes/<level>/<read|write|copy>            bytes served by shared memory, L1, L2, DRAM
 //   Energy/host/pinned/<h2d|d2h>/bytes:B              pinned copies over the host link
+//   Energy/p2p/<read|write>/gpu:0/peer:1              loads/stores by every SM of GPU 0 in GPU 1's memory
+//   Energy/p2p/copy/src:0/dst:1/size:S                peer copies (copy engines); both boards metered
 // Each figure is incremental: launches of 1x, 2x and 4x the work (the same kernel, shape and
 // clock), each run back to back for a window on the way up and again on the way down (1x 2x 4x
 // rest 4x 2x 1x), and the slope of their energy against their work, less the rest power of the
@@ -18,6 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,6 +32,7 @@
 #include "fixtures/energy_runner.hpp"
 #include "fixtures/hostlink_runner.hpp"
 #include "fixtures/hw_profiler.hpp"
+#include "fixtures/p2p_runner.hpp"
 #include "fixtures/pipeline_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -58,9 +62,8 @@ std::function<void()> resident_rest(int blocks, int threads) {
 std::uint32_t scaled(std::uint32_t calibrated) { return std::uint32_t(calibrated * kBaseLaunchFactor); }
 
 // The body every energy benchmark shares: measure, report, and the counters' replay of one 1x launch.
-void run_energy(benchmark::State& state, double window_s, const EnergyWork& work, const std::string& unit, unsigned hw_groups,
-                const std::string& second_unit = "", double second_per_unit = 0) {
-  const EnergyMeter& meter = energy_meter();
+void run_energy(benchmark::State& state, const EnergyMeter& meter, double window_s, const EnergyWork& work,
+                const std::string& unit, unsigned hw_groups, const std::string& second_unit = "", double second_per_unit = 0) {
   EnergyMeasurement m;
   for (auto _ : state) {
     m = measure_energy(meter, work, window_s);
@@ -87,7 +90,7 @@ void energy_op(benchmark::State& state, double window_s, PipeOp op, PipelineShap
     work.rest = resident_rest(shape.sms * shape.blocks_per_sm(), 32 * shape.warps_per_block());
     // A thread instruction (one lane's FFMA) is the operation; FP ops also per FLOP.
     const double flop_per_inst = double(info.results_per_step) * info.flops_per_result;
-    run_energy(state, window_s, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
+    run_energy(state, energy_meter(), window_s, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = shape.warps_per_sm;
   });
@@ -104,7 +107,7 @@ void energy_mma(benchmark::State& state, double window_s, MmaOp op, MmaShape sha
       return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 32 * shape.warps_per_sm);
-    run_energy(state, window_s, work, "flop", kHwTensor);
+    run_energy(state, energy_meter(), window_s, work, "flop", kHwTensor);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = shape.warps_per_sm;
   });
@@ -120,7 +123,7 @@ void energy_wgmma(benchmark::State& state, double window_s, WgmmaType type, int 
       return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 128 * shape.warpgroups_per_sm);
-    run_energy(state, window_s, work, "flop", kHwTensor);
+    run_energy(state, energy_meter(), window_s, work, "flop", kHwTensor);
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
   });
 }
@@ -141,7 +144,7 @@ void energy_bytes(benchmark::State& state, double window_s, const BwCase& c) {
       return EnergyLaunch{b.bytes, b.bytes_per_clk_per_sm, b.pct_of_peak, b.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(c.shape.sms * c.shape.blocks_per_sm, 32 * c.shape.warps_per_block);
-    run_energy(state, window_s, work, "byte", kHwMemory);
+    run_energy(state, energy_meter(), window_s, work, "byte", kHwMemory);
     state.counters["footprint_bytes"] = double(c.footprint);
     state.counters["width_bytes"] = c.width;
   });
@@ -177,7 +180,7 @@ void energy_smem(benchmark::State& state, double window_s, bool write, BwShape s
       work.launch = [&, launch](std::uint32_t k) { return launch(base * k); };
     }
     work.rest = resident_rest(blocks, threads);
-    run_energy(state, window_s, work, "byte", kHwShared);
+    run_energy(state, energy_meter(), window_s, work, "byte", kHwShared);
     state.counters["width_bytes"] = kSmemWidth;
   });
 }
@@ -193,8 +196,72 @@ void energy_host(benchmark::State& state, double window_s, CopyDir dir, std::siz
       return EnergyLaunch{double(bytes) * base * k, 0, 0};
     };
     work.rest = idle_pause;  // a copy occupies no SM: its rest is the idle board
-    run_energy(state, window_s, work, "byte", 0);
+    run_energy(state, energy_meter(), window_s, work, "byte", 0);
     state.counters["copy_bytes"] = double(bytes);
+  });
+}
+
+// --- Bytes between two GPUs --------------------------------------------------------------------------
+// Both boards draw a transfer's energy: the meter reads both counters, and reports each board's
+// share beside the sum (pj_per_byte_local, pj_per_byte_peer).
+const EnergyMeter& pair_meter(int local, int peer) {
+  static std::map<std::pair<int, int>, std::unique_ptr<EnergyMeter>> meters;
+  std::unique_ptr<EnergyMeter>& m = meters[{local, peer}];
+  if (!m) m = std::make_unique<EnergyMeter>(std::vector<EnergyBoard>{{&gpu_nvml(local), "local"}, {&gpu_nvml(peer), "peer"}});
+  return *m;
+}
+
+void report_link(benchmark::State& state, int local, int peer) {
+  const PeerLink l = query_peer_link(local, peer);
+  state.counters["gpu"] = local;
+  state.counters["peer"] = peer;
+  state.counters["nvlink_links"] = l.model.links;
+  state.counters["link_peak_bytes_per_second"] = l.model.peak_bytes_per_second.value_or(0);
+}
+
+double pct_of_link(int local, int peer, double bytes_per_second) {
+  const auto peak = query_peer_link(local, peer).model.peak_bytes_per_second;
+  return peak && *peak > 0 ? 100 * bytes_per_second / *peak : 0;
+}
+
+// Loads (BwKind::read) or stores by every SM of `local` in `peer`'s memory: P2P's kernel. The rest
+// is the same occupancy on `local` doing nothing; `peer` idles in both.
+void energy_p2p_access(benchmark::State& state, double window_s, int local, int peer, BwKind kind) {
+  guarded(state, [&] {
+    RemoteAccessRunner runner(local, peer, kind);  // skips with the reason when local cannot reach peer's memory
+    const std::uint32_t base = scaled(runner.calibrate());
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const RemoteAccess a = runner.measure(base * k);  // stores are read back
+      return EnergyLaunch{a.summary.total_work, a.bytes_per_clk_per_sm, pct_of_link(local, peer, a.bytes_per_second),
+                          a.summary.gpu_window_ns * 1e-9};
+    };
+    const RemoteAccess shape = runner.measure(1);
+    work.rest = [local, blocks = shape.blocks, threads = shape.threads_per_block] {
+      DeviceScope on(local);
+      run_resident_rest(blocks, threads, kRestHoldNs);
+    };
+    run_energy(state, pair_meter(local, peer), window_s, work, "byte", 0);
+    state.counters["footprint_bytes"] = double(shape.footprint_bytes);
+    state.counters["width_bytes"] = shape.width_bytes;
+    report_link(state, local, peer);
+  });
+}
+
+// cudaMemcpyPeerAsync local -> peer: the copy engines, no SM; the rest is both boards idle.
+void energy_p2p_copy(benchmark::State& state, double window_s, int local, int peer, std::size_t bytes) {
+  guarded(state, [&] {
+    PeerCopier copier(local, peer, bytes, false);
+    const int base = int(copier.calibrate() * kBaseLaunchFactor);
+    EnergyWork work;
+    work.launch = [&](std::uint32_t k) {
+      const PeerCopy c = copier.measure(int(base * k));  // the destination read back
+      return EnergyLaunch{c.bytes, 0, pct_of_link(local, peer, c.bytes_per_second), c.seconds};
+    };
+    work.rest = idle_pause;
+    run_energy(state, pair_meter(local, peer), window_s, work, "byte", 0);
+    state.counters["copy_bytes"] = double(bytes);
+    report_link(state, local, peer);
   });
 }
 
@@ -247,6 +314,7 @@ const std::vector<MetricRule> kEnergyMetrics = {
     {"Energy/wgmma/", {lower("pj_per_flop")}},
     {"Energy/bytes/", {lower("pj_per_byte")}},
     {"Energy/host/", {lower("pj_per_byte")}},
+    {"Energy/p2p/", {lower("pj_per_byte")}},
     // The rest powers and the counter's period are the board's and the driver's: values, each
     // compared within its tolerance (idle power moves with the board's temperature).
     {"Energy/rest/", {value("power_w", 10)}},
@@ -316,6 +384,24 @@ void register_energy(const SuiteConfig& cfg) {
     if (cfg.quick && d == CopyDir::d2h) continue;
     points.push_back({std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
                       [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
+  }
+  // Between two GPUs (GPU 0 and 1; the link's type and peak in the counters): loads and stores by
+  // every SM of one in the other's memory, and copy-engine copies.
+  if (Gpu::device_count() < 2) {
+    points.push_back({"Energy/p2p", [](benchmark::State& st) {
+                        skip(st, "energy between GPUs needs at least 2 visible GPUs; " + std::to_string(Gpu::device_count()) +
+                                     " visible");
+                      }});
+  } else {
+    for (BwKind kind : {BwKind::read, BwKind::write}) {
+      if (cfg.quick && kind == BwKind::write) continue;
+      points.push_back({std::string("Energy/p2p/") + (kind == BwKind::read ? "read" : "write") + "/gpu:0/peer:1",
+                        [kind, window](benchmark::State& st) { energy_p2p_access(st, window, 0, 1, kind); }});
+    }
+    constexpr std::size_t kPeerCopyBytes = std::size_t(256) << 20;
+    if (!cfg.quick)
+      points.push_back({"Energy/p2p/copy/src:0/dst:1/size:" + std::to_string(kPeerCopyBytes),
+                        [window](benchmark::State& st) { energy_p2p_copy(st, window, 0, 1, kPeerCopyBytes); }});
   }
   register_points("Energy", points, kIterations, kEnergyMetrics);
 }

@@ -1,7 +1,8 @@
 // P2P: the links between the GPUs of a node, for every ordered pair of visible GPUs (gpu i
 // initiates, peer j owns the memory; i == j is the same kernel on local memory, the baseline).
 //   P2P/link/gpu:I/peer:J                          peer access, native atomics, CUDA's rank, NVML's link
-//   P2P/copy/src:I/dst:J/dir:D/size:S              cudaMemcpyPeerAsync; D uni, or bi (J -> I at once)
+//   P2P/copy/src:I/dst:J/dir:D/size:S              cudaMemcpyPeerAsync; D uni, or bi (J -> I at once);
+//                                                  the copies queued behind a gate, then released
 //   P2P/remote_read/gpu:I/peer:J                   16-byte loads by every SM of I in J's memory
 //   P2P/remote_write/gpu:I/peer:J                  16-byte stores, the same way
 //   P2P/latency/gpu:I/peer:J/level:L               dependent ld.cg through J's memory; L peer_l2, peer_dram
@@ -97,14 +98,17 @@ void link(benchmark::State& state, int i, int j) {
 
 void copy(benchmark::State& state, int i, int j, bool bidirectional, std::size_t bytes, bool headline) {
   guarded(state, [&] {
-    const int copies = calibrate_peer_copy(i, j, bytes, bidirectional);
+    PeerCopier copier(i, j, bytes, bidirectional);
+    const int copies = copier.calibrate();
     std::vector<PeerCopy> runs;
     for (auto _ : state) {
-      runs.push_back(measure_peer_copy(i, j, bytes, bidirectional, copies));  // destinations read back
+      runs.push_back(copier.measure(copies));  // destinations read back
       state.SetIterationTime(runs.back().seconds);
     }
-    const double bps = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
-    state.counters["bytes_per_second"] = bps;
+    std::vector<double> rates;
+    for (const PeerCopy& r : runs) rates.push_back(r.bytes_per_second);
+    report_sampled(state, "bytes_per_second", rates);  // with its spread: compare's band for small copies
+    const double bps = median(rates);
     state.counters["size_bytes"] = double(bytes);
     state.counters["copies"] = copies;
     state.counters["peer_access"] = runs.back().peer_access;

@@ -4,7 +4,8 @@ whose results fall outside the spread of its siblings.
 
 Usage: node_summary.py [--out DIR] [--threshold PCT] [--fail-on-outlier] FILE_OR_DIR...
 
-Directories are searched for *.json (earlier node_summary.json files excepted). GPUs are grouped by model (gpu_name): only siblings of the
+Directories are searched for *.json (earlier node_summary.json files excepted); the files of one GPU
+(its uuid and host) are taken together. GPUs are grouped by model (gpu_name): only siblings of the
 same model are compared, and a group whose drivers differ is named in the report.
 
 The rule. Compared are the measured central values (rates, latencies, FLOP/s, capacities, % of
@@ -80,6 +81,20 @@ def load(path):
     # Repetitions: the median of each.
     return {"label": label, "file": path, "gpu": ctx.get("gpu_name", "?"), "driver": ctx.get("gpu_driver_version", "?"),
             "values": {key: statistics.median(v) for key, v in values.items()}}
+
+
+def merge_by_gpu(gpus):
+    """One entry per GPU: run_node.py writes a GPU's host-shared features (HostLink) to a file of
+    their own, run one GPU at a time after the rest."""
+    merged = {}
+    for g in gpus:
+        if g["label"] in merged:
+            m = merged[g["label"]]
+            m["values"].update(g["values"])
+            m["file"] += ", " + g["file"]
+        else:
+            merged[g["label"]] = g
+    return list(merged.values())
 
 
 PAIR_ARGS = re.compile(r"/(?:src|gpu):(\d+)/(?:dst|peer):(\d+)")
@@ -240,6 +255,7 @@ def main(argv=None):
             links += load_p2p(p, doc)
         else:
             gpus.append(load(p))
+    gpus = merge_by_gpu(gpus)
     models = {}
     for g in gpus:
         models.setdefault(g["gpu"], []).append(g)

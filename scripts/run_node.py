@@ -4,10 +4,12 @@
 
 Usage: run_node.py [--binary PATH] [--out DIR] [--gpus N] [--serial] [--threshold PCT] [-- ARCHBENCH_ARGS...]
 
-Each GPU N writes DIR/<host>/gpu<N>.json (archbench --device=N --skip_feature=P2P
+Each GPU N writes DIR/<host>/gpu<N>.json (archbench --device=N --skip_feature=P2P,HostLink
 --benchmark_out=...). The features run in parallel on different GPUs do not interfere (each
-measures its own device); --serial runs them one after another (for measurements of host-device
-transfers, which share the host's links). Then, with two GPUs or more, one more process runs the
+measures its own device). HostLink measures the host's links and memory, which the GPUs share:
+run on two GPUs at once, its copies read 10-20 % apart and a healthy GPU was flagged (two H200s,
+2026-11-27). So it runs afterwards, one GPU at a time, into DIR/<host>/gpu<N>-hostlink.json;
+--serial runs everything one GPU after another. Then, with two GPUs or more, one more process runs the
 P2P feature over every pair of GPUs, alone on the node, into DIR/<host>/p2p.json (--no-p2p leaves
 it out; a filter that matches no P2P benchmark skips it). GPUs: --gpus, or as many as nvidia-smi
 lists. Then node_summary.py writes DIR/<host>/node_summary.{md,json}: GPUs against their
@@ -22,6 +24,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Features that measure what the node's GPUs share (the host's links and memory): never run on two
+# GPUs at once.
+HOST_SHARED = ["HostLink"]
 
 
 def gpu_count():
@@ -61,7 +66,8 @@ def main(argv=None):
     outputs = [os.path.join(node_dir, f"gpu{n}.json") for n in range(gpus)]
 
     def command(n):
-        return [args.binary, f"--device={n}", "--skip_feature=P2P", f"--benchmark_out={outputs[n]}",
+        skip = "P2P" if args.serial else ",".join(["P2P", *HOST_SHARED])
+        return [args.binary, f"--device={n}", f"--skip_feature={skip}", f"--benchmark_out={outputs[n]}",
                 "--benchmark_out_format=json", *args.archbench_args]
 
     failed = []
@@ -79,6 +85,24 @@ def main(argv=None):
         print(f"run_node.py: error: no result from GPU(s) {missing}", file=sys.stderr)
         return 2
     results = list(outputs)
+    if not args.serial:
+        # The host-shared features, one GPU at a time (node_summary merges each GPU's files).
+        for feature in HOST_SHARED:
+            for n in range(gpus):
+                out = os.path.join(node_dir, f"gpu{n}-{feature.lower()}.json")
+                rc = subprocess.run([args.binary, f"--device={n}", f"--archbench_feature={feature}",
+                                     f"--benchmark_out={out}", "--benchmark_out_format=json",
+                                     *args.archbench_args]).returncode
+                if benchmarks_in(out):
+                    results.append(out)
+                    if rc != 0:
+                        print(f"run_node.py: the {feature} run of GPU {n} exited with {rc}; its finished "
+                              "benchmarks are kept", file=sys.stderr)
+                elif os.path.exists(out):
+                    os.remove(out)  # the filter matched none of the feature's benchmarks (exit 2), or it failed
+                    if rc not in (0, 2):
+                        print(f"run_node.py: the {feature} run of GPU {n} exited with {rc} and left no result",
+                              file=sys.stderr)
     if gpus >= 2 and not args.no_p2p:
         # Alone on the node: the pairs share links, so nothing else may run beside them.
         p2p = os.path.join(node_dir, "p2p.json")

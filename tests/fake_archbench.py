@@ -2,7 +2,8 @@
 """A stand-in for archbench in the nightly and node tests: writes a result file with repetitions.
 FAKE_BW_SCALE scales the bandwidth (a planted regression); FAKE_FAIL=1 writes nothing;
 --device=N names GPU N (its uuid GPU-N) and FAKE_SLOW_DEVICE=N plants a slow one (80 % bandwidth);
---archbench_feature=P2P writes the pairs of FAKE_GPUS GPUs, FAKE_SLOW_LINK=i-j a slow link."""
+--archbench_feature=P2P writes the pairs of FAKE_GPUS GPUs, FAKE_SLOW_LINK=i-j a slow link;
+--archbench_feature=HostLink a host copy."""
 import datetime
 import json
 import os
@@ -18,9 +19,9 @@ scale = float(os.environ.get("FAKE_BW_SCALE", "1"))
 if os.environ.get("FAKE_SLOW_DEVICE") == device:
     scale *= 0.8
 rng = random.Random()
-if "--archbench_feature=P2P" in sys.argv and any(a.startswith("--benchmark_filter=") and "P2P" not in a
-                                                  for a in sys.argv):
-    # archbench when the filter matches no P2P benchmark: the context alone, exit 2.
+feature = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--archbench_feature=")), None)
+if feature and any(a.startswith("--benchmark_filter=") and feature not in a for a in sys.argv):
+    # archbench when the filter matches none of the feature's benchmarks: the context alone, exit 2.
     json.dump({"context": {"gpu_name": "NVIDIA H200", "archbench_git_sha": "fake"}, "benchmarks": []}, open(out, "w"))
     sys.exit(2)
 if "--archbench_feature=P2P" in sys.argv:
@@ -46,9 +47,12 @@ if "--archbench_feature=P2P" in sys.argv:
     json.dump({"context": ctx, "benchmarks": bench}, open(out, "w"))
     sys.exit(0)
 bench = []
+# --archbench_feature=HostLink (run_node.py runs it one GPU at a time): a host copy alone.
+points = [("HostLink/copy/dir:h2d/memory:pinned/size:67108864", "bytes_per_second", 55e9, "higher")] \
+    if feature == "HostLink" else [("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", 3.1e12 * scale, "higher"),
+                                   ("Pipeline/latency/ffma", "latency_cycles", 4.0, "lower")]
 for i in range(reps):
-    for name, counter, value, how in [("Bandwidth/read/ld/width:16/footprint:1", "bytes_per_second", 3.1e12 * scale, "higher"),
-                                      ("Pipeline/latency/ffma", "latency_cycles", 4.0, "lower")]:
+    for name, counter, value, how in points:
         bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
                       "real_time": 1.0, "label": f"primary={counter}:{how} | method=fake-1",
                       counter: value * (1 + rng.gauss(0, 0.001))})

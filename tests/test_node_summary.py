@@ -129,9 +129,12 @@ def test_run_node_runs_every_gpu_and_flags_the_slow_one(tmp_path):
                         "--gpus", "4"], capture_output=True, text=True, env=env)
     assert r.returncode == 1, r.stdout + r.stderr
     (host,) = os.listdir(tmp_path / "o")
-    assert sorted(f for f in os.listdir(tmp_path / "o" / host) if f.startswith("gpu")) == [f"gpu{n}.json" for n in range(4)]
+    # HostLink apart, one GPU at a time, each GPU's two files summarised as one GPU.
+    assert sorted(f for f in os.listdir(tmp_path / "o" / host) if f.startswith("gpu")) == sorted(
+        [f"gpu{n}.json" for n in range(4)] + [f"gpu{n}-hostlink.json" for n in range(4)])
     report = json.load(open(tmp_path / "o" / host / "node_summary.json"))
     assert report["groups"][0]["flagged"] == ["node0/GPU-2"]
+    assert len(report["groups"][0]["gpus"]) == 4
     r = subprocess.run([sys.executable, RUN_NODE, "--binary", fake_binary(tmp_path), "--out", str(tmp_path / "p"),
                         "--gpus", "2"], capture_output=True, text=True, env=dict(os.environ, FAKE_FAIL="1"))
     assert r.returncode == 2 and "no result" in r.stderr
