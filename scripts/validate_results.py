@@ -84,6 +84,8 @@ FEATURE_COUNTERS = {
                      "clock_mismatch_pct", "bytes_per_second"],
     "Energy/host": ["pj_per_byte", "pj_per_bit", "pj_per_byte_with_static", "pair_spread_pct", "power_w", "rest_power_w",
                     "bytes_per_second", "copy_bytes"],
+    "Energy/p2p": ["pj_per_byte", "pj_per_bit", "pj_per_byte_local", "pj_per_byte_peer", "pair_spread_pct", "power_w",
+                   "rest_power_w", "power_w_local", "power_w_peer", "bytes_per_second", "link_peak_bytes_per_second"],
     "Energy/rest": ["power_w", "window_s", "energy_updates", "warps_per_sm"],
     "Energy/counter": ["energy_update_period_ms", "energy_min_step_mj", "energy_read_ms", "power_update_period_ms"],
     "AsyncCopy/load": ["bytes_per_second", "global_bytes_per_second", "bytes_per_clk_per_sm", "bytes_in_flight_per_sm",
