@@ -391,7 +391,8 @@ void register_energy(const SuiteConfig& cfg) {
     points.push_back({"Energy/p2p", [](benchmark::State& st) {
                         skip(st, "energy between GPUs needs at least 2 visible GPUs; " + std::to_string(Gpu::device_count()) +
                                      " visible");
-                      }});
+                      },
+                      {lower("pj_per_byte")}});
   } else {
     for (BwKind kind : {BwKind::read, BwKind::write}) {
       if (cfg.quick && kind == BwKind::write) continue;
