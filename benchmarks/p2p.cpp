@@ -7,7 +7,8 @@
 //   P2P/remote_write/gpu:I/peer:J                  16-byte stores, the same way
 //   P2P/latency/gpu:I/peer:J/level:L               dependent ld.cg through J's memory; L peer_l2, peer_dram
 //   P2P/atomics/gpu:I/peer:J/form:F/contention:C   F.add.u32 at .sys, C distinct (own address) or all (one);
-//                                                  the rate is a slope over two launches (fixed costs out)
+//                                                  the rate is a slope over two launches (fixed costs out),
+//                                                  each iteration at another placement of the cells
 //   P2P/matrix                                     the pairs' headline numbers, as counters NAME[i][j]
 // With fewer than two GPUs, P2P/pairs skips with the reason. pct_of_peak: of the link's
 // per-direction peak (fixtures/p2p_links.hpp), twice that for dir:bi; of DRAM for i == j.
@@ -178,7 +179,11 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
     const double rate = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
     const AtomicMeasurement& last = runs.back().launch;
     state.counters["atomics_per_second"] = rate;
-    state.counters["atomics_per_clk"] = last.summary.sm_clock_mhz > 0 ? rate / (last.summary.sm_clock_mhz * 1e6) : 0;
+    // Per clock, each sample at its own placement of the cells, with their spread (compare's band).
+    std::vector<double> per_clk;
+    for (const RemoteAtomics& r : runs)
+      if (r.launch.summary.sm_clock_mhz > 0) per_clk.push_back(r.atomics_per_second / (r.launch.summary.sm_clock_mhz * 1e6));
+    report_sampled(state, "atomics_per_clk", per_clk);
     state.counters["launch_atomics_per_second"] = median_of(runs, [](const auto& m) { return m.launch.atomics_per_second; });
     state.counters["launch_fixed_us"] = median_of(runs, [](const auto& m) { return m.launch_fixed_ns / 1e3; });
     state.counters["threads_per_address"] = double(last.threads_per_address);
