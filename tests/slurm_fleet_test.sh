@@ -82,7 +82,8 @@ report = json.load(open(os.path.join(out, "node_summary.json")))
 assert len(group["gpus"]) == 3, group
 assert group["flagged"] == ["node0/GPU-1"], group["flagged"]
 hosts = [d for d in os.listdir(out) if os.path.isdir(os.path.join(out, d))]
+# Each GPU's run, and its HostLink run made one GPU at a time afterwards (run_node.py).
 assert len(hosts) == 1 and sorted(f for f in os.listdir(os.path.join(out, hosts[0])) if f.startswith("gpu")) == \
-    ["gpu0.json", "gpu1.json", "gpu2.json"]
+    sorted([f"gpu{n}.json" for n in range(3)] + [f"gpu{n}-hostlink.json" for n in range(3)])
 print("ok: a real Slurm ran the fleet job; the tree and the summary are right")
 PY
