@@ -26,6 +26,7 @@
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -55,10 +56,10 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
     AsyncCopyRunner& r = runner();
     const std::uint32_t passes = r.calibrate(c);
     std::vector<AsyncMeasurement> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(r.measure(c, passes));
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     std::vector<double> per_second, global_per_second, per_clk;
     for (const AsyncMeasurement& m : runs) {
       per_second.push_back(m.bytes_per_second);
@@ -105,14 +106,16 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
   guarded(state, [&] {
     std::vector<double> cycles, mhz;
     int placement = 0;  // from DRAM, each iteration copies other lines (AsyncCopyRunner::latency)
-    for (auto _ : state) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const AsyncLatencyResult r = runner().latency(op, level, bytes, level == AsyncLevel::dram ? kLatencyCopiesDram : kLatencyCopiesL2, box,
-                                                       placement++ % kAsyncLatencyPlacements);
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    timed_loop(state, [&] {
+      AsyncLatencyResult r;
+      const double seconds = wall_seconds([&] {
+        r = runner().latency(op, level, bytes, level == AsyncLevel::dram ? kLatencyCopiesDram : kLatencyCopiesL2, box,
+                             placement++ % kAsyncLatencyPlacements);
+      });
       cycles.insert(cycles.end(), r.cycles.begin(), r.cycles.end());
       mhz.push_back(r.sm_clock_mhz);
-    }
+      return seconds;
+    });
     // Every copy of every iteration is a sample: their mean, and the spread of the copies. Not the
     // median: a tensor copy's latencies from DRAM fall in two modes whose shares are near even (an
     // 8 KiB box: min 935, p90 1430 cycles in every process), and the median jumped between them

@@ -15,6 +15,7 @@
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -43,13 +44,13 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
     l.iters = calibrate_atomics(l, g.sm_count);
     std::vector<AtomicMeasurement> runs;
     std::vector<double> per_clk, concurrent;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       l.placement_bytes = runs.size() * kPlacementStep;  // each launch on other pages (global memory)
       runs.push_back(measure_atomics(l, g.sm_count));  // throws SelfCheckError on a wrong final value
       per_clk.push_back(runs.back().atomics_per_clk);
       concurrent.push_back(runs.back().summary.per_sm_rate_mean * runs.back().summary.sms_used);
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     add_hw_counters(state, kHwMemory, {nullptr, [&] { measure_atomics(l, g.sm_count); }});
     const AtomicMeasurement& last = runs.back();
     state.counters["atomics_per_second"] = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
@@ -90,13 +91,13 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
   guarded(state, [&] {
     // Global memory: on a line whose L2 home is near to the SM, and on one far from it.
     std::vector<double> cycles, far_cycles, mhz;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const AtomicLatency m = atomic_latency(op, space, Contention::near_l2);
       cycles.push_back(m.cycles);
       mhz.push_back(m.sm_clock_mhz);
       if (space == AtomSpace::global) far_cycles.push_back(atomic_latency(op, space, Contention::far_l2).cycles);
-      state.SetIterationTime(m.window_ns * 1e-9);
-    }
+      return m.window_ns * 1e-9;
+    });
     const double c = median(cycles), clock = median(mhz);
     state.counters["latency_cycles"] = c;
     state.counters["latency_ns"] = clock > 0 ? c * 1e3 / clock : 0;

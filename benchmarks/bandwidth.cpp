@@ -31,6 +31,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/sweep.hpp"
+#include "fixtures/timed_loop.hpp"
 #include "kernels/bandwidth_reference.hpp"
 
 namespace archbench {
@@ -86,10 +87,10 @@ void measure_case(benchmark::State& state, BwCase c) {
   if (c.shape.sms == 0) c.shape = r.default_shape();
   const std::uint32_t passes = r.calibrate(c);
   std::vector<BwMeasurement> runs;
-  for (auto _ : state) {
+  timed_loop(state, [&] {
     runs.push_back(r.measure(c, passes));
-    state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-  }
+    return runs.back().summary.gpu_window_ns * 1e-9;
+  });
   add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(c, passes); }});
   state.counters["footprint_bytes"] = double(c.footprint);
   state.counters["footprint_per_sm_bytes"] = double(c.footprint) / c.shape.sms;
@@ -148,11 +149,11 @@ void reference_bandwidth(benchmark::State& state, BwReference r, std::size_t arr
     const int reps = reference_reps(r, array_bytes);
     std::vector<double> rates;
     BwReferenceTiming last;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       last = run_bw_reference(r, array_bytes, reps);  // throws SelfCheckError on a wrong result
       rates.push_back(last.bytes / last.seconds);
-      state.SetIterationTime(last.seconds);
-    }
+      return last.seconds;
+    });
     report_sampled(state, "bytes_per_second", rates);
     const double rate = median(rates);
     reference_rates()[bw_reference_kind(r)][bw_reference_name(r)] = rate;
@@ -234,10 +235,10 @@ void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
     BandwidthRunner& r = runner();
     const std::uint32_t passes = r.calibrate_smem(width, kSmemBytesPerBlock, shape);
     std::vector<BwMeasurement> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(r.measure_smem(width, kSmemBytesPerBlock, shape, passes));
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     add_hw_counters(state, kHwShared, {nullptr, [&] { r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }});
     state.counters["footprint_per_sm_bytes"] = double(kSmemBytesPerBlock) * shape.blocks_per_sm;
     state.counters["width_bytes"] = width;

@@ -16,6 +16,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/smem_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -35,10 +36,10 @@ void latency(benchmark::State& state, int size) {
   if (skip_unsupported(state, size)) return;
   guarded(state, [&] {
     std::vector<DsmLatency> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_dsm_latency(size));  // throws SelfCheckError if a chase went astray
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     // Remote: every rank but rank 0 itself; per run the median over ranks (each rank's figure the
     // median over the clusters), then over runs. Min and max: the clusters' spread.
     auto remote = [](const std::vector<double>& per_rank) { return std::vector<double>(per_rank.begin() + 1, per_rank.end()); };
@@ -69,10 +70,10 @@ void bandwidth(benchmark::State& state, DsmPattern p, DsmLoad load, int size) {
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_dsm_bandwidth_iterations(p, load, size);
     std::vector<DsmBandwidth> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_dsm_bandwidth(p, load, size, iterations));  // throws SelfCheckError on a wrong sum
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
     state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
     state.counters["bytes_per_clk_per_cluster"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_cluster; });

@@ -37,6 +37,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/tensor_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 #include "kernels/energy.hpp"
 
 namespace archbench {
@@ -65,13 +66,13 @@ std::uint32_t scaled(std::uint32_t calibrated) { return std::uint32_t(calibrated
 void run_energy(benchmark::State& state, const EnergyMeter& meter, double window_s, const EnergyWork& work,
                 const std::string& unit, unsigned hw_groups, const std::string& second_unit = "", double second_per_unit = 0) {
   EnergyMeasurement m;
-  for (auto _ : state) {
+  timed_loop(state, [&] {
     m = measure_energy(meter, work, window_s);
     double seconds = m.rest.seconds;
     for (const auto* ws : {&m.windows, &m.windows_down})
       for (const EnergyWindow& w : *ws) seconds += w.seconds;
-    state.SetIterationTime(seconds);
-  }
+    return seconds;
+  });
   report_energy(state, m, unit, second_unit, second_per_unit);
   if (hw_groups) add_hw_counters(state, hw_groups, {nullptr, [&] { work.launch(1); }});
 }
@@ -274,10 +275,10 @@ void energy_rest(benchmark::State& state, double window_s, int warps_per_sm) {
     const std::function<void()> rest =
         warps_per_sm == 0 ? std::function<void()>(idle_pause) : resident_rest(g.sm_count * blocks_per_sm, 32 * warps_per_block);
     EnergyWindow w;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       w = meter.run(rest, window_s);
-      state.SetIterationTime(w.seconds);
-    }
+      return w.seconds;
+    });
     report_window(state, w, "");
     state.counters["warps_per_sm"] = warps_per_sm;
     state.counters["throttled"] = w.clocks.throttled ? 1 : 0;
@@ -290,10 +291,10 @@ void energy_counter(benchmark::State& state) {
     const GpuInfo& g = Gpu::current().info();
     EnergyMeter::Trace t;
     // Under a resident rest kernel: the board is awake, and the counter steps at its busy pace.
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       t = meter.trace(resident_rest(g.sm_count, 1024), 12 * meter.period_s());
-      state.SetIterationTime(12 * meter.period_s());
-    }
+      return 12 * meter.period_s();
+    });
     const CounterUpdates& e = t.energy;
     if (e.period_s <= 0) throw std::runtime_error("energy: the counter did not step during the trace");
     state.counters["energy_update_period_ms"] = e.period_s * 1e3;

@@ -8,6 +8,7 @@
 
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 #include "kernels/fault.hpp"
 
 namespace archbench {
@@ -22,10 +23,10 @@ void register_fault(const SuiteConfig&) {
   const auto body = [](FaultKind k) {
     return [k](benchmark::State& state) {
       guarded(state, [&] {
-        for (auto _ : state) {
+        timed_loop(state, [&] {
           launch_fault(k);
-          state.SetIterationTime(1e-6);
-        }
+          return 1e-6;
+        });
         state.counters["launched"] = 1;  // reached only when the launch returned (Fault/after_* on a healthy context)
       });
     };

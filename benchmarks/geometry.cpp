@@ -33,6 +33,7 @@
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -155,12 +156,12 @@ void sweep_point(benchmark::State& state, const std::function<LatencyAt(int)>& a
                  bool runner_clock) {
   guarded(state, [&] {
     std::vector<double> samples;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       samples.clear();
       for (int k = 0; k < kSweepPlacements; ++k) samples.push_back(at_placement(k)(footprint));
-      state.SetIterationTime(median(samples) * kSweepPlacements * GeometryRunner::kTimedSteps /
-                             (Gpu::current().info().max_sm_clock_mhz * 1e6));
-    }
+      return median(samples) * kSweepPlacements * GeometryRunner::kTimedSteps /
+                             (Gpu::current().info().max_sm_clock_mhz * 1e6);
+    });
     const double mhz = runner_clock ? runner().last_clock_mhz() : 0.0;
     report_sampled(state, "latency_cycles", samples);
     if (mhz > 0) state.counters["latency_ns"] = median(samples) * 1e3 / mhz;
@@ -177,11 +178,11 @@ void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
 
 void l1_capacity_bench(benchmark::State& state, int carveout) {
   guarded(state, [&] {
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       remeasure_l1_capacity(carveout);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     const MeasuredCapacity& c = l1_capacity(carveout);
     report_capacity(state, c.r, c.noise);
     report_plateau_levels(state, c.r, CacheOp::ca, carveout);
@@ -200,11 +201,11 @@ void l1_line(benchmark::State& state) {
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     LineFit l;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       l = measure_l1_line(&base, &apparent);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     report_line(state, l, 32, base, apparent);
   });
 }
@@ -215,7 +216,7 @@ void l1_sets_ways(benchmark::State& state) {
     if (c.r.capacity == 0) throw std::runtime_error("no L1 capacity was found to divide into sets");
     const std::size_t lines = c.r.capacity / kLine;
     std::vector<std::pair<std::size_t, std::size_t>> max_hits;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       max_hits.clear();
       for (std::size_t d = kLine; d <= 4096 * kLine; d *= 2) {
@@ -223,8 +224,8 @@ void l1_sets_ways(benchmark::State& state) {
         const CapacityResult r = find_capacity(median_of_runs(runner().spaced_latency(d, 0), 3), 1, limit, 1, c.noise);
         max_hits.emplace_back(d, r.capacity ? r.capacity : limit);
       }
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     const SetsWays sw = infer_sets_ways(max_hits, c.r.capacity, int(kLine));
     state.counters["ways"] = sw.ways;
     state.counters["sets"] = sw.sets;
@@ -240,11 +241,11 @@ void l1_sets_ways(benchmark::State& state) {
 void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
   guarded(state, [&] {
     double v = 0;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       v = cold_chase(op, stride);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     state.counters["latency_cycles"] = v;
     state.counters["stride_bytes"] = double(stride);
     report_clocks(state, runner().last_clock_mhz());
@@ -257,11 +258,11 @@ void fill_fit(benchmark::State& state, CacheOp op) {
     std::vector<std::pair<double, double>> curve;
     double near = 0, far = 0;
     FetchFit f;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       f = measure_fill(op, &curve, &near, &far);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     if (l1) {
       state.counters["l1_fill_bytes"] = f.inner_bytes;   // an L1 miss brings this much from L2 (its sector)
       state.counters["l2_hit_in_curve_cycles"] = f.middle_cycles;
@@ -360,13 +361,13 @@ void report_unit_census(benchmark::State& state, double capacity, double api) {
 // Otherwise the whole-L2 chase's levels.
 void l2_capacity(benchmark::State& state, bool quick) {
   guarded(state, [&] {
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       latest_l2_partitions() = measure_l2_partitions(quick);
       latest_l2_origin().reset();
       if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels();
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     const L2Partitions& parts = *latest_l2_partitions();
     const double api = double(Gpu::current().info().l2_bytes);
     state.counters["api_l2_bytes"] = api;
@@ -429,7 +430,7 @@ void l2_line(benchmark::State& state) {
     const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       // Each search starts on the whole L2's hit plateau, past any nearer level (l2_origin).
       const auto search = [&](std::size_t stride) {
@@ -442,8 +443,8 @@ void l2_line(benchmark::State& state) {
       apparent.clear();
       // Odd multiples of 64 B: lines of 128 or 256 B both show their growth in some of them.
       for (std::size_t s : {192, 320, 448, 576}) apparent.emplace_back(s, search(s));
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     report_line(state, infer_line_bytes(64, base, apparent), 64, base, apparent);
   });
 }
@@ -461,13 +462,13 @@ void l2_sm_map(benchmark::State& state) {
         std::size_t(std::sqrt(double(origin.near_capacity) * double(origin.whole_capacity))) / kLine * kLine;
     const auto far_offsets = stride_offsets(far_bytes, kLine);
     std::vector<double> near, far(std::size_t(sms), 0.0);
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       near = runner().average_per_sm(CacheOp::cg, near_offsets, 2 * std::uint32_t(near_offsets.size()), -1);
       for (int s = 0; s < sms; ++s)
         far[std::size_t(s)] = runner().average_per_sm(CacheOp::cg, far_offsets, l2_warm_steps(far_offsets.size()), s)[std::size_t(s)];
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     const auto summary = [&](const std::vector<double>& v, const std::string& name) {
       std::vector<double> ran;
       for (double x : v)
@@ -497,11 +498,11 @@ void l2_sm_map(benchmark::State& state) {
 void readonly_capacity(benchmark::State& state) {
   guarded(state, [&] {
     MeasuredCapacity c;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       c = measure_l1_capacity(0, CacheOp::nc);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     report_capacity(state, c.r, c.noise);
     report_plateau_levels(state, c.r, CacheOp::nc, 0);
     state.counters["l1_capacity_bytes"] = double(l1_capacity(0).r.capacity);
@@ -514,11 +515,11 @@ void readonly_shares_l1(benchmark::State& state) {
     const std::size_t l1 = l1_capacity(0).r.capacity;
     if (l1 == 0) throw std::runtime_error("no L1 capacity to share");
     ReadOnlyShare s;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       s = measure_readonly_sharing(l1);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     state.counters["alone_cycles"] = s.alone_cycles;
     state.counters["together_cycles"] = s.together_cycles;
     state.counters["shares_storage"] = s.shares_storage ? 1 : 0;
@@ -537,11 +538,11 @@ void const_sweep(benchmark::State& state, std::size_t footprint) {
 void const_capacity(benchmark::State& state) {
   guarded(state, [&] {
     std::vector<CapacityResult> levels;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto began = Clock::now();
       levels = measure_const_levels(kConstStride);
-      state.SetIterationTime(seconds_since(began));
-    }
+      return seconds_since(began);
+    });
     state.counters["levels"] = double(levels.size());
     state.counters["bank_bytes"] = double(kConstBankBytes);
     for (std::size_t i = 0; i < levels.size(); ++i) {

@@ -19,6 +19,7 @@
 #include "fixtures/hostlink_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -44,11 +45,11 @@ void numa(benchmark::State& state, int host_node) {
 void link(benchmark::State& state) {
   guarded(state, [&] {
     HostLinkModel m;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       m = host_link_model();
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
     state.counters["pcie_gen"] = m.pcie_gen;
     state.counters["pcie_width"] = m.pcie_width;
     state.counters["pcie_gen_current"] = m.pcie_gen_current;
@@ -67,11 +68,11 @@ void copy(benchmark::State& state, HostMemory memory, CopyDir dir, std::size_t b
     const int copies = buffers.calibrate();
     std::vector<double> rates;
     HostCopy last;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       last = buffers.measure(copies);  // throws SelfCheckError on a wrong destination
       rates.push_back(last.bytes_per_second);
-      state.SetIterationTime(last.seconds);
-    }
+      return last.seconds;
+    });
     report_sampled(state, "bytes_per_second", rates);
     state.counters["size_bytes"] = double(bytes);
     state.counters["copies"] = copies;
@@ -86,11 +87,11 @@ void sm_access(benchmark::State& state, bool write, std::size_t footprint) {
   guarded(state, [&] {
     const std::uint32_t passes = calibrate_host_sm_access(write, footprint);
     std::vector<double> rates;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const HostSmAccess m = measure_host_sm_access(write, footprint, passes);  // writes checked
       rates.push_back(m.bytes_per_second);
-      state.SetIterationTime(m.seconds);
-    }
+      return m.seconds;
+    });
     report_sampled(state, "bytes_per_second", rates);
     state.counters["footprint_bytes"] = double(footprint);
     state.counters["passes"] = passes;
@@ -105,14 +106,14 @@ void latency(benchmark::State& state) {
   guarded(state, [&] {
     std::vector<double> ns, cycles, mhz;
     int node = -1;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const HostLatency l = measure_host_latency(kLatencyFootprint);  // throws on a wrong end
       ns.push_back(l.ns);
       cycles.push_back(l.cycles);
       mhz.push_back(l.sm_clock_mhz);
       node = l.host_numa_node;
-      state.SetIterationTime(l.ns * 1024 * 1e-9);
-    }
+      return l.ns * 1024 * 1e-9;
+    });
     report_sampled(state, "latency_ns", ns);
     state.counters["latency_cycles"] = median(cycles);
     state.counters["footprint_bytes"] = double(kLatencyFootprint);

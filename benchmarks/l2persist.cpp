@@ -18,6 +18,7 @@
 #include "fixtures/l2persist_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -84,11 +85,11 @@ void kept(benchmark::State& state, double setaside_pct, double window_pct, doubl
     const std::size_t setaside = pages(double(max) * setaside_pct / 100.0);
     const std::size_t window = window_for(setaside > 0 ? setaside : max, window_pct);
     std::vector<PersistMeasurement> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       runs.push_back(measure_persistence(setaside, window, hit_ratio, false, last_iteration(state, runs), runs.size()));
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
     report(state, runs);
     // Without a set-aside, the bytes "kept" are what an LRU-ish L2 happens to leave of the window
     // after the stream (2.8 and 3.2 MB of 50 on two H100 boards): a control, not a value to track.
@@ -103,11 +104,11 @@ void capacity(benchmark::State& state, double setaside_pct) {
     const std::size_t setaside = pages(double(max) * setaside_pct / 100.0);
     const std::size_t window = window_for(setaside, 150);
     std::vector<PersistMeasurement> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       runs.push_back(measure_persistence(setaside, window, 1.0, false, last_iteration(state, runs), runs.size()));
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
     report(state, runs);
     const double cap = state.counters["kept_bytes"];
     state.counters["capacity_bytes"] = cap;
@@ -126,13 +127,13 @@ void reset(benchmark::State& state) {
     const std::size_t max = Gpu::current().info().max_persisting_l2_bytes;
     const std::size_t setaside = pages(double(max) / 2), window = setaside;
     std::vector<double> with, without;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       const std::size_t region = without.size();
       without.push_back(measure_persistence(setaside, window, 1.0, false, false, region).kept_bytes);
       with.push_back(measure_persistence(setaside, window, 1.0, true, false, region).kept_bytes);
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
     report_sampled(state, "kept_bytes_without_reset", without);
     state.counters["kept_bytes_after_reset"] = median(with);
     state.counters["window_bytes"] = double(window);

@@ -20,6 +20,7 @@
 #include "analysis/stats.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 #include "kernels/launch.hpp"
 
 namespace archbench {
@@ -84,7 +85,7 @@ void back_to_back(benchmark::State& state, LaunchPath path, StreamKind stream, i
     warm_for(0.1, [&] { launch_batch(path, stream, bytes, 64); });  // module load, stream, the host's clocks
     std::vector<double> host, gaps, host_medians, gap_medians;
     double wall = 0;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const LaunchBatch b = launch_batch(path, stream, bytes, kLaunches);  // throws if a kernel did not run
       std::vector<double> g;
       for (std::size_t i = 0; i + 1 < b.start_ns.size(); ++i)
@@ -94,8 +95,8 @@ void back_to_back(benchmark::State& state, LaunchPath path, StreamKind stream, i
       host_medians.push_back(median(std::vector<double>(b.host_ns.begin() + 1, b.host_ns.end())));
       gap_medians.push_back(median(g));
       wall += b.wall_ns;
-      state.SetIterationTime(b.wall_ns * 1e-9);
-    }
+      return b.wall_ns * 1e-9;
+    });
     // The figure: the median over iterations of each one's median launch, with the iterations'
     // spread (the noise compare.py reads); p10 and p90 over every launch beside it.
     report_sampled(state, "host_launch_ns", host_medians);
@@ -116,14 +117,14 @@ void end_to_end(benchmark::State& state, LaunchPath path, StreamKind stream, int
     const HostPinned pinned;
     warm_for(0.1, [&] { launch_and_sync_ns(path, stream, bytes, 16); });
     std::vector<double> all, medians;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const std::vector<double> ns = launch_and_sync_ns(path, stream, bytes, kLaunches / 4);
       all.insert(all.end(), ns.begin(), ns.end());
       medians.push_back(median(ns));
       double sum = 0;
       for (double x : ns) sum += x;
-      state.SetIterationTime(sum * 1e-9);
-    }
+      return sum * 1e-9;
+    });
     report_sampled(state, "end_to_end_ns", medians);
     spread(state, "end_to_end_ns", all);
     state.counters["launches"] = double(kLaunches / 4);

@@ -15,6 +15,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/sweep.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -35,17 +36,17 @@ void chase_latency(benchmark::State& state, ChaseSpec spec) {
     r.prepare(spec, kForm);
     if constexpr (kForm == ChaseForm::chain) {
       std::vector<ChainTiming> runs;
-      for (auto _ : state) {
+      timed_loop(state, [&] {
         runs.push_back(r.chain_once());
-        state.SetIterationTime(double(runs.back().ns) * 1e-9);
-      }
+        return double(runs.back().ns) * 1e-9;
+      });
       report_chain_latency(state, spec, runs, r.primed());
     } else {
       std::vector<FineTiming> runs;
-      for (auto _ : state) {
+      timed_loop(state, [&] {
         runs.push_back(r.fine_once());
-        state.SetIterationTime(double(runs.back().window_ns) * 1e-9);
-      }
+        return double(runs.back().window_ns) * 1e-9;
+      });
       report_fine_latency(state, spec, runs, r.primed());
     }
     // --counters: kCounterSteps steps' own counters, the warm-up subtracted (ChaseRunner).

@@ -27,6 +27,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/sweep.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -70,11 +71,11 @@ void set_pct(benchmark::State& state, double bytes_per_second, std::optional<dou
 void link(benchmark::State& state, int i, int j) {
   guarded(state, [&] {
     PeerLink l;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       l = query_peer_link(i, j);
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
     state.counters["can_access_peer"] = l.can_access_peer;
     state.counters["native_atomics"] = l.native_atomics;
     state.counters["performance_rank"] = l.performance_rank;
@@ -102,10 +103,10 @@ void copy(benchmark::State& state, int i, int j, bool bidirectional, std::size_t
     PeerCopier copier(i, j, bytes, bidirectional);
     const int copies = copier.calibrate();
     std::vector<PeerCopy> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(copier.measure(copies));  // destinations read back
-      state.SetIterationTime(runs.back().seconds);
-    }
+      return runs.back().seconds;
+    });
     std::vector<double> rates;
     for (const PeerCopy& r : runs) rates.push_back(r.bytes_per_second);
     report_sampled(state, "bytes_per_second", rates);  // with its spread: compare's band for small copies
@@ -126,10 +127,10 @@ void remote_access(benchmark::State& state, int i, int j, BwKind kind) {
     RemoteAccessRunner runner(i, j, kind);  // skips with the reason when i cannot reach j's memory
     const std::uint32_t passes = runner.calibrate();
     std::vector<RemoteAccess> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(runner.measure(passes));  // stores are read back
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     const RemoteAccess& last = runs.back();
     const double bps = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
     state.counters["bytes_per_second"] = bps;
@@ -150,10 +151,10 @@ void latency(benchmark::State& state, int i, int j, bool peer_l2) {
   guarded(state, [&] {
     RemoteLatencyRunner runner(i, j, peer_l2);
     std::vector<RemoteLatency> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(runner.measure());  // throws SelfCheckError when the chase went astray
-      state.SetIterationTime(runs.back().ns * runs.back().steps * 1e-9);
-    }
+      return runs.back().ns * runs.back().steps * 1e-9;
+    });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
     const double ns = median_of(runs, [](const auto& m) { return m.ns; });
     state.counters["latency_cycles"] = cycles;
@@ -172,10 +173,10 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
   guarded(state, [&] {
     RemoteAtomicsRunner runner(i, j, form, contention);
     std::vector<RemoteAtomics> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(runner.measure());  // throws SelfCheckError on a lost update
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     const double rate = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
     const AtomicMeasurement& last = runs.back().launch;
     state.counters["atomics_per_second"] = rate;
@@ -199,7 +200,7 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
 }
 
 void matrix_report(benchmark::State& state, int gpus) {
-  for (auto _ : state) state.SetIterationTime(1e-6);
+  timed_loop(state, [&] { return 1e-6; });
   if (matrix().empty()) {
     skip(state, "no P2P pair was measured in this run (benchmark filter)");
     return;

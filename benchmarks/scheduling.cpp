@@ -32,6 +32,7 @@
 #include "fixtures/scheduling_side_files.hpp"
 #include "kernels/icache.hpp"
 #include "fixtures/tensor_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 #include "kernels/scheduling.hpp"
 
 namespace archbench {
@@ -82,11 +83,11 @@ void sustained_clock(benchmark::State& state, double seconds) {
   guarded(state, [&] {
     const GpuInfo& g = Gpu::current().info();
     SustainedRun run;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       // Every SM full in one wave (64 warps per SM on an H100): a second wave would go unsampled.
       run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * std::max(1, g.max_threads_per_sm / 1024), 1024);
-      state.SetIterationTime(run.kernel_seconds);
-    }
+      return run.kernel_seconds;
+    });
     report_sustained(state, run, "ffma");
   });
 }
@@ -107,7 +108,7 @@ void sustained_clock_wgmma(benchmark::State& state, double seconds) {
     const auto iterations = std::uint32_t(std::clamp(kTrial * kSampleMs * 1e6 / std::max(trial_ns, 1.0), 1.0, 1e8));
     const WgmmaLaunch launch = wgmma_throughput_launch(WgmmaType::f16_f32, kN, shape, iterations, TensorFill::random);
     SustainedRun run;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       run = SustainedRun{};
       const auto start = std::chrono::steady_clock::now();
       double ns = 0, cycles = 0;
@@ -125,8 +126,8 @@ void sustained_clock_wgmma(benchmark::State& state, double seconds) {
         }
       }
       run.kernel_seconds = ns * 1e-9;
-      state.SetIterationTime(run.kernel_seconds);
-    }
+      return run.kernel_seconds;
+    });
     state.counters["iterations_per_launch"] = iterations;
     report_sustained(state, run, "wgmma_f16");
   });
@@ -141,11 +142,11 @@ void timeline(benchmark::State& state, int waves, int warps_per_block) {
     constexpr std::uint32_t kChunks = 64;  // about 1 ms per wave on a full H100 SM
     std::vector<WarpRecord> warps;
     std::vector<TimelineSummary> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       warps = run_ffma_timeline(blocks, threads, kChunks);
       runs.push_back(summarize_timeline(warps));
-      state.SetIterationTime(runs.back().makespan_ns * 1e-9);
-    }
+      return runs.back().makespan_ns * 1e-9;
+    });
     write_timeline_csv(warps);
     state.counters["makespan_ns"] = median_of(runs, [](const auto& t) { return t.makespan_ns; });
     state.counters["sm_start_skew_ns"] = median_of(runs, [](const auto& t) { return t.sm_start_skew_ns; });
@@ -176,7 +177,7 @@ void warp_schedulers(benchmark::State& state, int warps) {
     std::vector<double> alone(warps);
     bool warpid_is_index = true;
     double ffma_per_clk = 0;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto start = std::chrono::steady_clock::now();
       pairs.clear();
       for (int w = 0; w < warps; ++w) {
@@ -189,8 +190,8 @@ void warp_schedulers(benchmark::State& state, int warps) {
           const WarpPairTiming t = run_ffma_pair(warps, a, b, kChunks);
           pairs.push_back({a, b, std::max(t.cycles_a / alone[a], t.cycles_b / alone[b])});
         }
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
     ffma_per_clk = 32.0 * kChunks * kFfmaStepsPerChunk * kFfmaChains / median(alone);  // thread FFMA per clock, one warp alone
     write_pairs_csv(pairs);
     const SchedulerMap m = infer_scheduler_map(pairs, warps);
@@ -271,11 +272,11 @@ void report_icache_point(benchmark::State& state, int instructions, const std::v
 void icache(benchmark::State& state, int instructions, int warps) {
   guarded(state, [&] {
     std::vector<IcachePoint> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const auto start = std::chrono::steady_clock::now();
       runs.push_back(measure_icache(instructions, warps));
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
     state.counters["warps_per_sm"] = warps;
     report_icache_point(state, instructions, runs);
   });
@@ -287,17 +288,17 @@ void icache_geometry(benchmark::State& state, int warps) {
   guarded(state, [&] {
     std::vector<IcacheSample> samples;
     double mhz = 0;
-    for (auto _ : state) {
-      const auto start = std::chrono::steady_clock::now();
-      samples.clear();
-      for (int n : kIcacheInstructions) {
-        std::vector<IcachePoint> runs;  // median of 3, as the icache benchmarks report
-        for (int i = 0; i < 3; ++i) runs.push_back(measure_icache(n, warps));
-        samples.push_back({double(n), median_of(runs, [](const auto& p) { return p.cycles_per_instruction; })});
-        mhz = runs.back().sm_clock_mhz;
-      }
-      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+    timed_loop(state, [&] {
+      return wall_seconds([&] {
+        samples.clear();
+        for (int n : kIcacheInstructions) {
+          std::vector<IcachePoint> runs;  // median of 3, as the icache benchmarks report
+          for (int i = 0; i < 3; ++i) runs.push_back(measure_icache(n, warps));
+          samples.push_back({double(n), median_of(runs, [](const auto& p) { return p.cycles_per_instruction; })});
+          mhz = runs.back().sm_clock_mhz;
+        }
+      });
+    });
     const IcacheLevels r = infer_icache_levels(samples, kSassInstructionBytes);
     state.counters["levels"] = double(r.levels.size());
     state.counters["loop_overhead_cycles"] = r.loop_overhead_cycles;

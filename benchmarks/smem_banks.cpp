@@ -17,6 +17,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/smem_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -46,11 +47,11 @@ void report_conflicts(benchmark::State& state, const SmemPattern& p, double cycl
 
 void geometry(benchmark::State& state) {
   guarded(state, [&] {
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       // The sweep runs once per process (bank_geometry() caches it); every iteration reports
       // what the sweep took.
-      state.SetIterationTime(bank_geometry().sweep_seconds);
-    }
+      return bank_geometry().sweep_seconds;
+    });
     const BankGeometryResult& g = bank_geometry();
     const BankInference& r = g.inference;
     state.counters["banks"] = r.geometry.banks;
@@ -80,10 +81,10 @@ void latency(benchmark::State& state, const SmemPattern& p) {
   guarded(state, [&] {
     const std::uint32_t steps = calibrate_bank_latency_steps(p);
     std::vector<BankLatency> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_bank_latency(p, steps));  // throws SelfCheckError if a lane lost its chain
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
     state.counters["latency_cycles"] = cycles;
     state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns_per_access; });
@@ -100,10 +101,10 @@ void throughput(benchmark::State& state, const SmemPattern& p, int warps_per_sm)
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_bank_throughput_iterations(p, warps_per_sm);
     std::vector<BankThroughput> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_bank_throughput(p, warps_per_sm, iterations));
-      state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-    }
+      return runs.back().summary.gpu_window_ns * 1e-9;
+    });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
     state.counters["cycles_per_access"] = cycles;
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });

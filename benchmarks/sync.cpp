@@ -33,6 +33,7 @@
 #include "fixtures/sync_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -145,10 +146,10 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks, bool 
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_sync_iterations(s, warps, blocks);
     StepLaunches launches;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       launches.add(measure_sync(s, warps, iterations, blocks));
-      state.SetIterationTime(launches.window_ns * 1e-9);
-    }
+      return launches.window_ns * 1e-9;
+    });
     if (!quick) launches.complete(s, warps, iterations, blocks);
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = blocks;
@@ -181,13 +182,13 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool sur
                         : std::vector<double>{};
     std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       const SyncSmSweep sweep = measure_sync_every_sm(s, warps);
-      state.SetIterationTime(sweep.window_ns * 1e-9);
       sweep_means.push_back(sweep.mean_cycles);
       mhz.push_back(sweep.sm_clock_mhz);
       per_sm.push_back(sweep.latency_cycles);
-    }
+      return sweep.window_ns * 1e-9;
+    });
     // Each SM's median over the sweeps: the spread between SMs beside the mean.
     std::vector<double> sm_cycles;
     for (std::size_t sm = 0; sm < per_sm.front().size(); ++sm) {

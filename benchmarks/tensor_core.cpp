@@ -17,6 +17,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/tensor_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -72,10 +73,10 @@ void report_tensor_counters(benchmark::State& state, const TensorThroughput& las
 
 template <class Measure>
 void time_runs(benchmark::State& state, std::vector<TensorThroughput>& runs, Measure&& measure) {
-  for (auto _ : state) {
+  timed_loop(state, [&] {
     runs.push_back(measure());
-    state.SetIterationTime(runs.back().summary.gpu_window_ns * 1e-9);
-  }
+    return runs.back().summary.gpu_window_ns * 1e-9;
+  });
 }
 
 void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
@@ -83,10 +84,10 @@ void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
   if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorLatency> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_mma_latency(op, fill));
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     report_latency(state, runs);
     state.counters["flop_per_instruction"] = info.flop_per_instruction();
     report_fill(state, fill);
@@ -110,10 +111,10 @@ void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fi
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     std::vector<TensorLatency> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_wgmma_latency(type, n, fill));
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     report_latency(state, runs);
     state.counters["n"] = n;
     state.counters["flop_per_instruction"] = wgmma_flop(type, n);
@@ -138,10 +139,10 @@ void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, Te
   if (const auto why = cublas_unsupported(dtype)) return skip(state, *why);
   guarded(state, [&] {
     std::vector<GemmMeasurement> runs;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(measure_cublas_gemm(dtype, shape, fill, batches));
-      state.SetIterationTime(runs.back().seconds_per_gemm);
-    }
+      return runs.back().seconds_per_gemm;
+    });
     const GpuInfo& gpu = Gpu::current().info();
     const double flops = median_of(runs, [](const auto& m) { return m.flops; });
     const double clock = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });

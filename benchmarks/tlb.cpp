@@ -24,6 +24,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/tlb_runner.hpp"
+#include "fixtures/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -118,11 +119,11 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       runs.push_back(chase_on(runner, probe, p, walk_sm()));
       samples.push_back(runs.back().cycles);
-      state.SetIterationTime(runs.back().window_ns * 1e-9);
-    }
+      return runs.back().window_ns * 1e-9;
+    });
     const double cycles = mean(samples);
     const double mhz = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
     runner.record({probe.mapping, probe.op, p.stride, p.footprint}, {cycles, mhz});
@@ -169,14 +170,14 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
   guarded(state, [&] {
     std::map<std::size_t, std::vector<CurvePoint>> curves;
     std::vector<double> mhz;
-    for (auto _ : state) {
+    timed_loop(state, [&] {
       // Instant when every point was measured before; otherwise the time of measuring the rest.
       const auto start = std::chrono::steady_clock::now();
       for (const TlbPoint& p : sweep)
         if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(probe, sweep, p.stride, mhz);
       for (auto it = curves.begin(); it != curves.end();) it = it->second.size() < 3 ? curves.erase(it) : std::next(it);
-      state.SetIterationTime(std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
-    }
+      return std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    });
     if (last) TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
     const double clock = median(mhz);
     // The walk SM and the probe it was chosen from: each SM's managed walk at a 2 MiB stride.
