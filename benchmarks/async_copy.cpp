@@ -55,11 +55,8 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
   guarded(state, [&] {
     AsyncCopyRunner& r = runner();
     const std::uint32_t passes = r.calibrate(c);
-    std::vector<AsyncMeasurement> runs;
-    timed_loop(state, [&] {
-      runs.push_back(r.measure(c, passes));
-      return runs.back().summary.gpu_window_ns * 1e-9;
-    });
+    const std::vector<AsyncMeasurement> runs =
+        timed_runs(state, [&] { return r.measure(c, passes); }, [](const AsyncMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
     std::vector<double> per_second, global_per_second, per_clk;
     for (const AsyncMeasurement& m : runs) {
       per_second.push_back(m.bytes_per_second);

@@ -86,11 +86,8 @@ void measure_case(benchmark::State& state, BwCase c) {
   BandwidthRunner& r = runner();
   if (c.shape.sms == 0) c.shape = r.default_shape();
   const std::uint32_t passes = r.calibrate(c);
-  std::vector<BwMeasurement> runs;
-  timed_loop(state, [&] {
-    runs.push_back(r.measure(c, passes));
-    return runs.back().summary.gpu_window_ns * 1e-9;
-  });
+  const std::vector<BwMeasurement> runs =
+      timed_runs(state, [&] { return r.measure(c, passes); }, [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
   add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(c, passes); }});
   state.counters["footprint_bytes"] = double(c.footprint);
   state.counters["footprint_per_sm_bytes"] = double(c.footprint) / c.shape.sms;
@@ -234,11 +231,8 @@ void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
     const std::uint32_t passes = r.calibrate_smem(width, kSmemBytesPerBlock, shape);
-    std::vector<BwMeasurement> runs;
-    timed_loop(state, [&] {
-      runs.push_back(r.measure_smem(width, kSmemBytesPerBlock, shape, passes));
-      return runs.back().summary.gpu_window_ns * 1e-9;
-    });
+    const std::vector<BwMeasurement> runs =
+        timed_runs(state, [&] { return r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }, [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
     add_hw_counters(state, kHwShared, {nullptr, [&] { r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }});
     state.counters["footprint_per_sm_bytes"] = double(kSmemBytesPerBlock) * shape.blocks_per_sm;
     state.counters["width_bytes"] = width;

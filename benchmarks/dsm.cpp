@@ -35,11 +35,9 @@ bool skip_unsupported(benchmark::State& state, int size) {
 void latency(benchmark::State& state, int size) {
   if (skip_unsupported(state, size)) return;
   guarded(state, [&] {
-    std::vector<DsmLatency> runs;
-    timed_loop(state, [&] {
-      runs.push_back(measure_dsm_latency(size));  // throws SelfCheckError if a chase went astray
-      return runs.back().window_ns * 1e-9;
-    });
+    // throws SelfCheckError if a chase went astray
+    const std::vector<DsmLatency> runs =
+        timed_runs(state, [&] { return measure_dsm_latency(size); }, [](const DsmLatency& m) { return m.window_ns * 1e-9; });
     // Remote: every rank but rank 0 itself; per run the median over ranks (each rank's figure the
     // median over the clusters), then over runs. Min and max: the clusters' spread.
     auto remote = [](const std::vector<double>& per_rank) { return std::vector<double>(per_rank.begin() + 1, per_rank.end()); };
@@ -69,11 +67,9 @@ void bandwidth(benchmark::State& state, DsmPattern p, DsmLoad load, int size) {
   if (skip_unsupported(state, size)) return;
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_dsm_bandwidth_iterations(p, load, size);
-    std::vector<DsmBandwidth> runs;
-    timed_loop(state, [&] {
-      runs.push_back(measure_dsm_bandwidth(p, load, size, iterations));  // throws SelfCheckError on a wrong sum
-      return runs.back().summary.gpu_window_ns * 1e-9;
-    });
+    // throws SelfCheckError on a wrong sum
+    const std::vector<DsmBandwidth> runs =
+        timed_runs(state, [&] { return measure_dsm_bandwidth(p, load, size, iterations); }, [](const DsmBandwidth& m) { return m.summary.gpu_window_ns * 1e-9; });
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
     state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
     state.counters["bytes_per_clk_per_cluster"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_cluster; });

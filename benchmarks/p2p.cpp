@@ -102,11 +102,9 @@ void copy(benchmark::State& state, int i, int j, bool bidirectional, std::size_t
   guarded(state, [&] {
     PeerCopier copier(i, j, bytes, bidirectional);
     const int copies = copier.calibrate();
-    std::vector<PeerCopy> runs;
-    timed_loop(state, [&] {
-      runs.push_back(copier.measure(copies));  // destinations read back
-      return runs.back().seconds;
-    });
+    // destinations read back
+    const std::vector<PeerCopy> runs =
+        timed_runs(state, [&] { return copier.measure(copies); }, [](const PeerCopy& m) { return m.seconds; });
     std::vector<double> rates;
     for (const PeerCopy& r : runs) rates.push_back(r.bytes_per_second);
     report_sampled(state, "bytes_per_second", rates);  // with its spread: compare's band for small copies
@@ -126,11 +124,9 @@ void remote_access(benchmark::State& state, int i, int j, BwKind kind) {
   guarded(state, [&] {
     RemoteAccessRunner runner(i, j, kind);  // skips with the reason when i cannot reach j's memory
     const std::uint32_t passes = runner.calibrate();
-    std::vector<RemoteAccess> runs;
-    timed_loop(state, [&] {
-      runs.push_back(runner.measure(passes));  // stores are read back
-      return runs.back().summary.gpu_window_ns * 1e-9;
-    });
+    // stores are read back
+    const std::vector<RemoteAccess> runs =
+        timed_runs(state, [&] { return runner.measure(passes); }, [](const RemoteAccess& m) { return m.summary.gpu_window_ns * 1e-9; });
     const RemoteAccess& last = runs.back();
     const double bps = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
     state.counters["bytes_per_second"] = bps;
@@ -150,11 +146,9 @@ void remote_access(benchmark::State& state, int i, int j, BwKind kind) {
 void latency(benchmark::State& state, int i, int j, bool peer_l2) {
   guarded(state, [&] {
     RemoteLatencyRunner runner(i, j, peer_l2);
-    std::vector<RemoteLatency> runs;
-    timed_loop(state, [&] {
-      runs.push_back(runner.measure());  // throws SelfCheckError when the chase went astray
-      return runs.back().ns * runs.back().steps * 1e-9;
-    });
+    // throws SelfCheckError when the chase went astray
+    const std::vector<RemoteLatency> runs =
+        timed_runs(state, [&] { return runner.measure(); }, [](const RemoteLatency& m) { return m.ns * m.steps * 1e-9; });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
     const double ns = median_of(runs, [](const auto& m) { return m.ns; });
     state.counters["latency_cycles"] = cycles;
@@ -172,11 +166,9 @@ void latency(benchmark::State& state, int i, int j, bool peer_l2) {
 void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention contention, bool headline) {
   guarded(state, [&] {
     RemoteAtomicsRunner runner(i, j, form, contention);
-    std::vector<RemoteAtomics> runs;
-    timed_loop(state, [&] {
-      runs.push_back(runner.measure());  // throws SelfCheckError on a lost update
-      return runs.back().window_ns * 1e-9;
-    });
+    // throws SelfCheckError on a lost update
+    const std::vector<RemoteAtomics> runs =
+        timed_runs(state, [&] { return runner.measure(); }, [](const RemoteAtomics& m) { return m.window_ns * 1e-9; });
     const double rate = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
     const AtomicMeasurement& last = runs.back().launch;
     state.counters["atomics_per_second"] = rate;

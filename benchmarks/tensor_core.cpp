@@ -83,11 +83,8 @@ void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
   const MmaOpInfo& info = mma_op_info(op);
   if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
-    std::vector<TensorLatency> runs;
-    timed_loop(state, [&] {
-      runs.push_back(measure_mma_latency(op, fill));
-      return runs.back().window_ns * 1e-9;
-    });
+    const std::vector<TensorLatency> runs =
+        timed_runs(state, [&] { return measure_mma_latency(op, fill); }, [](const TensorLatency& m) { return m.window_ns * 1e-9; });
     report_latency(state, runs);
     state.counters["flop_per_instruction"] = info.flop_per_instruction();
     report_fill(state, fill);
@@ -110,11 +107,8 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
 void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill) {
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
-    std::vector<TensorLatency> runs;
-    timed_loop(state, [&] {
-      runs.push_back(measure_wgmma_latency(type, n, fill));
-      return runs.back().window_ns * 1e-9;
-    });
+    const std::vector<TensorLatency> runs =
+        timed_runs(state, [&] { return measure_wgmma_latency(type, n, fill); }, [](const TensorLatency& m) { return m.window_ns * 1e-9; });
     report_latency(state, runs);
     state.counters["n"] = n;
     state.counters["flop_per_instruction"] = wgmma_flop(type, n);
@@ -138,11 +132,8 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
 void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, TensorFill fill, int batches) {
   if (const auto why = cublas_unsupported(dtype)) return skip(state, *why);
   guarded(state, [&] {
-    std::vector<GemmMeasurement> runs;
-    timed_loop(state, [&] {
-      runs.push_back(measure_cublas_gemm(dtype, shape, fill, batches));
-      return runs.back().seconds_per_gemm;
-    });
+    const std::vector<GemmMeasurement> runs =
+        timed_runs(state, [&] { return measure_cublas_gemm(dtype, shape, fill, batches); }, [](const GemmMeasurement& m) { return m.seconds_per_gemm; });
     const GpuInfo& gpu = Gpu::current().info();
     const double flops = median_of(runs, [](const auto& m) { return m.flops; });
     const double clock = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
