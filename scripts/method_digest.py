@@ -13,6 +13,8 @@ Each benchmark's identifier is this feature digest with its primary declaration,
                                                  files (no identifiers), from git: compare.py reads
                                                  results/method-ledger.json
     method_digest.py --show                      this checkout's digests
+    method_digest.py --declare-same REV          the "equivalent" entries that keep REV's identifiers
+                                                 for a change whose SASS is identical
 """
 import argparse
 import glob
@@ -104,8 +106,25 @@ def feature_digests(methods, read, versions=True):
         h.update(f"{name}\0{digest_sources(f['kernels'], read, strict=versions)}\0{harness_part}\0".encode())
         if versions:
             h.update(f"host {f['version']}\0harness {harness['version']}\0".encode())
-        out[name] = h.hexdigest()[:16]
+            out[name] = same_method(methods, name, h.hexdigest()[:16])
+        else:
+            out[name] = h.hexdigest()[:16]
     return out
+
+
+def same_method(methods, feature, digest):
+    """The digest `digest` stands for: a change that left the feature's method as it was (a file
+    moved, an include renamed, formatting: its SASS identical, scripts/sass_diff.py) is declared in
+    methods.json's "equivalent" table as the same method as the digest before it, so the
+    identifiers, and every history, carry on. Followed until a digest has no entry."""
+    table = methods.get("equivalent", {}).get(feature, [])
+    seen = {digest}
+    while True:
+        nxt = next((e["same_as"] for e in table if e["digest"] == digest), None)
+        if nxt is None or nxt in seen:
+            return digest
+        seen.add(nxt)
+        digest = nxt
 
 
 def load_methods(read):
@@ -119,6 +138,17 @@ def load_methods(read):
                 raise MethodError(f"{METHODS_JSON}: {name} needs a whole-number version and its kernels")
         if not isinstance(methods["harness"].get("version"), int):
             raise MethodError(f"{METHODS_JSON}: the harness needs a whole-number version")
+        for name, entries in methods.get("equivalent", {}).items():
+            if name == "about":
+                continue
+            if name not in methods["features"]:
+                raise MethodError(f"{METHODS_JSON}: equivalent: no feature {name}")
+            for e in entries:
+                if not (re.fullmatch(r"[0-9a-f]{16}", str(e.get("digest"))) and
+                        re.fullmatch(r"[0-9a-f]{16}", str(e.get("same_as"))) and e["digest"] != e["same_as"]
+                        and str(e.get("why", "")).strip()):
+                    raise MethodError(f"{METHODS_JSON}: equivalent: {name}: each entry needs a digest, another "
+                                      "digest it is the same method as (same_as), and why (its SASS diff)")
         return methods
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise MethodError(f"{METHODS_JSON}: malformed ({e})")
@@ -198,6 +228,9 @@ def main(argv=None):
     g.add_argument("--emit-cpp", metavar="OUT")
     g.add_argument("--ledger", metavar="RESULTS_DIR")
     g.add_argument("--show", action="store_true")
+    g.add_argument("--declare-same", metavar="REV",
+                   help="print the equivalent entries that declare this tree's digests the same methods as REV's "
+                        "(only after scripts/sass_diff.py found every kernel identical)")
     ap.add_argument("--out", default=None, help="with --ledger: the ledger file (default results/method-ledger.json)")
     args = ap.parse_args(argv)
     try:
@@ -217,6 +250,15 @@ def main(argv=None):
         elif args.show:
             for name, d in sorted(feature_digests(methods, read).items()):
                 print(f"{name:12s} {d}")
+        elif args.declare_same:
+            old_read = read_commit(args.declare_same)
+            then = feature_digests(load_methods(old_read), old_read)
+            entries = {}
+            for name, d in sorted(feature_digests(methods, read).items()):
+                if name in then and then[name] != d:
+                    entries[name] = [{"digest": d, "same_as": then[name], "why": "TODO: the SASS diff against "
+                                      f"{args.declare_same} (scripts/sass_diff.py): every kernel identical"}]
+            print(json.dumps(entries, indent=2) if entries else f"no digest differs from {args.declare_same}'s")
         else:
             out = args.out or os.path.join(ROOT, LEDGER)
             ledger = {"about": "Method digests of the commits that wrote result files before method identifiers "

@@ -75,6 +75,33 @@ def test_a_declared_version_changes_only_its_feature(tmp_path):
     assert all(v != before[f] for f, v in digests(root).items())
 
 
+def test_a_change_declared_the_same_method_keeps_its_digest(tmp_path):
+    # A refactor of a kernel file (its SASS identical) moves the digest; declared equivalent, the
+    # feature keeps the digest before it, and a later real change gets a new one.
+    root = tree(tmp_path)
+    before = digests(root)
+    edit(root / "kernels" / "smem.cu", "namespace archbench {", "namespace archbench {\nusing archbench_refactor_marker = int;")
+    moved = digests(root)
+    assert moved["Dsm"] != before["Dsm"]
+    p = root / "benchmarks" / "methods.json"
+    m = json.loads(p.read_text())
+    m["equivalent"]["Dsm"] = [{"digest": moved["Dsm"], "same_as": before["Dsm"], "why": "SASS identical (test)"}]
+    p.write_text(json.dumps(m))
+    assert digests(root)["Dsm"] == before["Dsm"]
+    edit(root / "kernels" / "smem.cu", "using archbench_refactor_marker = int;", "using archbench_refactor_marker = long;")
+    assert digests(root)["Dsm"] not in (before["Dsm"], moved["Dsm"])
+    # An entry without its reason, or for a feature that does not exist, is refused.
+    for bad in ({"Dsm": [{"digest": moved["Dsm"], "same_as": before["Dsm"]}]},
+                {"Nope": [{"digest": moved["Dsm"], "same_as": before["Dsm"], "why": "x"}]}):
+        m["equivalent"] = bad
+        p.write_text(json.dumps(m))
+        try:
+            digests(root)
+            assert False, f"accepted {bad}"
+        except method_digest.MethodError as e:
+            assert "equivalent" in str(e)
+
+
 def test_strings_keep_what_looks_like_comments():
     assert method_digest.normalize('asm("ld.global.ca.u32 %0, [%1]; // x");  // y') == \
         'asm("ld.global.ca.u32 %0, [%1]; // x");'
