@@ -29,7 +29,6 @@ std::string expected_store(const std::string& op, int width) {
   return "?";
 }
 
-
 // The most global loads in the timed window that are issued, one after another, before any
 // instruction reads a register one of them loads (each load writes regs_per_load registers):
 // how many accesses a thread has in flight.
@@ -212,7 +211,6 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
   EXPECT_EQ(expect_whole_passes_of_wide_shared_accesses("smem_read_kernel", "LDS", archbench::kSmemReadsPerThreadPerPass), 3);
 }
-
 
 TEST(Sass, StreamReadIsOneWideL2LoadPerElement) {
   int checked = 0;

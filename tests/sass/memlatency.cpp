@@ -3,7 +3,6 @@
 
 namespace {
 
-
 struct OpCase {
   const char* tag;      // mangled tag type: "6LoadCa"
   const char* sass32;   // the only global load allowed in the 32-bit index chase (fine)
@@ -55,7 +54,6 @@ TEST(Sass, TimerOverheadKernelHasNoLoad) {
   ASSERT_FALSE(fns.empty());
   for (const Function* f : fns) EXPECT_TRUE(loads(*f).empty()) << f->name;
 }
-
 
 TEST(Sass, PerSmChaseLoadsWithItsCacheHint) {
   int checked = 0;

@@ -61,6 +61,7 @@ std::map<std::string, int> loads(const Function& f) {
   for (const std::string& op : f.opcodes)
     if (op.rfind("LDG", 0) == 0 || op.rfind("LD.", 0) == 0 || op == "LD") ++m[op];
   return m;
+}
 
 std::vector<std::string> timed_opcodes(const Function& f) {
   std::vector<std::string> out;
@@ -87,7 +88,6 @@ int expect_whole_passes_of_wide_shared_accesses(const std::string& kernel, const
   }
   return checked;
 }
-
 
 int count_prefix(const Function& f, const std::string& prefix) {
   int n = 0;

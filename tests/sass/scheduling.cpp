@@ -16,7 +16,6 @@ TEST(Sass, SchedulingKernelsRunTheirFfmaChains) {
   EXPECT_EQ(checked, 3);
 }
 
-
 TEST(Sass, IcacheBodiesAreStraightLineFfmaOfTheirSize) {
   std::map<int, int> ffma_of_size;
   for (const Function& f : sass()) {

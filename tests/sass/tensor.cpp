@@ -5,7 +5,6 @@
 
 namespace {
 
-
 }  // namespace
 
 TEST(Sass, MmaSyncKernelsIssueOneTensorInstructionPerStep) {
