@@ -2,7 +2,7 @@
 //
 // Every `confidence` the suite reports is a probability: the chance that the reported value is
 // the right one (within the tolerance its inference states), under that inference's noise model
-// fed with the noise measured in the same run. tests/test_calibration.cpp holds each inference
+// fed with the noise measured in the same run. tests/unit/test_confidence.cpp holds each inference
 // to it on simulated caches, TLBs and banks at several noise levels: of the cases reported at
 // >= 0.9, at least 95 % are right, and the confidence falls as the noise rises.
 //

@@ -1,5 +1,5 @@
 // Energy per operation from the board's own energy counter (NVML's total energy, in mJ): pure
-// C++, tested on synthetic traces (tests/test_energy.cpp). docs/energy.md says what each figure
+// C++, tested on synthetic traces (tests/unit/test_energy.cpp). docs/energy.md says what each figure
 // includes.
 //
 // The counter is not continuous: it steps when the board's firmware updates it (every 100 ms on

@@ -12,7 +12,7 @@
 namespace archbench {
 
 // Global-load cache operators, as PTX spells them. The SASS each becomes on sm_90 is checked by
-// tests/test_sass.cpp: ca -> LDG.E[.64].STRONG.SM (L1), cg -> LDG.E[.64].STRONG.GPU (L2 only),
+// tests/sass/: ca -> LDG.E[.64].STRONG.SM (L1), cg -> LDG.E[.64].STRONG.GPU (L2 only),
 // nc -> LDG.E[.64].CONSTANT (read-only/texture path); .64 in the pointer chain.
 enum class CacheOp { ca, cg, nc };
 inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};

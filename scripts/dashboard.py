@@ -243,7 +243,7 @@ def feature_name(plot_name):
 
 
 # The generations page's quantities, per level: (key, what, unit). Published files name them
-# Reference/<key> (tests/check_references.py); this suite's come from our_figures().
+# Reference/<key> (tests/scripts/check_references.py); this suite's come from our_figures().
 LEVELS = [("l1_hit_latency_cycles", "L1 hit latency", "cycles"), ("l2_hit_latency_cycles", "L2 hit latency", "cycles"),
           ("dram_latency_cycles", "DRAM latency", "cycles"), ("smem_latency_cycles", "shared memory latency", "cycles"),
           ("l2_read_shared_bytes_per_second", "L2 read, data shared by SMs, about a third of the L2", "TB/s"),

@@ -1,6 +1,6 @@
 // A wgmma loop that ptxas must patch (no wgmma.fence at the top of the loop, whose accumulators
 // the previous iteration's wgmma still owns): it reports C7519 and injects warpgroup.arrive.
-// tests/wgmma_serialization_check.sh compiles it through the build's launcher, which must fail.
+// tests/sass/wgmma_serialization_check.sh compiles it through the build's launcher, which must fail.
 #include <cstdint>
 
 __global__ void serialized_wgmma(std::uint64_t da, std::uint64_t db, std::uint32_t n, std::uint32_t* out) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A real single-node Slurm (slurmctld, slurmd and munged from the distribution's packages, started
 # here on private ports and sockets) runs slurm/archbench_fleet.sbatch over a fake three-GPU node
-# (tests/fake_archbench.py, a stand-in nvidia-smi): the job must finish, fill the fleet tree and
+# (tests/scripts/fake_archbench.py, a stand-in nvidia-smi): the job must finish, fill the fleet tree and
 # flag the planted slow GPU. Exit 77 (skipped) without the Slurm packages or without root.
 # Usage: slurm_fleet_test.sh REPO_ROOT PYTHON
 set -u
@@ -64,7 +64,7 @@ if ! sinfo -h -o %t 2>/dev/null | grep -q idle; then
 fi
 
 # The fake node: archbench and nvidia-smi stand-ins.
-printf '#!/bin/sh\nexec %s %s "$@"\n' "$python" "$root/tests/fake_archbench.py" > "$tmp/bin/archbench"
+printf '#!/bin/sh\nexec %s %s "$@"\n' "$python" "$root/tests/scripts/fake_archbench.py" > "$tmp/bin/archbench"
 printf '#!/bin/sh\nprintf "0\\n1\\n2\\n"\n' > "$tmp/bin/nvidia-smi"
 chmod +x "$tmp/bin/archbench" "$tmp/bin/nvidia-smi"
 out=$tmp/fleet

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.environ.get("ARCHBENCH_COMPARE", os.path.join(HERE, "..", "scripts", "compare.py"))
+SCRIPT = os.environ.get("ARCHBENCH_COMPARE", os.path.join(HERE, "..", "..", "scripts", "compare.py"))
 sys.path.insert(0, os.path.dirname(SCRIPT))
 import compare  # noqa: E402
 
@@ -103,7 +103,7 @@ def test_every_family_has_a_metric_and_none_is_wall_time():
 def test_the_committed_h100_files_use_their_declared_metrics():
     """Real JSON from the GPU (tests/data) compared with itself: nothing changes, and the metric
     of the calibrated TensorCore launches is flop per clock, not real_time."""
-    data = os.path.join(HERE, "data", "h100_tensor.json")
+    data = os.path.join(HERE, "..", "data", "h100_tensor.json")
     base = compare.load(data)
     rows, features = compare.compare(base, base)
     assert rows and all(r["status"] == "same" for r in rows)
@@ -293,7 +293,7 @@ def test_sign_test_without_scipy_matches():
 def test_a_real_run_declares_a_primary_metric_in_every_benchmark():
     """Three benchmarks of every family of a full H100 run (commit 622f7999cee3): each declares
     its metrics in its label, reports them, and compare.py reads the declaration."""
-    path = os.path.join(HERE, "data", "h100_declared.json")
+    path = os.path.join(HERE, "..", "data", "h100_declared.json")
     doc = json.load(open(path))
     assert doc["context"]["archbench_primary_metrics"] == "label"
     run_ = compare.load(path)
@@ -588,7 +588,7 @@ def test_a_history_is_split_at_a_method_change(tmp_path):
     assert moved["noise"].startswith("history") and moved["status"] == "same", moved
 
 
-H100 = os.path.join(HERE, "..", "results", "nvidia-h100-80gb-hbm3")
+H100 = os.path.join(HERE, "..", "..", "results", "nvidia-h100-80gb-hbm3")
 
 
 def test_the_committed_h100_history_shows_the_bandwidth_rework_as_a_method_change():
@@ -689,7 +689,7 @@ def test_the_dashboards_band_is_the_threshold_compare_judges_by():
     """A history page's band: the centres' median +- compare's threshold (the minimum effect,
     3 look-back sigmas where wider, a value's own tolerance), so a point outside it is one
     compare would weigh as a change."""
-    sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
     import dashboard
     assert dashboard.band([100.0, 100.0], "bytes_per_second", "higher", 0) is None  # fewer than 3
     lo, mid, hi = dashboard.band([100.0] * 4, "bytes_per_second", "higher", 0)

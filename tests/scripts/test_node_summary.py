@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "scripts")
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
 SUMMARY = os.path.join(SCRIPTS, "node_summary.py")
 RUN_NODE = os.path.join(SCRIPTS, "run_node.py")
-FLEET = os.path.join(HERE, "..", "slurm", "archbench_fleet.sbatch")
+FLEET = os.path.join(HERE, "..", "..", "slurm", "archbench_fleet.sbatch")
 FAKE = os.path.join(HERE, "fake_archbench.py")
 
 
@@ -147,7 +147,7 @@ def test_the_slurm_fleet_job_fills_the_tree_and_summarises_it(tmp_path):
     (bindir / "srun").write_text("#!/bin/sh\nshift\nexec \"$@\"\n")  # drop --ntasks-per-node=1
     (bindir / "srun").chmod(0o755)
     out = tmp_path / "fleet"
-    env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}", ARCHBENCH_ROOT=os.path.join(HERE, ".."),
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}", ARCHBENCH_ROOT=os.path.join(HERE, "..", ".."),
                ARCHBENCH_BINARY=fake_binary(tmp_path), ARCHBENCH_FLEET_OUT=str(out), ARCHBENCH_ARGS="--quick",
                FAKE_SLOW_DEVICE="1")
     # run_node.py finds no nvidia-smi here: the fake node has 3 GPUs.
@@ -196,7 +196,7 @@ def test_run_node_runs_p2p_once_and_flags_the_slow_link(tmp_path):
 
 
 def test_the_h200_pair_of_the_fixture_is_summarised_as_one_healthy_nvswitch_link(tmp_path):
-    r, report = summarize(tmp_path, [os.path.join(HERE, "data", "h200x2_p2p.json")], "--fail-on-outlier")
+    r, report = summarize(tmp_path, [os.path.join(HERE, "..", "data", "h200x2_p2p.json")], "--fail-on-outlier")
     assert r.returncode == 0, r.stdout + r.stderr
     assert report["groups"] == []  # no per-GPU file
     (links,) = report["links"]

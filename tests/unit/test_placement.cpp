@@ -1,28 +1,14 @@
+// Where single-SM measurements run (analysis/placement.hpp): the reference SM, the typical SM of two
+// latencies, the walk SM.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <vector>
 
 #include "analysis/placement.hpp"
-#include "analysis/stats.hpp"
 
 using namespace archbench;
 
-TEST(Stats, MedianAndPercentiles) {
-  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2.0);
-  EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
-  EXPECT_DOUBLE_EQ(percentile({1, 2, 3, 4, 5}, 0), 1.0);
-  EXPECT_DOUBLE_EQ(percentile({1, 2, 3, 4, 5}, 100), 5.0);
-  EXPECT_DOUBLE_EQ(percentile({0, 10}, 95), 9.5);
-  EXPECT_TRUE(std::isnan(median({})));
-}
-
-TEST(Stats, SampleSdDividesByNMinusOne) {
-  EXPECT_DOUBLE_EQ(sample_sd({2, 4, 4, 4, 5, 5, 7, 9}), std::sqrt(32.0 / 7.0));
-  EXPECT_DOUBLE_EQ(sample_sd({5}), 0.0);
-  EXPECT_DOUBLE_EQ(sample_sd({}), 0.0);
-}
-
-TEST(Stats, ReferenceSmIsTheMedianOfTheSmsThatRan) {
+TEST(Placement, ReferenceSmIsTheMedianOfTheSmsThatRan) {
   // Per-SM L2 latencies as on an H100 board: pairs of SMs of one TPC read alike; 0 = no block ran.
   EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9, 281.0}), 6u);  // 266 272 272 [277] 279 281 288
   EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9}), 1u);  // even: lower median, 272.3 on SM 0 and 1 -> 1
@@ -34,7 +20,7 @@ TEST(Stats, ReferenceSmIsTheMedianOfTheSmsThatRan) {
   EXPECT_EQ(median_latency_sm({279.3, 272.3, 276.9, 266.4, 288.4}), 2u);
 }
 
-TEST(Stats, TypicalSmSitsNearTheMedianOfBothLatencies) {
+TEST(Placement, TypicalSmSitsNearTheMedianOfBothLatencies) {
   // SM:            0    1    2    3    4    5    6
   const std::vector<double> l2 = {270, 272, 276, 277, 279, 288, 0};
   const std::vector<double> walk = {380, 457, 441, 430, 377, 445, 420};

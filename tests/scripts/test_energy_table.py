@@ -5,11 +5,11 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "scripts", "energy_table.py")
-FIXTURE = os.path.join(HERE, "data", "h200_energy.json")
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "energy_table.py")
+FIXTURE = os.path.join(HERE, "..", "data", "h200_energy.json")
 
 
-sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 import report  # noqa: E402
 
 
@@ -47,7 +47,7 @@ def test_a_planted_broken_ordering_is_named(tmp_path):
 
 
 def test_a_run_without_energy_and_a_broken_file_are_bad_input(tmp_path):
-    r = run(os.path.join(HERE, "data", "h100_bandwidth.json"))
+    r = run(os.path.join(HERE, "..", "data", "h100_bandwidth.json"))
     assert r.returncode == 2 and "holds no measured Energy benchmark" in r.stderr
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")

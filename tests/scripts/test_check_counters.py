@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "scripts", "check_counters.py")
-FIXTURE = os.path.join(HERE, "data", "h100_counters.json")
+SCRIPT = os.path.join(HERE, "..", "..", "scripts", "check_counters.py")
+FIXTURE = os.path.join(HERE, "..", "data", "h100_counters.json")
 
 
 def run(*files):

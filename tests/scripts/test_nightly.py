@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NIGHTLY = os.path.join(HERE, "..", "scripts", "nightly.py")
+NIGHTLY = os.path.join(HERE, "..", "..", "scripts", "nightly.py")
 FAKE = os.path.join(HERE, "fake_archbench.py")
 
 

@@ -9,11 +9,11 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..")
+ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import features  # noqa: E402
 
-PROFILE = os.path.join(HERE, "data", "h100_declared.json")
+PROFILE = os.path.join(HERE, "..", "data", "h100_declared.json")
 
 
 def listed_features(pattern):

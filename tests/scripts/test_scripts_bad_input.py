@@ -9,8 +9,8 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "scripts")
-GOOD = os.path.join(HERE, "data", "h100_declared.json")
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+GOOD = os.path.join(HERE, "..", "data", "h100_declared.json")
 
 BAD = {
     "empty.json": "",
