@@ -26,7 +26,8 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   r.low_median = median(low);
   r.high_median = median(high);
   r.low_fraction = double(low.size()) / double(s.size());
-  const double spread = std::max(percentile(low, 75) - percentile(low, 25), percentile(high, 75) - percentile(high, 25));
+  const double spread =
+      std::max(percentile(low, 75) - percentile(low, 25), percentile(high, 75) - percentile(high, 25));
   r.separation = (r.high_median - r.low_median) / std::max(spread, 1.0);
   // Each group's standard deviation from its IQR (at least a thousandth of the scale, so that
   // identical samples do not make it 0).
@@ -45,8 +46,7 @@ BimodalSplit split_bimodal(std::vector<double> s) {
   };
   const double robust_sd = std::max({mad(low), mad(high), floor});
   r.robust_separation = (r.high_median - r.low_median) / robust_sd;
-  const bool two_groups = r.robust_separation >= 4 && r.low_fraction >= 0.02 &&
-                          r.low_fraction <= 0.98;
+  const bool two_groups = r.robust_separation >= 4 && r.low_fraction >= 0.02 && r.low_fraction <= 0.98;
   if (two_groups) {
     const double wrong = r.low_fraction * (1 - normal_cdf((r.threshold - r.low_median) / sd_low)) +
                          (1 - r.low_fraction) * (1 - normal_cdf((r.high_median - r.threshold) / sd_high));

@@ -6,9 +6,9 @@
 namespace archbench {
 
 struct BimodalSplit {
-  double threshold = 0;             // samples above it are "high"
+  double threshold = 0;  // samples above it are "high"
   double low_median = 0, high_median = 0;
-  double low_fraction = 0;          // share of samples below the threshold
+  double low_fraction = 0;  // share of samples below the threshold
   // The gap between the groups' medians over the larger group's spread (interquartile range).
   double separation = 0;
   // The same over 1.4826 x the larger group's median absolute deviation: two groups from 4 up.

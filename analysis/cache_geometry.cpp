@@ -105,7 +105,8 @@ TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, 
     double sse;
   };
   const auto model = [line](const Cell& m, double f) {
-    return m.modulo ? modulo_miss_fraction(f / line, m.c / line, m.ways) : hashed_miss_fraction(f / line, m.c / line, m.ways);
+    return m.modulo ? modulo_miss_fraction(f / line, m.c / line, m.ways)
+                    : hashed_miss_fraction(f / line, m.c / line, m.ways);
   };
   std::vector<Cell> cells;
   for (double c = 0.7 * lo; c <= 1.3 * hi; c *= 1.002)
@@ -115,7 +116,8 @@ TransitionFit fit_transition(const std::vector<std::pair<double, double>>& pts, 
         for (const auto& [f, y] : pts) m.sse += (model(m, f) - y) * (model(m, f) - y);
         cells.push_back(m);
       }
-  const Cell& b = *std::min_element(cells.begin(), cells.end(), [](const Cell& x, const Cell& y) { return x.sse < y.sse; });
+  const Cell& b =
+      *std::min_element(cells.begin(), cells.end(), [](const Cell& x, const Cell& y) { return x.sse < y.sse; });
   best.capacity = std::round(b.c / line) * line;
   best.ways = b.ways;
   best.modulo_index = b.modulo;
@@ -212,8 +214,10 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
     std::size_t m = lo + (hi - lo) / 2;
     m -= m % step;
     if (m <= lo) m = lo + step;
-    if (misses(measure(m))) hi = m;
-    else lo = m;
+    if (misses(measure(m)))
+      hi = m;
+    else
+      lo = m;
   }
   r.capacity = r.onset = lo;
   // The levels the miss fractions are read between: the hit level from every footprint read as
@@ -238,7 +242,8 @@ CapacityResult find_capacity(const LatencyAt& latency, std::size_t start, std::s
   double at_lo = r.hit_cycles;
   for (const auto& [f, v] : r.points)
     if (f == lo) at_lo = v;
-  const double bracket = side_probability(at_lo, threshold, noise_cycles) * side_probability(at_hi, threshold, noise_cycles);
+  const double bracket =
+      side_probability(at_lo, threshold, noise_cycles) * side_probability(at_hi, threshold, noise_cycles);
   if (transition_points <= 0) {
     r.confidence = bracket;
     return r;
@@ -290,8 +295,8 @@ namespace {
 
 // Average latency of a chase of stride s under fill granularities g1 <= g2 (g1 = 0: one level).
 double staircase(double s, int g1, int g2, double near, double middle, double far) {
-  const double f2 = std::min(1.0, s / g2);                 // accesses that start a new outer fill
-  const double f1 = g1 > 0 ? std::min(1.0, s / g1) : f2;   // ... a new inner fill
+  const double f2 = std::min(1.0, s / g2);                // accesses that start a new outer fill
+  const double f1 = g1 > 0 ? std::min(1.0, s / g1) : f2;  // ... a new inner fill
   return near * (1 - f1) + middle * (f1 - f2) + far * f2;
 }
 
@@ -359,7 +364,7 @@ LineFit infer_line_bytes(std::size_t base_stride, std::size_t base,
   // predict the same) to the first at or above the largest stride (every larger one predicts no
   // growth at all).
   std::vector<double> lines, sse;
-  for (double line = double(base_stride); ; line *= 2) {
+  for (double line = double(base_stride);; line *= 2) {
     const auto predicted = [&](double s) { return std::log(std::max(1.0, s / line)); };
     double offset = 0;
     for (const auto& [s, y] : points) offset += y - predicted(s);
@@ -423,7 +428,8 @@ SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>&
   // The readings' relative noise: the spread of the descent's readings x spacing / capacity (their
   // common factor is the capacity's own error, not noise), at least 0.1 %.
   std::vector<double> rel;
-  for (std::size_t i = 0; i < first_on_floor; ++i) rel.push_back(double(h[i].second) * double(h[i].first) / double(capacity));
+  for (std::size_t i = 0; i < first_on_floor; ++i)
+    rel.push_back(double(h[i].second) * double(h[i].first) / double(capacity));
   const double m = mean(rel);
   double var = 0;
   for (double x : rel) var += (x - m) * (x - m);
@@ -482,7 +488,8 @@ ZigzagCapacity capacity_from_zigzag(const std::vector<std::pair<double, double>>
   const double s2 = sse / double(k - 2);
   const double var_b = s2 / sxx, var_a = s2 * (1.0 / double(k) + mn * mn / sxx), cov_ab = -mn * s2 / sxx;
   const double da = 1 / gap, db = a / (gap * gap), dh = -a / (gap * gap);
-  const double var_h = da * da * var_a + db * db * var_b + 2 * da * db * cov_ab + dh * dh * hit_noise_cycles * hit_noise_cycles;
+  const double var_h =
+      da * da * var_a + db * db * var_b + 2 * da * db * cov_ab + dh * dh * hit_noise_cycles * hit_noise_cycles;
   z.sd_lines = std::sqrt(std::max(var_h, 0.0));
   if (!(z.lines > 0)) return z;
   z.confidence = z.sd_lines > 0 ? student_t_within(kCapacityTolerance * z.lines / z.sd_lines, int(k - 2)) : 1.0;

@@ -43,10 +43,10 @@ inline constexpr double kCapacityTolerance = 0.03;
 // C and then ramps to all misses by C + C / W. The fit over the measured transition picks the
 // index, C and W.
 struct TransitionFit {
-  double capacity = 0;    // bytes
-  int ways = 0;           // the best W
+  double capacity = 0;        // bytes
+  int ways = 0;               // the best W
   bool modulo_index = false;  // the transition of a modulo index (misses ramp over C / W past C)
-  double rms_error = 0;   // of the miss fraction
+  double rms_error = 0;       // of the miss fraction
   // The posterior probability that the capacity lies within kCapacityTolerance of `capacity`
   // (profile over W, noise from the residuals); 0 when the best C is at the search's edge.
   double confidence = 0;
@@ -60,13 +60,13 @@ double hashed_miss_fraction(double footprint_lines, double capacity_lines, int w
 double modulo_miss_fraction(double footprint_lines, double capacity_lines, int ways);
 
 struct CapacityResult {
-  std::size_t capacity = 0;      // from the transition fit (a multiple of step); the onset without one
-  std::size_t onset = 0;         // largest footprint with no miss seen (a multiple of step)
-  int ways_fit = 0;              // W of the transition fit (0 without one)
+  std::size_t capacity = 0;  // from the transition fit (a multiple of step); the onset without one
+  std::size_t onset = 0;     // largest footprint with no miss seen (a multiple of step)
+  int ways_fit = 0;          // W of the transition fit (0 without one)
   double fit_rms = 0;
   std::vector<std::pair<double, double>> transition;  // (footprint, miss fraction) from 5 steps below the onset up
   double hit_cycles = 0, miss_cycles = 0;
-  double noise_cycles = 0;       // the noise the search was given
+  double noise_cycles = 0;  // the noise the search was given
   // The probability that `capacity` is within kCapacityTolerance of the truth: the transition
   // fit's posterior mass there (0 when the miss level is not on a plateau: 10 % below and 10 %
   // above it the latency differs by more than a tenth of the span); without a transition
@@ -74,8 +74,8 @@ struct CapacityResult {
   // read on the right side of the miss threshold; 0 when no model fits the transition (the
   // onset is reported, and is not the capacity).
   double confidence = 0;
-  double next_miss_fraction = 0; // misses at the first footprint past the capacity
-  bool sharp = false;            // ... above 90 %: every line misses (fully associative LRU)
+  double next_miss_fraction = 0;                       // misses at the first footprint past the capacity
+  bool sharp = false;                                  // ... above 90 %: every line misses (fully associative LRU)
   std::vector<std::pair<std::size_t, double>> points;  // every footprint measured, in order
 };
 
@@ -100,8 +100,8 @@ std::size_t plateau_start(const LatencyAt& latency, std::size_t from, std::size_
                           double noise_cycles);
 
 struct FetchFit {
-  int inner_bytes = 0;    // g1: fill granularity of the level nearest the SM (0 when one level)
-  int outer_bytes = 0;    // g2: fill granularity of the next level
+  int inner_bytes = 0;       // g1: fill granularity of the level nearest the SM (0 when one level)
+  int outer_bytes = 0;       // g2: fill granularity of the next level
   double middle_cycles = 0;  // fitted latency of an access served by the middle level
   double rms_error = 0;      // cycles
   // The posterior probability of the best (g1, g2) among every candidate, from the residuals.
@@ -133,12 +133,12 @@ LineFit infer_line_bytes(std::size_t base_stride, std::size_t base_capacity,
                          const std::vector<std::pair<std::size_t, std::size_t>>& apparent);
 
 struct SetsWays {
-  int ways = 0, sets = 0;   // 0 when the curve shows no floor (hashed index, or too few spacings)
+  int ways = 0, sets = 0;  // 0 when the curve shows no floor (hashed index, or too few spacings)
   // The probability that both are right: the floor's readings average to the ways within half an
   // element, and the knee's two readings (2 W and W) lie on their sides of 1.5 W, each reading
   // with the relative noise of the descent's readings (capacity / spacing) about their mean.
   double confidence = 0;
-  std::string note;         // why nothing was inferred, if so
+  std::string note;  // why nothing was inferred, if so
 };
 // max_hits: (spacing D, largest element count that still all hit); capacity and line in bytes.
 SetsWays infer_sets_ways(const std::vector<std::pair<std::size_t, std::size_t>>& max_hits, std::size_t capacity,

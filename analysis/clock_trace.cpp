@@ -14,7 +14,9 @@ ClockTrace summarize_clock(const std::vector<ClockPoint>& s, double initial_seco
   t.seconds = double(s.back().ns - s.front().ns) * 1e-9;
   t.intervals = int(s.size()) - 1;
   // MHz over [a, b] = cycles / ns x 1e3.
-  auto rate = [&](std::size_t a, std::size_t b) { return double(s[b].cycles - s[a].cycles) * 1e3 / double(s[b].ns - s[a].ns); };
+  auto rate = [&](std::size_t a, std::size_t b) {
+    return double(s[b].cycles - s[a].cycles) * 1e3 / double(s[b].ns - s[a].ns);
+  };
   t.min_mhz = 1e300;
   for (std::size_t i = 1; i < s.size(); ++i) {
     t.min_mhz = std::min(t.min_mhz, rate(i - 1, i));
@@ -24,7 +26,8 @@ ClockTrace summarize_clock(const std::vector<ClockPoint>& s, double initial_seco
   std::size_t a = 1;
   while (a + 1 < s.size() && s[a].ns < initial_end) ++a;
   t.initial_mhz = rate(0, a);
-  const auto sustained_start = s.back().ns - static_cast<std::uint64_t>(sustained_fraction * double(s.back().ns - s.front().ns));
+  const auto sustained_start =
+      s.back().ns - static_cast<std::uint64_t>(sustained_fraction * double(s.back().ns - s.front().ns));
   std::size_t b = s.size() - 2;
   while (b > 0 && s[b].ns > sustained_start) --b;
   t.sustained_mhz = rate(b, s.size() - 1);

@@ -12,10 +12,10 @@ struct ClockPoint {
 };
 
 struct ClockTrace {
-  double initial_mhz = 0;    // over the first `initial_seconds`
-  double sustained_mhz = 0;  // over the last `sustained_fraction` of the run
+  double initial_mhz = 0;           // over the first `initial_seconds`
+  double sustained_mhz = 0;         // over the last `sustained_fraction` of the run
   double min_mhz = 0, max_mhz = 0;  // over single intervals
-  double drop_pct = 0;       // 100 x (1 - sustained / initial)
+  double drop_pct = 0;              // 100 x (1 - sustained / initial)
   double seconds = 0;
   int intervals = 0;
 };

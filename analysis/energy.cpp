@@ -50,7 +50,8 @@ std::optional<WindowPower> window_power(const CounterUpdates& u, double begin_s,
   return w;
 }
 
-WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, double end_s, std::uint64_t throttle_mask) {
+WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, double end_s,
+                           std::uint64_t throttle_mask) {
   WindowClocks c;
   std::vector<double> sm, mem, power, temp, mem_power, mem_temp;
   for (const ClockRead& r : reads) {

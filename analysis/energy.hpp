@@ -22,13 +22,13 @@ struct EnergyRead {
 
 // When the counter changed, from a series of reads in time order.
 struct CounterUpdates {
-  std::vector<double> t_s;          // each update's estimated time: midway between the reads around it
-  std::vector<double> energy_mj;    // the value it changed to
+  std::vector<double> t_s;            // each update's estimated time: midway between the reads around it
+  std::vector<double> energy_mj;      // the value it changed to
   std::vector<double> uncertainty_s;  // half the time between the reads around it
-  double period_s = 0;              // median time between consecutive updates (0 with fewer than 2)
+  double period_s = 0;                // median time between consecutive updates (0 with fewer than 2)
   double period_p10_s = 0, period_p90_s = 0;
-  double min_step_mj = 0;           // smallest change seen (the counter's resolution at most)
-  double read_interval_s = 0;       // median time between reads: how well an update's time is known
+  double min_step_mj = 0;      // smallest change seen (the counter's resolution at most)
+  double read_interval_s = 0;  // median time between reads: how well an update's time is known
 };
 CounterUpdates counter_updates(const std::vector<EnergyRead>& reads);
 
@@ -39,9 +39,9 @@ CounterUpdates counter_updates(const std::vector<EnergyRead>& reads);
 // update that came early is seen only at the next burst).
 struct WindowPower {
   double power_w = 0;
-  double seconds = 0;   // first to last update used
+  double seconds = 0;  // first to last update used
   double energy_j = 0;
-  int intervals = 0;    // update periods between them
+  int intervals = 0;  // update periods between them
 };
 // nullopt when fewer than `min_intervals` update periods fit.
 std::optional<WindowPower> window_power(const CounterUpdates& updates, double begin_s, double end_s, double lead_s,
@@ -55,23 +55,24 @@ struct ClockRead {
   std::uint64_t clock_event_reasons = 0;
   double power_w = 0;
   double temperature_c = 0;
-  double memory_power_w = 0;         // the DRAM's own power where the board reports it (a 1-s average)
+  double memory_power_w = 0;  // the DRAM's own power where the board reports it (a 1-s average)
   double memory_temperature_c = 0;
 };
 struct WindowClocks {
-  double sm_clock_mhz = 0;          // median
+  double sm_clock_mhz = 0;  // median
   double sm_clock_min_mhz = 0, sm_clock_max_mhz = 0;
-  double mem_clock_mhz = 0;         // median
+  double mem_clock_mhz = 0;               // median
   std::uint64_t clock_event_reasons = 0;  // every reason seen in the window (OR)
-  bool throttled = false;           // a throttling reason in the mask (power cap, thermal, slowdown)
+  bool throttled = false;                 // a throttling reason in the mask (power cap, thermal, slowdown)
   double power_sample_min_w = 0, power_sample_median_w = 0, power_sample_max_w = 0;
-  double temperature_c = 0;         // median
+  double temperature_c = 0;                             // median
   double memory_power_w = 0, memory_temperature_c = 0;  // medians (0 where unknown)
   int samples = 0;
 };
 // `throttle_mask`: the reason bits that mean the clock was held down (not idle, not the
 // application clock setting): fixtures/nvml's kThrottleMask.
-WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, double end_s, std::uint64_t throttle_mask);
+WindowClocks window_clocks(const std::vector<ClockRead>& reads, double begin_s, double end_s,
+                           std::uint64_t throttle_mask);
 
 // --- The differential method ----------------------------------------------------------------------
 // Launches that differ only in how many operations of the measured kind they do (the same kernel,
@@ -91,12 +92,12 @@ struct EnergyVariant {
 // E(n) - P_rest t(n), where P_rest is the power of the same shape of resident warps doing nothing
 // that counts, at the same clock (AccelWattch's constant and static parts).
 struct DifferentialEnergy {
-  double pj_per_op = 0;               // dynamic: least-squares slope of E - P_rest t against n
-  double pj_per_op_with_static = 0;   // least-squares slope of E against n
-  double pj_per_op_all_in = 0;        // E / n of the largest variant: everything the board drew
-  double launch_constant_j = 0;       // intercept of E against n
-  std::vector<double> pair_pj_per_op; // dynamic slope of each pair of variants (i < j, in order)
-  double pair_spread_pct = 0;         // (max - min) of the pairs over |pj_per_op|, in %
+  double pj_per_op = 0;                // dynamic: least-squares slope of E - P_rest t against n
+  double pj_per_op_with_static = 0;    // least-squares slope of E against n
+  double pj_per_op_all_in = 0;         // E / n of the largest variant: everything the board drew
+  double launch_constant_j = 0;        // intercept of E against n
+  std::vector<double> pair_pj_per_op;  // dynamic slope of each pair of variants (i < j, in order)
+  double pair_spread_pct = 0;          // (max - min) of the pairs over |pj_per_op|, in %
 };
 // Throws std::invalid_argument with fewer than two variants, or operations that do not differ.
 DifferentialEnergy differential_energy(const std::vector<EnergyVariant>& variants, double rest_power_w);

@@ -45,7 +45,8 @@ const std::vector<HwMetric>& hw_metrics() {
       // Tensor pipe activity (wgmma counts as hmma on GH100): cycles, and the share of the active
       // SMs' cycles at the pipe's peak rate (NVPerf's ratio, not a count: never differenced).
       {"sm__pipe_tensor_op_hmma_cycles_active.sum", "hw_tensor_hmma_active_cycles", kHwTensor},
-      {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "hw_tensor_pipe_active_pct", kHwTensor},
+      {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "hw_tensor_pipe_active_pct",
+       kHwTensor},
       // The census of the memory side's units: every L2 slice's sectors and every DRAM channel's
       // reads, summed, and their mean (and maximum) over the units.
       {"lts__t_sectors.sum", "hw_l2_slice_sectors", kHwUnits},
@@ -155,7 +156,8 @@ std::optional<UnitCensus> unit_census(const HwValues& v) {
              dram = get(v, "hw_dram_channel_read_sectors"), dram_mean = get(v, "hw_dram_channel_mean_read_sectors"),
              dram_max = get(v, "hw_dram_channel_max_read_sectors");
   if (!slices || !slice_mean || !dram || !dram_mean || !dram_max) return std::nullopt;
-  if (!(*slice_mean > 0) || !(*dram_mean > 0) || !(*dram_max > 0) || !(*slices > 0) || !(*dram > 0)) return std::nullopt;
+  if (!(*slice_mean > 0) || !(*dram_mean > 0) || !(*dram_max > 0) || !(*slices > 0) || !(*dram > 0))
+    return std::nullopt;
   UnitCensus c;
   c.l2_slices = int(std::lround(*slices / *slice_mean));
   c.dram_channels = int(std::lround(*dram / *dram_mean));

@@ -21,7 +21,8 @@ IcacheLevels infer_icache_levels(const std::vector<IcacheSample>& s, double byte
   const double slope = (per_pass(1) - per_pass(0)) / (s[1].instructions - s[0].instructions);
   r.loop_overhead_cycles = std::max(0.0, per_pass(0) - slope * s[0].instructions);
   for (std::size_t i = 0; i < s.size(); ++i)
-    r.net.push_back({s[i].instructions * bytes_per_instruction, (per_pass(i) - r.loop_overhead_cycles) / s[i].instructions});
+    r.net.push_back(
+        {s[i].instructions * bytes_per_instruction, (per_pass(i) - r.loop_overhead_cycles) / s[i].instructions});
   r.levels = find_levels(r.net, kTolerance);
   return r;
 }

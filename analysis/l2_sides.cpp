@@ -45,7 +45,8 @@ Split otsu_split(std::vector<double> v) {
   }
   r.threshold = 0.5 * (v[cut - 1] + v[cut]);
   r.low_fraction = double(cut) / n;
-  const std::vector<double> low(v.begin(), v.begin() + std::ptrdiff_t(cut)), high(v.begin() + std::ptrdiff_t(cut), v.end());
+  const std::vector<double> low(v.begin(), v.begin() + std::ptrdiff_t(cut)),
+      high(v.begin() + std::ptrdiff_t(cut), v.end());
   auto mad = [](const std::vector<double>& g) {
     const double m = median(g);
     std::vector<double> d;

@@ -36,7 +36,8 @@ inline std::optional<std::uint32_t> typical_sm(const std::vector<double>& a, con
   if (ran.empty()) return std::nullopt;
   const auto ranks = [&](const std::vector<double>& v) {
     std::vector<std::uint32_t> order = ran;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return v[x] != v[y] ? v[x] < v[y] : x < y; });
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return v[x] != v[y] ? v[x] < v[y] : x < y; });
     std::vector<double> rank(v.size(), 0.0);
     for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = double(i);
     return rank;

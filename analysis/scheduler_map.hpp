@@ -7,16 +7,16 @@
 namespace archbench {
 
 struct PairSlowdown {
-  int a = 0, b = 0;      // warp indices in the block
-  double slowdown = 1;   // time of the pair / time of one warp alone
+  int a = 0, b = 0;     // warp indices in the block
+  double slowdown = 1;  // time of the pair / time of one warp alone
 };
 
 struct SchedulerMap {
   std::vector<int> group_of_warp;  // scheduler group per warp index (0-based, in order of first warp)
   int groups = 0;
-  int modulus = 0;                 // k when group = warp % k for every warp, else 0
-  double sharing_slowdown = 0;     // median over pairs in one group
-  double separate_slowdown = 0;    // median over pairs in different groups
+  int modulus = 0;               // k when group = warp % k for every warp, else 0
+  double sharing_slowdown = 0;   // median over pairs in one group
+  double separate_slowdown = 0;  // median over pairs in different groups
   // The probability that every pair is on its right side of the threshold (one pair on the
   // wrong side joins two groups or splits one), each pair Gaussian about its kind with the
   // kinds' robust spread.

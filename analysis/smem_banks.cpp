@@ -13,7 +13,8 @@ namespace {
 
 void check_shape(int access_bytes, int lanes) {
   if (access_bytes != 4 && access_bytes != 8 && access_bytes != 16)
-    throw std::invalid_argument("smem pattern: access width must be 4, 8 or 16 bytes, not " + std::to_string(access_bytes));
+    throw std::invalid_argument("smem pattern: access width must be 4, 8 or 16 bytes, not " +
+                                std::to_string(access_bytes));
   if (lanes < 1) throw std::invalid_argument("smem pattern: a warp has at least one lane");
 }
 
@@ -94,7 +95,8 @@ int model_wavefronts(const BankGeometry& g, const SmemPattern& p) {
   // Every bank word an access touches: an access wider than a bank word spans several banks.
   std::map<std::uint64_t, std::set<std::uint64_t>> rows_per_bank;
   for (std::uint32_t offset : p.lane_offsets)
-    for (std::uint64_t a = offset; a < std::uint64_t(offset) + std::uint64_t(p.access_bytes); a += std::uint64_t(g.bank_bytes)) {
+    for (std::uint64_t a = offset; a < std::uint64_t(offset) + std::uint64_t(p.access_bytes);
+         a += std::uint64_t(g.bank_bytes)) {
       const std::uint64_t word = a / std::uint64_t(g.bank_bytes);
       rows_per_bank[word % std::uint64_t(g.banks)].insert(a / row_bytes);
     }
@@ -129,7 +131,8 @@ int wide_model_wavefronts(const BankGeometry& g, const SmemPattern& p) {
 BankInference infer_bank_geometry(const std::vector<BankObservation>& observations) {
   if (observations.size() < 2) throw std::invalid_argument("bank inference: needs at least two observations");
   for (const BankObservation& o : observations)
-    if (!(o.cycles_per_access > 0)) throw std::invalid_argument("bank inference: cost of " + o.pattern.name + " is not positive");
+    if (!(o.cycles_per_access > 0))
+      throw std::invalid_argument("bank inference: cost of " + o.pattern.name + " is not positive");
 
   struct Fit {
     BankGeometry g;

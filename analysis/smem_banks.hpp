@@ -16,10 +16,10 @@ namespace archbench {
 
 // The byte offset each lane of a warp reads, and how many bytes it reads there.
 struct SmemPattern {
-  std::string name;                      // "stride:3", "broadcast", "multicast:4/group_stride:1", ...
-  int access_bytes = 4;                  // 4, 8 or 16; offsets are multiples of it
+  std::string name;      // "stride:3", "broadcast", "multicast:4/group_stride:1", ...
+  int access_bytes = 4;  // 4, 8 or 16; offsets are multiples of it
   std::vector<std::uint32_t> lane_offsets;
-  std::uint32_t bytes_spanned() const;   // highest offset + access_bytes
+  std::uint32_t bytes_spanned() const;  // highest offset + access_bytes
 };
 
 // Lane l reads element l x stride (elements of access_bytes). stride 0 is a broadcast.

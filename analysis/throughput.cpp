@@ -15,7 +15,8 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, dou
 
 ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp) {
   if (warps.empty()) throw std::invalid_argument("summarize_throughput: no warp timings");
-  if (work_of_warp.size() != warps.size()) throw std::invalid_argument("summarize_throughput: one work figure per warp");
+  if (work_of_warp.size() != warps.size())
+    throw std::invalid_argument("summarize_throughput: one work figure per warp");
   struct SmWindow {
     std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
     int warps = 0;
@@ -37,7 +38,8 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, con
     total += work_of_warp[i];
     first_ns = std::min(first_ns, w.start_ns);
     last_ns = std::max(last_ns, w.end_ns);
-    if (w.end_ns > w.start_ns) clocks.push_back(double(w.end_cycles - w.start_cycles) * 1e3 / double(w.end_ns - w.start_ns));
+    if (w.end_ns > w.start_ns)
+      clocks.push_back(double(w.end_cycles - w.start_cycles) * 1e3 / double(w.end_ns - w.start_ns));
   }
   ThroughputSummary r;
   r.sms_used = static_cast<int>(sms.size());

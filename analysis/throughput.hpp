@@ -13,12 +13,12 @@ namespace archbench {
 
 struct ThroughputSummary {
   int sms_used = 0;
-  int max_warps_per_sm = 0;               // warps that ran on the busiest SM
-  double per_sm_rate_mean = 0;            // work units per clock per SM, mean over the SMs used
+  int max_warps_per_sm = 0;     // warps that ran on the busiest SM
+  double per_sm_rate_mean = 0;  // work units per clock per SM, mean over the SMs used
   double per_sm_rate_min = 0, per_sm_rate_median = 0, per_sm_rate_max = 0;
-  double total_work = 0;                  // work units over the whole grid
-  double gpu_window_ns = 0;               // first start .. last end, %globaltimer
-  double sm_clock_mhz = 0;                // median over warps of clock64 delta / globaltimer delta
+  double total_work = 0;     // work units over the whole grid
+  double gpu_window_ns = 0;  // first start .. last end, %globaltimer
+  double sm_clock_mhz = 0;   // median over warps of clock64 delta / globaltimer delta
   double work_per_second() const { return gpu_window_ns > 0 ? total_work * 1e9 / gpu_window_ns : 0; }
 };
 
@@ -31,9 +31,9 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, con
 // Dependent-chain latency by the slope between two loop bodies of different length, so that the
 // loop overhead and the timer reads cancel: cycles(n) = iterations x (n x latency + overhead).
 struct SlopeLatency {
-  double latency_cycles = 0;         // per step
-  double loop_overhead_cycles = 0;   // per loop iteration (the intercept)
-  double raw_cycles = 0;             // long-body cycles / its steps, overhead included
+  double latency_cycles = 0;        // per step
+  double loop_overhead_cycles = 0;  // per loop iteration (the intercept)
+  double raw_cycles = 0;            // long-body cycles / its steps, overhead included
 };
 SlopeLatency slope_latency(double short_cycles, double short_steps_per_iteration, double long_cycles,
                            double long_steps_per_iteration, double iterations);

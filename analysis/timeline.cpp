@@ -52,9 +52,12 @@ TimelineSummary summarize_timeline(const std::vector<WarpRecord>& warps) {
   s.block_finish_spread_ns = median(spreads);
   s.block_finish_spread_max_ns = *std::max_element(spreads.begin(), spreads.end());
   for (auto& [sm, ev] : events) {
-    std::sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first < b.first : a.second < b.second; });
+    std::sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
     int running = 0;
-    for (const auto& e : ev) s.max_coresident_blocks_per_sm = std::max(s.max_coresident_blocks_per_sm, running += e.second);
+    for (const auto& e : ev)
+      s.max_coresident_blocks_per_sm = std::max(s.max_coresident_blocks_per_sm, running += e.second);
   }
   s.waves = double(blocks.size()) / double(s.sms_used * std::max(1, s.max_coresident_blocks_per_sm));
   return s;

@@ -14,14 +14,14 @@ struct WarpRecord {
 };
 
 struct TimelineSummary {
-  double makespan_ns = 0;                 // first warp start to last warp end
-  double sm_start_skew_ns = 0;            // first start of the last SM to start - of the first
-  double block_finish_spread_ns = 0;      // median over blocks of (last warp end - first warp end)
+  double makespan_ns = 0;             // first warp start to last warp end
+  double sm_start_skew_ns = 0;        // first start of the last SM to start - of the first
+  double block_finish_spread_ns = 0;  // median over blocks of (last warp end - first warp end)
   double block_finish_spread_max_ns = 0;
   double last_warp_finish_spread_ns = 0;  // first to last warp end, whole grid
   int max_coresident_blocks_per_sm = 0;   // most blocks running on one SM at one time
   int sms_used = 0;
-  double waves = 0;                       // blocks / (SMs used x max co-resident blocks)
+  double waves = 0;  // blocks / (SMs used x max co-resident blocks)
 };
 
 // Throws std::invalid_argument on an empty list or a warp that ends before it starts.

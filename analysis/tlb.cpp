@@ -36,9 +36,8 @@ std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double 
   std::vector<Plateau> runs;
   std::size_t start = 0;
   for (std::size_t j = 1; j <= curve.size(); ++j) {
-    const bool ends = j == curve.size() ||
-                      std::abs(curve[j].y - median(ys(curve, start, j - 1))) >
-                          tolerance(median(ys(curve, start, j - 1)), rel_tol, abs_tol);
+    const bool ends = j == curve.size() || std::abs(curve[j].y - median(ys(curve, start, j - 1))) >
+                                               tolerance(median(ys(curve, start, j - 1)), rel_tol, abs_tol);
     if (!ends) continue;
     if (j - start >= min_points) runs.push_back(make_plateau(curve, start, j - 1));
     start = j;
@@ -87,14 +86,15 @@ std::vector<CacheLevelStep> find_levels(const std::vector<CurvePoint>& curve, co
     // Noise: the plateaus' spread as a standard deviation (MAD x 1.4826), at least the curve's
     // point-to-point noise at this level and the floor (a plateau is cut to points within the
     // tolerance, which makes its own spread small).
-    const double noise = std::max({base.spread * 1.4826, up.spread * 1.4826, relative_noise * up.level, tol.noise_floor});
+    const double noise =
+        std::max({base.spread * 1.4826, up.spread * 1.4826, relative_noise * up.level, tol.noise_floor});
     const double n_base = double(base.last - base.first + 1), n_up = double(up.last - up.first + 1);
     // The step is real when it stands out of the noise by more than the 3 standard errors that
     // noise alone reaches among the plateau pairs of a curve (calibrated in test_calibration).
     const double real = normal_cdf(s.miss_penalty_cycles / (noise * std::sqrt(1 / n_base + 1 / n_up)) - 3.0);
     const double mid = base.level + s.miss_penalty_cycles / 2;
-    s.confidence = real * side_probability(curve[last_hit].y, mid, noise) *
-                   side_probability(curve[last_hit + 1].y, mid, noise);
+    s.confidence =
+        real * side_probability(curve[last_hit].y, mid, noise) * side_probability(curve[last_hit + 1].y, mid, noise);
     steps.push_back(s);
     base = up;
   }

@@ -31,8 +31,8 @@ struct Plateau {
 
 // Runs of at least `min_points` consecutive points within a tolerance of their running median
 // (max(abs_tol, rel_tol x median)); neighbouring runs at the same level are merged.
-std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double rel_tol = 0.04,
-                                   double abs_tol = 4.0, std::size_t min_points = 3);
+std::vector<Plateau> find_plateaus(const std::vector<CurvePoint>& curve, double rel_tol = 0.04, double abs_tol = 4.0,
+                                   std::size_t min_points = 3);
 
 struct CacheLevelStep {
   double reach = 0;           // largest footprint nearer the lower plateau than the upper (bytes)
@@ -43,7 +43,7 @@ struct CacheLevelStep {
   // step with a tenth of a cycle, the crossing by a little. Not the reach: a step at exactly E
   // entries puts the crossing half a sweep step past E.
   double crossing = 0;
-  double hit_cycles = 0;      // the lower plateau's latency
+  double hit_cycles = 0;           // the lower plateau's latency
   double miss_penalty_cycles = 0;  // upper plateau - lower plateau
   // The probability that the step is real and the reach bracket [reach, next_footprint) is the
   // right one: the plateaus' difference against their noise, times the chance that the two
@@ -78,8 +78,8 @@ struct LevelReading {
 double entries_confidence(double entries, const std::vector<LevelReading>& readings);
 
 struct PageSizeInference {
-  double page_bytes = 0;       // 0 when the strides measured do not show it
-  double at_most_bytes = 0;    // the reach grew from the smallest stride on: the page is at most that
+  double page_bytes = 0;     // 0 when the strides measured do not show it
+  double at_most_bytes = 0;  // the reach grew from the smallest stride on: the page is at most that
   double first_level_entries = 0;
   // The probability that the page is right: the reaches at the page and one stride above it (the
   // two that decide it) are right (their levels' confidences), and reach(s) = entries x

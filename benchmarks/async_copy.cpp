@@ -55,8 +55,9 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
   guarded(state, [&] {
     AsyncCopyRunner& r = runner();
     const std::uint32_t passes = r.calibrate(c);
-    const std::vector<AsyncMeasurement> runs =
-        timed_runs(state, [&] { return r.measure(c, passes); }, [](const AsyncMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
+    const std::vector<AsyncMeasurement> runs = timed_runs(
+        state, [&] { return r.measure(c, passes); },
+        [](const AsyncMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
     std::vector<double> per_second, global_per_second, per_clk;
     for (const AsyncMeasurement& m : runs) {
       per_second.push_back(m.bytes_per_second);
@@ -68,8 +69,10 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
     report_sampled(state, "bytes_per_second", per_second);
     report_sampled(state, "global_bytes_per_second", global_per_second);
     report_sampled(state, "bytes_per_clk_per_sm", per_clk);
-    state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
-    state.counters["bytes_per_clk_per_sm_max"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_max; });
+    state.counters["bytes_per_clk_per_sm_min"] =
+        median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+    state.counters["bytes_per_clk_per_sm_max"] =
+        median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_max; });
     const AsyncMeasurement& last = runs.back();
     if (c.level == AsyncLevel::dram)
       state.counters["pct_of_dram_peak"] = median_of(runs, [](const auto& m) { return m.pct_of_dram_peak; });
@@ -77,7 +80,8 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
     // footprint whose share per SM fits the L1 beside the stages is served by the L1 (say so).
     state.counters["level"] = mem_level_value(last.level);
     if (c.level == AsyncLevel::l2 && last.level != MemLevel::l2)
-      note(state, std::string("by size ") + mem_level_name(last.level) + ": each SM's share of the footprint fits the L1 beside its stages");
+      note(state, std::string("by size ") + mem_level_name(last.level) +
+                      ": each SM's share of the footprint fits the L1 beside its stages");
     state.counters["bytes_in_flight_per_sm"] = last.bytes_in_flight_per_sm;
     state.counters["footprint_bytes"] = double(last.footprint);
     state.counters["blocks"] = last.blocks;
@@ -148,7 +152,8 @@ void register_async_copy(const SuiteConfig& cfg) {
           AsyncCase c;
           c.op = AsyncOp::ld_st, c.level = level, c.width = width, c.unroll = u, c.warps_per_block = w, c.stages = 1;
           add("AsyncCopy/load/ld_st" + lv + "/width:" + std::to_string(width) + "/unroll:" + std::to_string(u) +
-                  "/warps_per_block:" + std::to_string(w), c);
+                  "/warps_per_block:" + std::to_string(w),
+              c);
         }
     for (AsyncOp op : {AsyncOp::cp_async_ca, AsyncOp::cp_async_cg})
       for (int w : warps)
@@ -158,7 +163,8 @@ void register_async_copy(const SuiteConfig& cfg) {
             AsyncCase c;
             c.op = op, c.level = level, c.width = width, c.warps_per_block = w, c.stages = s;
             add(std::string("AsyncCopy/load/") + async_op_info(op).name + lv + "/width:" + std::to_string(width) +
-                    "/stages:" + std::to_string(s) + "/warps_per_block:" + std::to_string(w), c);
+                    "/stages:" + std::to_string(s) + "/warps_per_block:" + std::to_string(w),
+                c);
           }
         }
     // TMA bulk copies: copy size against copies in flight per pipeline and pipelines (issuing
@@ -170,9 +176,11 @@ void register_async_copy(const SuiteConfig& cfg) {
         for (int p : cfg.quick ? std::vector<int>{1, 4} : std::vector<int>{1, 2, 4, 8})
           for (int s : cfg.quick ? std::vector<int>{2} : std::vector<int>{1, 2, 4, 8}) {
             AsyncCase c;
-            c.op = AsyncOp::bulk, c.level = level, c.stage_bytes = b, c.stages = s, c.warps_per_block = p, c.dynamic = dynamic;
+            c.op = AsyncOp::bulk, c.level = level, c.stage_bytes = b, c.stages = s, c.warps_per_block = p,
+            c.dynamic = dynamic;
             add("AsyncCopy/load/bulk" + lv + "/stage_bytes:" + std::to_string(b) + "/stages:" + std::to_string(s) +
-                    "/pipelines:" + std::to_string(p) + "/dist:" + (dynamic ? "dynamic" : "static"), c);
+                    "/pipelines:" + std::to_string(p) + "/dist:" + (dynamic ? "dynamic" : "static"),
+                c);
           }
     // TMA tensor copies: 1D-5D boxes (16 KiB, the 1D box at most 256 words), box shapes and swizzle
     // (8 KiB boxes, the inner dimension at the swizzle span); one and four pipelines, up to
@@ -192,11 +200,14 @@ void register_async_copy(const SuiteConfig& cfg) {
         c.op = AsyncOp::tensor, c.level = level, c.warps_per_block = p;
         c.box = tensor_box(t.dims, t.swizzle);
         c.stages = 1;
-        while (c.stages < 16 && std::size_t(c.stages) * 2 * p * c.box.words() * 4 <= (128u << 10) && c.stages * 2 * p <= kAsyncMaxStages)
+        while (c.stages < 16 && std::size_t(c.stages) * 2 * p * c.box.words() * 4 <= (128u << 10) &&
+               c.stages * 2 * p <= kAsyncMaxStages)
           c.stages *= 2;
         const std::string shape = c.box.name().substr(0, c.box.name().find('/'));
-        add("AsyncCopy/load/tensor" + lv + "/box:" + shape + "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none") +
-                "/stages:" + std::to_string(c.stages) + "/pipelines:" + std::to_string(p), c);
+        add("AsyncCopy/load/tensor" + lv + "/box:" + shape +
+                "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none") + "/stages:" + std::to_string(c.stages) +
+                "/pipelines:" + std::to_string(p),
+            c);
       }
     // Multicast against the cluster size, 16 KiB stages, 128 KiB in flight per block (one block
     // per SM), one and four pipelines.
@@ -205,8 +216,9 @@ void register_async_copy(const SuiteConfig& cfg) {
         AsyncCase c;
         c.op = AsyncOp::bulk_multicast, c.level = level, c.cluster = cluster, c.stage_bytes = 16384, c.stages = 8 / p;
         c.warps_per_block = p;
-        add("AsyncCopy/load/bulk_multicast" + lv + "/cluster_size:" + std::to_string(cluster) + "/stage_bytes:16384/stages:" +
-                std::to_string(c.stages) + "/pipelines:" + std::to_string(p), c);
+        add("AsyncCopy/load/bulk_multicast" + lv + "/cluster_size:" + std::to_string(cluster) +
+                "/stage_bytes:16384/stages:" + std::to_string(c.stages) + "/pipelines:" + std::to_string(p),
+            c);
       }
     // Stores: from shared memory, the plain path (every thread) and the TMA's bulk stores, bulk
     // reductions and tensor stores, against the groups left in flight.
@@ -215,9 +227,11 @@ void register_async_copy(const SuiteConfig& cfg) {
                                                                    : std::vector<std::uint32_t>{4096, 16384})
         for (int s : op == AsyncOp::st_global ? std::vector<int>{1} : depth) {
           AsyncCase c;
-          c.op = op, c.level = level, c.stage_bytes = b, c.stages = s, c.warps_per_block = op == AsyncOp::st_global ? 32 : 1;
-          add(std::string("AsyncCopy/store/") + async_op_info(op).name + lv + "/stage_bytes:" + std::to_string(b) + "/stages:" +
-                  std::to_string(s), c);
+          c.op = op, c.level = level, c.stage_bytes = b, c.stages = s,
+          c.warps_per_block = op == AsyncOp::st_global ? 32 : 1;
+          add(std::string("AsyncCopy/store/") + async_op_info(op).name + lv + "/stage_bytes:" + std::to_string(b) +
+                  "/stages:" + std::to_string(s),
+              c);
         }
     for (int s : depth) {
       AsyncCase c;
@@ -228,8 +242,9 @@ void register_async_copy(const SuiteConfig& cfg) {
     for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::cp_async_cg, AsyncOp::bulk, AsyncOp::tensor})
       for (std::uint32_t bytes : cfg.quick ? std::vector<std::uint32_t>{16, 4096}
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
-        points.push_back({std::string("AsyncCopy/latency/") + async_op_info(op).name + lv + "/bytes:" + std::to_string(bytes),
-                          [op, level, bytes](benchmark::State& st) { latency(st, op, level, bytes); }});
+        points.push_back(
+            {std::string("AsyncCopy/latency/") + async_op_info(op).name + lv + "/bytes:" + std::to_string(bytes),
+             [op, level, bytes](benchmark::State& st) { latency(st, op, level, bytes); }});
     // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
     // boxes, rows at the swizzle span, with and without it).
     if (!cfg.quick)
@@ -239,9 +254,10 @@ void register_async_copy(const SuiteConfig& cfg) {
         if (box.dims == 1 || (box.dims == 2 && box.box[0] != 64 && box.box[0] * 4 != 32 && box.box[0] * 4 != 64 &&
                               box.box[0] * 4 != 128))
           continue;  // the 1D box and the wide 8 KiB rows are in the bandwidth sweep only
-        points.push_back({"AsyncCopy/latency/tensor" + lv + "/box:" + box.name().substr(0, box.name().find('/')) +
-                              "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none"),
-                          [level, bytes, box](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, box); }});
+        points.push_back(
+            {"AsyncCopy/latency/tensor" + lv + "/box:" + box.name().substr(0, box.name().find('/')) +
+                 "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none"),
+             [level, bytes, box](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, box); }});
       }
   }
   register_points("AsyncCopy", points, kIterations,

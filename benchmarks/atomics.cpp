@@ -46,7 +46,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
     std::vector<double> per_clk, concurrent;
     timed_loop(state, [&] {
       l.placement_bytes = runs.size() * kPlacementStep;  // each launch on other pages (global memory)
-      runs.push_back(measure_atomics(l, g.sm_count));  // throws SelfCheckError on a wrong final value
+      runs.push_back(measure_atomics(l, g.sm_count));    // throws SelfCheckError on a wrong final value
       per_clk.push_back(runs.back().atomics_per_clk);
       concurrent.push_back(runs.back().summary.per_sm_rate_mean * runs.back().summary.sms_used);
       return runs.back().summary.gpu_window_ns * 1e-9;
@@ -59,7 +59,8 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
     // counts the launch's ragged end, where SMs that finished wait for the slowest; how ragged
     // differs between processes and boards (red.add.u32, a thread per address: 283-337).
     report_sampled(state, "atomics_per_clk_concurrent", concurrent);
-    state.counters["atomics_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["atomics_per_clk_per_sm"] =
+        median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
     state.counters["threads_per_address"] = double(last.threads_per_address);
     state.counters["addresses"] = double(last.addresses);
     state.counters["spacing_bytes"] = l.spacing_bytes ? l.spacing_bytes : atom_op_info(l.op).bytes;
@@ -115,7 +116,8 @@ std::string shape_name(const AtomicLaunch& l, int sms) {
   return std::string("Atomics/") + atom_space_name(l.space) + "/" + atom_form_name(l.form) + "." +
          atom_op_info(l.op).name + "/" + atom_scope_name(l.space == AtomSpace::shared ? AtomScope::cta : l.scope) +
          "/contention:" + contention_name(l.contention) + "/spacing:" + std::to_string(spacing) +
-         "/warps_per_block:" + std::to_string(l.threads_per_block / 32) + "/blocks_per_sm:" + std::to_string(l.blocks / sms);
+         "/warps_per_block:" + std::to_string(l.threads_per_block / 32) +
+         "/blocks_per_sm:" + std::to_string(l.blocks / sms);
 }
 
 void register_atomics(const SuiteConfig& cfg) {
@@ -130,7 +132,8 @@ void register_atomics(const SuiteConfig& cfg) {
     const std::uint32_t spacing = l.spacing_bytes ? l.spacing_bytes : std::uint32_t(atom_op_info(l.op).bytes);
     const int warps_per_sm = l.blocks / sms * l.threads_per_block / 32;
     PrimaryMetrics primary;
-    if (l.space == AtomSpace::global && warps_per_sm >= 4 && sms_own_their_lines(l.contention, l.threads_per_block, spacing))
+    if (l.space == AtomSpace::global && warps_per_sm >= 4 &&
+        sms_own_their_lines(l.contention, l.threads_per_block, spacing))
       primary = {higher("atomics_per_clk_concurrent")};
     points.push_back({shape_name(l, sms), [l](benchmark::State& st) { throughput(st, l); }, primary});
   };
@@ -143,8 +146,10 @@ void register_atomics(const SuiteConfig& cfg) {
     for (const AtomOpInfo& info : atom_ops())
       for (AtomForm form : {AtomForm::atom, AtomForm::red}) {
         if (form == AtomForm::red && !info.has_red) continue;
-        if (cfg.quick && !(info.op == AtomOp::add_u32 || info.op == AtomOp::cas_b32 || info.op == AtomOp::add_f32)) continue;
-        for (Contention c : {Contention::all, Contention::warp, Contention::block, Contention::sm, Contention::distinct}) {
+        if (cfg.quick && !(info.op == AtomOp::add_u32 || info.op == AtomOp::cas_b32 || info.op == AtomOp::add_f32))
+          continue;
+        for (Contention c :
+             {Contention::all, Contention::warp, Contention::block, Contention::sm, Contention::distinct}) {
           if (space == AtomSpace::shared && (c == Contention::block || c == Contention::sm)) continue;
           if (cfg.quick && c != Contention::all && c != Contention::distinct) continue;
           AtomicLaunch l = base;

@@ -57,7 +57,8 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
   // Per-SM rates (each SM's bytes over its own busy window): the GPU-wide rate of equal static
   // slices is the slowest SM's times the SM count; a dynamic distribution lets fast SMs do more.
   state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
-  state.counters["bytes_per_clk_per_sm_median"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_median; });
+  state.counters["bytes_per_clk_per_sm_median"] =
+      median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_median; });
   state.counters["bytes_per_clk_per_sm_max"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_max; });
   state.counters["bytes_in_flight_per_sm"] = last.bytes_in_flight_per_sm;
   if (last.chunk_bytes) state.counters["chunk_bytes"] = last.chunk_bytes;
@@ -71,13 +72,15 @@ void report(benchmark::State& state, const std::vector<BwMeasurement>& runs, con
   const auto measured = state.counters.find("hw_level");
   state.counters["level_measured"] = measured != state.counters.end() ? 1 : 0;
   state.counters["level"] = measured != state.counters.end() ? measured->second.value : mem_level_value(last.level);
-  if (last.level == MemLevel::dram || last.level == MemLevel::l2_dram) declare_primary(state, {higher("bytes_per_second")});
+  if (last.level == MemLevel::dram || last.level == MemLevel::l2_dram)
+    declare_primary(state, {higher("bytes_per_second")});
   state.counters["bytes_per_launch"] = last.bytes;
   state.counters["passes"] = last.passes;
   state.counters["blocks_per_sm"] = shape.blocks_per_sm;
   state.counters["warps_per_block"] = shape.warps_per_block;
   state.counters["warps_per_sm"] = last.summary.max_warps_per_sm;
-  state.counters["occupancy_pct"] = 100.0 * last.summary.max_warps_per_sm * 32 / Gpu::current().info().max_threads_per_sm;
+  state.counters["occupancy_pct"] =
+      100.0 * last.summary.max_warps_per_sm * 32 / Gpu::current().info().max_threads_per_sm;
   state.counters["sms"] = last.summary.sms_used;
   report_clocks(state, median_of(runs, [](const auto& m) { return m.summary.sm_clock_mhz; }));
 }
@@ -86,8 +89,9 @@ void measure_case(benchmark::State& state, BwCase c) {
   BandwidthRunner& r = runner();
   if (c.shape.sms == 0) c.shape = r.default_shape();
   const std::uint32_t passes = r.calibrate(c);
-  const std::vector<BwMeasurement> runs =
-      timed_runs(state, [&] { return r.measure(c, passes); }, [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
+  const std::vector<BwMeasurement> runs = timed_runs(
+      state, [&] { return r.measure(c, passes); },
+      [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
   add_hw_counters(state, kHwMemory, {nullptr, [&] { r.measure(c, passes); }});
   state.counters["footprint_bytes"] = double(c.footprint);
   state.counters["footprint_per_sm_bytes"] = double(c.footprint) / c.shape.sms;
@@ -117,7 +121,9 @@ std::string shape_name(const BwCase& c) {
          (chunks ? "/chunk_kib:" + std::to_string(c.chunk_bytes / 1024) : "");
 }
 // An L2 case's name: "shared/ld.cg".
-std::string l2_case_label(const BwCase& c) { return std::string(l2_case_name(c.l2)) + "/" + bw_load_name(c.variant.load); }
+std::string l2_case_label(const BwCase& c) {
+  return std::string(l2_case_name(c.l2)) + "/" + bw_load_name(c.variant.load);
+}
 
 struct Candidate {
   std::string name;
@@ -231,8 +237,9 @@ void smem_bandwidth(benchmark::State& state, int width, BwShape shape) {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
     const std::uint32_t passes = r.calibrate_smem(width, kSmemBytesPerBlock, shape);
-    const std::vector<BwMeasurement> runs =
-        timed_runs(state, [&] { return r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }, [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
+    const std::vector<BwMeasurement> runs = timed_runs(
+        state, [&] { return r.measure_smem(width, kSmemBytesPerBlock, shape, passes); },
+        [](const BwMeasurement& m) { return m.summary.gpu_window_ns * 1e-9; });
     add_hw_counters(state, kHwShared, {nullptr, [&] { r.measure_smem(width, kSmemBytesPerBlock, shape, passes); }});
     state.counters["footprint_per_sm_bytes"] = double(kSmemBytesPerBlock) * shape.blocks_per_sm;
     state.counters["width_bytes"] = width;
@@ -249,9 +256,10 @@ void register_bandwidth(const SuiteConfig& cfg) {
   // Footprint sweep: 8 KiB per SM (L1) to 8x the L2 (DRAM), denser around the L1 edge (the share
   // per SM near the shared memory per SM) and the L2 partition and L2 edges.
   const int edge_points = cfg.dense ? 8 : 4;
-  const std::vector<DenseRegion> dense = cfg.quick ? std::vector<DenseRegion>{}
-                                                   : std::vector<DenseRegion>{{smem / 4 * sms, 2 * smem * sms, edge_points},
-                                                                              {l2 / 4, 2 * l2, edge_points}};
+  const std::vector<DenseRegion> dense =
+      cfg.quick
+          ? std::vector<DenseRegion>{}
+          : std::vector<DenseRegion>{{smem / 4 * sms, 2 * smem * sms, edge_points}, {l2 / 4, 2 * l2, edge_points}};
   const auto sweep = log_sweep((8u << 10) * sms, 8 * l2, cfg.quick ? 1 : cfg.dense ? 4 : 2, dense, kAlign);
   std::vector<BwVariant> variants;
   for (const BwVariant& v : bw_variants()) {
@@ -266,19 +274,23 @@ void register_bandwidth(const SuiteConfig& cfg) {
   std::vector<std::vector<std::size_t>> footprints_of;
   std::vector<std::size_t> all_footprints;
   for (const BwVariant& v : variants) {
-    footprints_of.push_back(off_the_cliffs(sweep, {l2 / std::size_t(v.arrays())}, v.arrays() == 2 ? 0.3 : 0.2, 0.1, kAlign));
+    footprints_of.push_back(
+        off_the_cliffs(sweep, {l2 / std::size_t(v.arrays())}, v.arrays() == 2 ? 0.3 : 0.2, 0.1, kAlign));
     all_footprints.insert(all_footprints.end(), footprints_of.back().begin(), footprints_of.back().end());
   }
   std::sort(all_footprints.begin(), all_footprints.end());
   all_footprints.erase(std::unique(all_footprints.begin(), all_footprints.end()), all_footprints.end());
-  const std::vector<int> widths = cfg.quick ? std::vector<int>{16} : std::vector<int>(std::begin(kBwWidths), std::end(kBwWidths));
+  const std::vector<int> widths =
+      cfg.quick ? std::vector<int>{16} : std::vector<int>(std::begin(kBwWidths), std::end(kBwWidths));
   for (std::size_t f : all_footprints)
     for (std::size_t i = 0; i < variants.size(); ++i) {
       if (!std::binary_search(footprints_of[i].begin(), footprints_of[i].end(), f)) continue;
       const BwVariant v = variants[i];
       for (int w : widths)
         points.push_back({"Bandwidth/" + v.name() + "/width:" + std::to_string(w) + "/footprint:" + std::to_string(f),
-                          [v, w, f](benchmark::State& st) { global_bandwidth(st, v, w, f, BwShape{0, 0, 0}); }});
+                          [v, w, f](benchmark::State& st) {
+                            global_bandwidth(st, v, w, f, BwShape{0, 0, 0});
+                          }});
     }
 
   // Launch shapes at one footprint per level (width 16): blocks per SM x warps per block on every
@@ -305,9 +317,9 @@ void register_bandwidth(const SuiteConfig& cfg) {
   for (const LevelCase& lc : levels)
     for (const BwShape& s : shapes) {
       const std::size_t f = lc.footprint(s.sms);
-      points.push_back({std::string("Bandwidth/shape/") + lc.level + "/" + lc.variant.name() + "/width:16/blocks_per_sm:" +
-                            std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block) +
-                            "/sms:" + std::to_string(s.sms),
+      points.push_back({std::string("Bandwidth/shape/") + lc.level + "/" + lc.variant.name() +
+                            "/width:16/blocks_per_sm:" + std::to_string(s.blocks_per_sm) +
+                            "/warps_per_block:" + std::to_string(s.warps_per_block) + "/sms:" + std::to_string(s.sms),
                         [lc, s, f](benchmark::State& st) { global_bandwidth(st, lc.variant, 16, f, s); }});
     }
 
@@ -397,7 +409,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
       }
   std::vector<Candidate> l2_candidates;
   for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared}) {
-    const BwCase bc{read_of(BwLoad::cg), 16, l2_footprints[0], every_sm, c == L2Case::private_slices ? 4 : 8,
+    const BwCase bc{read_of(BwLoad::cg),   16, l2_footprints[0], every_sm, c == L2Case::private_slices ? 4 : 8,
                     BwDist::static_slices, c};
     l2_candidates.push_back({l2_case_label(bc), bc});
   }
@@ -412,14 +424,16 @@ void register_bandwidth(const SuiteConfig& cfg) {
   }
   for (BwKind k : {BwKind::read, BwKind::write, BwKind::copy}) {
     const std::vector<Candidate> cands = dram_candidates[k];
-    points.push_back({std::string("Bandwidth/headline/DRAM/") + bw_kind_name(k),
-                      [cands, k](benchmark::State& st) { headline_bandwidth(st, cands, "DRAM shapes", bw_kind_name(k)); },
-                      {higher("bytes_per_second")}});
+    points.push_back(
+        {std::string("Bandwidth/headline/DRAM/") + bw_kind_name(k),
+         [cands, k](benchmark::State& st) { headline_bandwidth(st, cands, "DRAM shapes", bw_kind_name(k)); },
+         {higher("bytes_per_second")}});
   }
 
   // Shared memory, conflict-free, every SM.
   for (int w : widths)
-    for (BwShape s : std::vector<BwShape>{{1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 16, int(sms)}})
+    for (BwShape s : std::vector<BwShape>{
+             {1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 16, int(sms)}})
       if (!cfg.quick || s.warps_per_block == 32)
         points.push_back({"Bandwidth/smem/ld.shared/width:" + std::to_string(w) + "/blocks_per_sm:" +
                               std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),

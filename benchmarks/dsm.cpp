@@ -36,11 +36,13 @@ void latency(benchmark::State& state, int size) {
   if (skip_unsupported(state, size)) return;
   guarded(state, [&] {
     // throws SelfCheckError if a chase went astray
-    const std::vector<DsmLatency> runs =
-        timed_runs(state, [&] { return measure_dsm_latency(size); }, [](const DsmLatency& m) { return m.window_ns * 1e-9; });
+    const std::vector<DsmLatency> runs = timed_runs(
+        state, [&] { return measure_dsm_latency(size); }, [](const DsmLatency& m) { return m.window_ns * 1e-9; });
     // Remote: every rank but rank 0 itself; per run the median over ranks (each rank's figure the
     // median over the clusters), then over runs. Min and max: the clusters' spread.
-    auto remote = [](const std::vector<double>& per_rank) { return std::vector<double>(per_rank.begin() + 1, per_rank.end()); };
+    auto remote = [](const std::vector<double>& per_rank) {
+      return std::vector<double>(per_rank.begin() + 1, per_rank.end());
+    };
     state.counters["local_lds_cycles"] = median_of(runs, [](const auto& m) { return m.lds_cycles; });
     state.counters["local_cluster_cycles"] = median_of(runs, [](const auto& m) { return m.cycles_per_rank.front(); });
     state.counters["remote_cycles"] = median_of(runs, [&](const auto& m) { return median(remote(m.cycles_per_rank)); });
@@ -58,7 +60,8 @@ void latency(benchmark::State& state, int size) {
     state.counters["clusters"] = last.clusters;
     state.counters["distinct_sms"] = double(std::set<std::uint32_t>(last.smids.begin(), last.smids.end()).size());
     state.counters["self_checked"] = 1;
-    const double clock = median_of(runs, [](const auto& m) { return m.lds_ns > 0 ? m.lds_cycles / m.lds_ns * 1e3 : 0.0; });
+    const double clock =
+        median_of(runs, [](const auto& m) { return m.lds_ns > 0 ? m.lds_cycles / m.lds_ns * 1e3 : 0.0; });
     report_clocks(state, clock);
   });
 }
@@ -68,11 +71,14 @@ void bandwidth(benchmark::State& state, DsmPattern p, DsmLoad load, int size) {
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_dsm_bandwidth_iterations(p, load, size);
     // throws SelfCheckError on a wrong sum
-    const std::vector<DsmBandwidth> runs =
-        timed_runs(state, [&] { return measure_dsm_bandwidth(p, load, size, iterations); }, [](const DsmBandwidth& m) { return m.summary.gpu_window_ns * 1e-9; });
+    const std::vector<DsmBandwidth> runs = timed_runs(
+        state, [&] { return measure_dsm_bandwidth(p, load, size, iterations); },
+        [](const DsmBandwidth& m) { return m.summary.gpu_window_ns * 1e-9; });
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });
-    state.counters["bytes_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
-    state.counters["bytes_per_clk_per_cluster"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_cluster; });
+    state.counters["bytes_per_clk_per_sm_min"] =
+        median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
+    state.counters["bytes_per_clk_per_cluster"] =
+        median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_cluster; });
     state.counters["bytes_per_second"] = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
     const DsmBandwidth& last = runs.back();
     state.counters["cluster_size"] = size;
@@ -88,14 +94,16 @@ void bandwidth(benchmark::State& state, DsmPattern p, DsmLoad load, int size) {
 
 void register_dsm(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
-  const std::vector<int> sizes = cfg.quick ? std::vector<int>{2, 16} : std::vector<int>(std::begin(kClusterSizes), std::end(kClusterSizes));
+  const std::vector<int> sizes =
+      cfg.quick ? std::vector<int>{2, 16} : std::vector<int>(std::begin(kClusterSizes), std::end(kClusterSizes));
   for (int size : sizes)
-    points.push_back({"Dsm/latency/cluster:" + std::to_string(size), [size](benchmark::State& st) { latency(st, size); }});
+    points.push_back(
+        {"Dsm/latency/cluster:" + std::to_string(size), [size](benchmark::State& st) { latency(st, size); }});
   for (int size : sizes)
     for (DsmPattern p : kDsmPatterns)
       for (DsmLoad load : kDsmLoads)
-        points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p) + "/load:" +
-                              dsm_load_name(load),
+        points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p) +
+                              "/load:" + dsm_load_name(load),
                           [p, load, size](benchmark::State& st) { bandwidth(st, p, load, size); }});
   register_points("Dsm", points, kIterations,
                   {{"Dsm/latency/", {lower("remote_cycles")}}, {"Dsm/bandwidth/", {higher("bytes_per_clk_per_sm")}}});

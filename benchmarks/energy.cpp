@@ -43,7 +43,7 @@
 namespace archbench {
 namespace {
 
-constexpr int kIterations = 1;            // one measurement of three windows and a rest window
+constexpr int kIterations = 1;  // one measurement of three windows and a rest window
 // The 1x launch: ten calibrated launches' work (~20 ms), so that the host's few milliseconds
 // between launches (its checks, and its CUDA calls waiting on the energy counter's reads) weigh
 // little beside the work.
@@ -64,7 +64,8 @@ std::uint32_t scaled(std::uint32_t calibrated) { return std::uint32_t(calibrated
 
 // The body every energy benchmark shares: measure, report, and the counters' replay of one 1x launch.
 void run_energy(benchmark::State& state, const EnergyMeter& meter, double window_s, const EnergyWork& work,
-                const std::string& unit, unsigned hw_groups, const std::string& second_unit = "", double second_per_unit = 0) {
+                const std::string& unit, unsigned hw_groups, const std::string& second_unit = "",
+                double second_per_unit = 0) {
   EnergyMeasurement m;
   timed_loop(state, [&] {
     m = measure_energy(meter, work, window_s);
@@ -86,12 +87,14 @@ void energy_op(benchmark::State& state, double window_s, PipeOp op, PipelineShap
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const ThroughputMeasurement t = measure_throughput(op, shape, base * k);  // self-checked
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak,
+                          t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms * shape.blocks_per_sm(), 32 * shape.warps_per_block());
     // A thread instruction (one lane's FFMA) is the operation; FP ops also per FLOP.
     const double flop_per_inst = double(info.results_per_step) * info.flops_per_result;
-    run_energy(state, energy_meter(), window_s, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "", flop_per_inst);
+    run_energy(state, energy_meter(), window_s, work, "op", kHwInstructions, flop_per_inst > 0 ? "flop" : "",
+               flop_per_inst);
     state.counters["ilp"] = shape.ilp;
     state.counters["warps_per_sm"] = shape.warps_per_sm;
   });
@@ -105,7 +108,8 @@ void energy_mma(benchmark::State& state, double window_s, MmaOp op, MmaShape sha
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const TensorThroughput t = measure_mma_throughput(op, shape, TensorFill::random, base * k);
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak,
+                          t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 32 * shape.warps_per_sm);
     run_energy(state, energy_meter(), window_s, work, "flop", kHwTensor);
@@ -121,7 +125,8 @@ void energy_wgmma(benchmark::State& state, double window_s, WgmmaType type, int 
     EnergyWork work;
     work.launch = [&](std::uint32_t k) {
       const TensorThroughput t = measure_wgmma_throughput(type, n, shape, TensorFill::random, base * k);
-      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak, t.summary.gpu_window_ns * 1e-9};
+      return EnergyLaunch{t.summary.total_work, t.summary.per_sm_rate_mean, t.pct_of_peak,
+                          t.summary.gpu_window_ns * 1e-9};
     };
     work.rest = resident_rest(shape.sms, 128 * shape.warpgroups_per_sm);
     run_energy(state, energy_meter(), window_s, work, "flop", kHwTensor);
@@ -169,7 +174,8 @@ void energy_smem(benchmark::State& state, double window_s, bool write, BwShape s
       };
     } else {
       if (smem_write_max_blocks_per_sm(kSmemWidth, threads, kSmemBytesPerBlock) < shape.blocks_per_sm)
-        throw Unsupported("shared-memory stores: " + std::to_string(shape.blocks_per_sm) + " blocks do not fit on an SM");
+        throw Unsupported("shared-memory stores: " + std::to_string(shape.blocks_per_sm) +
+                          " blocks do not fit on an SM");
       const auto launch = [&](std::uint32_t passes) {
         const double bytes = double(kSmemWritesPerThreadPerPass) * kSmemWidth * threads * blocks * passes;
         const std::vector<WarpTiming> w = run_smem_write(kSmemWidth, kSmemBytesPerBlock, passes, blocks, threads);
@@ -208,7 +214,8 @@ void energy_host(benchmark::State& state, double window_s, CopyDir dir, std::siz
 const EnergyMeter& pair_meter(int local, int peer) {
   static std::map<std::pair<int, int>, std::unique_ptr<EnergyMeter>> meters;
   std::unique_ptr<EnergyMeter>& m = meters[{local, peer}];
-  if (!m) m = std::make_unique<EnergyMeter>(std::vector<EnergyBoard>{{&gpu_nvml(local), "local"}, {&gpu_nvml(peer), "peer"}});
+  if (!m)
+    m = std::make_unique<EnergyMeter>(std::vector<EnergyBoard>{{&gpu_nvml(local), "local"}, {&gpu_nvml(peer), "peer"}});
   return *m;
 }
 
@@ -272,8 +279,9 @@ void energy_rest(benchmark::State& state, double window_s, int warps_per_sm) {
     const EnergyMeter& meter = energy_meter();
     const GpuInfo& g = Gpu::current().info();
     const int blocks_per_sm = (warps_per_sm + 31) / 32, warps_per_block = warps_per_sm / blocks_per_sm;
-    const std::function<void()> rest =
-        warps_per_sm == 0 ? std::function<void()>(idle_pause) : resident_rest(g.sm_count * blocks_per_sm, 32 * warps_per_block);
+    const std::function<void()> rest = warps_per_sm == 0
+                                           ? std::function<void()>(idle_pause)
+                                           : resident_rest(g.sm_count * blocks_per_sm, 32 * warps_per_block);
     EnergyWindow w;
     timed_loop(state, [&] {
       w = meter.run(rest, window_s);
@@ -328,26 +336,33 @@ void register_energy(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
   for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
-    points.push_back({w == 0 ? std::string("Energy/rest/idle") : "Energy/rest/resident/warps_per_sm:" + std::to_string(w),
-                      [w, window](benchmark::State& st) { energy_rest(st, window, w); }});
+    points.push_back(
+        {w == 0 ? std::string("Energy/rest/idle") : "Energy/rest/resident/warps_per_sm:" + std::to_string(w),
+         [w, window](benchmark::State& st) { energy_rest(st, window, w); }});
 
-  struct OpCase { PipeOp op; int ilp; };
+  struct OpCase {
+    PipeOp op;
+    int ilp;
+  };
   std::vector<OpCase> ops = {{PipeOp::ffma, 8}, {PipeOp::dfma, 4}};
   if (!cfg.quick) ops.insert(ops.end(), {{PipeOp::hfma2, 8}, {PipeOp::imad, 4}, {PipeOp::mufu_ex2, 4}});
   for (const OpCase& c : ops) {
     const PipelineShape shape{c.ilp, 32, all};
-    points.push_back({std::string("Energy/op/") + pipe_op_info(c.op).name + "/ilp:" + std::to_string(c.ilp) + "/warps_per_sm:32",
-                      [c, shape, window](benchmark::State& st) { energy_op(st, window, c.op, shape); }});
+    points.push_back(
+        {std::string("Energy/op/") + pipe_op_info(c.op).name + "/ilp:" + std::to_string(c.ilp) + "/warps_per_sm:32",
+         [c, shape, window](benchmark::State& st) { energy_op(st, window, c.op, shape); }});
   }
   std::vector<MmaOp> mmas = {MmaOp::f16_m16n8k16_f32};
   if (!cfg.quick)
-    mmas.insert(mmas.end(), {MmaOp::bf16_m16n8k16_f32, MmaOp::tf32_m16n8k8_f32, MmaOp::s8_m16n8k32_s32, MmaOp::f64_m8n8k4_f64});
+    mmas.insert(mmas.end(),
+                {MmaOp::bf16_m16n8k16_f32, MmaOp::tf32_m16n8k8_f32, MmaOp::s8_m16n8k32_s32, MmaOp::f64_m8n8k4_f64});
   for (MmaOp op : mmas) {
     const MmaShape shape{4, 8, all};
     points.push_back({std::string("Energy/mma_sync/") + mma_op_info(op).name + "/ilp:4/warps_per_sm:8",
                       [op, shape, window](benchmark::State& st) { energy_mma(st, window, op, shape); }});
   }
-  for (WgmmaType t : {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
+  for (WgmmaType t :
+       {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     points.push_back({std::string("Energy/wgmma/") + wgmma_type_info(t).name + "/ss/n:256/warpgroups_per_sm:2",
                       [t, shape, window](benchmark::State& st) { energy_wgmma(st, window, t, 256, shape); }});
@@ -355,14 +370,20 @@ void register_energy(const SuiteConfig& cfg) {
 
   BwShape smem_shape = kSmemShape;
   smem_shape.sms = all;
-  points.push_back({"Energy/bytes/smem/read", [smem_shape, window](benchmark::State& st) { energy_smem(st, window, false, smem_shape); }});
-  points.push_back({"Energy/bytes/smem/write", [smem_shape, window](benchmark::State& st) { energy_smem(st, window, true, smem_shape); }});
+  points.push_back({"Energy/bytes/smem/read",
+                    [smem_shape, window](benchmark::State& st) { energy_smem(st, window, false, smem_shape); }});
+  points.push_back({"Energy/bytes/smem/write",
+                    [smem_shape, window](benchmark::State& st) { energy_smem(st, window, true, smem_shape); }});
   // Footprints from the GPU's own sizes: an L1 slice per SM a quarter of its shared memory, a
   // third of the L2, and DRAM 8x the L2 (a copy's two arrays 4x each).
   const BwShape shape{1, 32, all};
   const std::size_t align = 16 * 1024 * std::size_t(all);
   const auto round = [align](std::size_t b) { return (b + align - 1) / align * align; };
-  struct BytesCase { const char* name; BwVariant variant; std::size_t footprint; };
+  struct BytesCase {
+    const char* name;
+    BwVariant variant;
+    std::size_t footprint;
+  };
   const std::vector<BytesCase> cases = {
       {"L1/read", {BwKind::read, BwLoad::ca, BwStore::none}, round(g.smem_per_sm_bytes / 4 * all)},
       {"L2/read", {BwKind::read, BwLoad::cg, BwStore::none}, round(g.l2_bytes / 3)},
@@ -373,25 +394,30 @@ void register_energy(const SuiteConfig& cfg) {
   for (const BytesCase& c : cases) {
     if (cfg.quick && std::string(c.name).find("read") == std::string::npos) continue;
     const BwCase bc{c.variant, 16, c.footprint, shape};
-    points.push_back({std::string("Energy/bytes/") + c.name, [bc, window](benchmark::State& st) { energy_bytes(st, window, bc); }});
+    points.push_back(
+        {std::string("Energy/bytes/") + c.name, [bc, window](benchmark::State& st) { energy_bytes(st, window, bc); }});
   }
-  points.push_back({"Energy/bytes/L1/write", [](benchmark::State& st) {
-                      skip(st, "the L1 is write-through on this architecture: a store's bytes go to the L2 "
-                               "(Energy/bytes/L2/write)");
+  points.push_back({"Energy/bytes/L1/write",
+                    [](benchmark::State& st) {
+                      skip(st,
+                           "the L1 is write-through on this architecture: a store's bytes go to the L2 "
+                           "(Energy/bytes/L2/write)");
                     },
                     {lower("pj_per_byte")}});
   constexpr std::size_t kHostCopyBytes = 64u << 20;
   for (CopyDir d : {CopyDir::h2d, CopyDir::d2h}) {
     if (cfg.quick && d == CopyDir::d2h) continue;
-    points.push_back({std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
-                      [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
+    points.push_back(
+        {std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
+         [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
   }
   // Between two GPUs (GPU 0 and 1; the link's type and peak in the counters): loads and stores by
   // every SM of one in the other's memory, and copy-engine copies.
   if (Gpu::device_count() < 2) {
-    points.push_back({"Energy/p2p", [](benchmark::State& st) {
-                        skip(st, "energy between GPUs needs at least 2 visible GPUs; " + std::to_string(Gpu::device_count()) +
-                                     " visible");
+    points.push_back({"Energy/p2p",
+                      [](benchmark::State& st) {
+                        skip(st, "energy between GPUs needs at least 2 visible GPUs; " +
+                                     std::to_string(Gpu::device_count()) + " visible");
                       },
                       {lower("pj_per_byte")}});
   } else {

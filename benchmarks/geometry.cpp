@@ -117,8 +117,9 @@ void report_plateau_level(benchmark::State& state, const std::string& plateau, C
                           std::size_t footprint) {
   const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
   const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
-  report_plateau_counters(state, plateau, offsets.size() * kLine, op == CacheOp::cg,
-                          [op, offsets, carveout, warm](std::uint32_t extra) { runner().average(op, offsets, carveout, warm + extra); });
+  report_plateau_counters(
+      state, plateau, offsets.size() * kLine, op == CacheOp::cg,
+      [op, offsets, carveout, warm](std::uint32_t extra) { runner().average(op, offsets, carveout, warm + extra); });
 }
 
 // The hit plateau at half the onset and the miss plateau at 1.5x the capacity.
@@ -160,7 +161,7 @@ void sweep_point(benchmark::State& state, const std::function<LatencyAt(int)>& a
       samples.clear();
       for (int k = 0; k < kSweepPlacements; ++k) samples.push_back(at_placement(k)(footprint));
       return median(samples) * kSweepPlacements * GeometryRunner::kTimedSteps /
-                             (Gpu::current().info().max_sm_clock_mhz * 1e6);
+             (Gpu::current().info().max_sm_clock_mhz * 1e6);
     });
     const double mhz = runner_clock ? runner().last_clock_mhz() : 0.0;
     report_sampled(state, "latency_cycles", samples);
@@ -172,8 +173,9 @@ void sweep_point(benchmark::State& state, const std::function<LatencyAt(int)>& a
 
 void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
   state.counters["carveout_pct"] = carveout;
-  sweep_point(state, [carveout](int k) { return runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0, k); },
-              footprint, true);
+  sweep_point(
+      state, [carveout](int k) { return runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0, k); }, footprint,
+      true);
 }
 
 void l1_capacity_bench(benchmark::State& state, int carveout) {
@@ -264,10 +266,10 @@ void fill_fit(benchmark::State& state, CacheOp op) {
       return seconds_since(began);
     });
     if (l1) {
-      state.counters["l1_fill_bytes"] = f.inner_bytes;   // an L1 miss brings this much from L2 (its sector)
+      state.counters["l1_fill_bytes"] = f.inner_bytes;  // an L1 miss brings this much from L2 (its sector)
       state.counters["l2_hit_in_curve_cycles"] = f.middle_cycles;
     }
-    state.counters["l2_fill_bytes"] = f.outer_bytes;     // an L2 miss brings this much from DRAM
+    state.counters["l2_fill_bytes"] = f.outer_bytes;  // an L2 miss brings this much from DRAM
     state.counters["near_cycles"] = near;
     state.counters["dram_cycles"] = far;
     state.counters["rms_error_cycles"] = f.rms_error;
@@ -310,7 +312,8 @@ const L2SearchOrigin& l2_origin() {
 }
 
 void l2_sweep(benchmark::State& state, std::size_t footprint) {
-  sweep_point(state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
+  sweep_point(
+      state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
 }
 
 // A footprint on a partition's hit plateau: half its onset of misses (half the capacity when
@@ -415,7 +418,8 @@ void l2_capacity(benchmark::State& state, bool quick) {
       state.counters["near_hit_cycles"] = l.levels.front().hit_cycles;
       state.counters["dram_cycles"] = whole.miss_cycles;
       state.counters["measurements"] = double(whole.points.size());
-      report_replacement(state, measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
+      report_replacement(state,
+                         measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
       report_plateau_level(state, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
       report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
       report_unit_census(state, double(whole.capacity), api);
@@ -466,7 +470,8 @@ void l2_sm_map(benchmark::State& state) {
       const auto began = Clock::now();
       near = runner().average_per_sm(CacheOp::cg, near_offsets, 2 * std::uint32_t(near_offsets.size()), -1);
       for (int s = 0; s < sms; ++s)
-        far[std::size_t(s)] = runner().average_per_sm(CacheOp::cg, far_offsets, l2_warm_steps(far_offsets.size()), s)[std::size_t(s)];
+        far[std::size_t(s)] =
+            runner().average_per_sm(CacheOp::cg, far_offsets, l2_warm_steps(far_offsets.size()), s)[std::size_t(s)];
       return seconds_since(began);
     });
     const auto summary = [&](const std::vector<double>& v, const std::string& name) {
@@ -532,7 +537,8 @@ constexpr std::size_t kConstStride = 64;
 
 void const_sweep(benchmark::State& state, std::size_t footprint) {
   // One 64 KiB bank, no placements to choose: the samples are repeats.
-  sweep_point(state, [](int) { return const_latency(kConstStride); }, footprint, false);
+  sweep_point(
+      state, [](int) { return const_latency(kConstStride); }, footprint, false);
 }
 
 void const_capacity(benchmark::State& state) {
@@ -554,8 +560,8 @@ void const_capacity(benchmark::State& state) {
       state.counters[l + "confidence"] = levels[i].confidence;
     }
     if (!levels.empty())
-      report_replacement(state, measure_replacement(const_latency(kConstStride), levels[0], kConstStride, kConstBankBytes),
-                         "level1_");
+      report_replacement(
+          state, measure_replacement(const_latency(kConstStride), levels[0], kConstStride, kConstBankBytes), "level1_");
     if (levels.size() < 2) note(state, "the next level lies beyond one 64 KiB constant bank");
     if (!levels.empty()) declare_primary(state, {value("levels", 0), value("level1_capacity_bytes", 5)});
     report_clocks(state, 0);
@@ -582,7 +588,8 @@ void register_geometry(const SuiteConfig& cfg) {
     for (std::size_t f : geometric(8 * 1024, 4 * g.smem_per_sm_bytes, per_octave))
       p.push_back({"Geometry/l1/sweep/carveout:" + std::to_string(c) + "/footprint:" + std::to_string(f),
                    [c, f](benchmark::State& st) { l1_sweep(st, c, f); }});
-    p.push_back({"Geometry/l1/capacity/carveout:" + std::to_string(c), [c](benchmark::State& st) { l1_capacity_bench(st, c); }});
+    p.push_back({"Geometry/l1/capacity/carveout:" + std::to_string(c),
+                 [c](benchmark::State& st) { l1_capacity_bench(st, c); }});
   }
   if (!cfg.quick) {
     p.push_back({"Geometry/l1/line", l1_line});
@@ -591,7 +598,8 @@ void register_geometry(const SuiteConfig& cfg) {
   for (CacheOp op : {CacheOp::ca, CacheOp::cg}) {
     const std::string name = cache_op_name(op);
     for (std::size_t s : kFillStrides)
-      p.push_back({"Geometry/fill/" + name + "/stride:" + std::to_string(s), [op, s](benchmark::State& st) { fill_point(st, op, s); }});
+      p.push_back({"Geometry/fill/" + name + "/stride:" + std::to_string(s),
+                   [op, s](benchmark::State& st) { fill_point(st, op, s); }});
     p.push_back({"Geometry/fill/" + name, [op](benchmark::State& st) { fill_fit(st, op); }});
   }
   for (std::size_t f : geometric(std::size_t(1) << 20, 4 * g.l2_bytes, cfg.quick ? 1 : 4))
@@ -604,7 +612,8 @@ void register_geometry(const SuiteConfig& cfg) {
   p.push_back({"Geometry/readonly/capacity", readonly_capacity});
   p.push_back({"Geometry/readonly/shares_l1", readonly_shares_l1});
   for (std::size_t f = 256; f <= kConstBankBytes; f *= cfg.quick ? 4 : 2)
-    p.push_back({"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
+    p.push_back(
+        {"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
   p.push_back({"Geometry/constant/capacity", const_capacity});
   // Sweeps: latency in cycles; inferences: the values, each with its tolerance (a line, a fill or
   // a count must not move at all; a capacity, the L2 near partition too, may within 5 %).

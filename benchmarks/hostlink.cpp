@@ -123,11 +123,10 @@ void latency(benchmark::State& state) {
   });
 }
 
-const std::vector<MetricRule> kHostLinkMetrics = {
-    {"HostLink/link", {value("link_peak_bytes_per_second", 0)}},
-    {"HostLink/copy/", {higher("bytes_per_second")}},
-    {"HostLink/sm/", {higher("bytes_per_second")}},
-    {"HostLink/latency/", {lower("latency_ns")}}};
+const std::vector<MetricRule> kHostLinkMetrics = {{"HostLink/link", {value("link_peak_bytes_per_second", 0)}},
+                                                  {"HostLink/copy/", {higher("bytes_per_second")}},
+                                                  {"HostLink/sm/", {higher("bytes_per_second")}},
+                                                  {"HostLink/latency/", {lower("latency_ns")}}};
 
 void register_hostlink(const SuiteConfig& cfg) {
   // A quick run ends at 64 MiB: the 1-GiB copies took 16 of its 18 s (allocating, pinning and
@@ -140,22 +139,23 @@ void register_hostlink(const SuiteConfig& cfg) {
     CopyDir dir;
     HostMemory memory;
   };
-  const std::vector<Case> cases = {
-      {CopyDir::h2d, HostMemory::pinned},       {CopyDir::d2h, HostMemory::pinned},
-      {CopyDir::bidir, HostMemory::pinned},     {CopyDir::h2d, HostMemory::pageable},
-      {CopyDir::d2h, HostMemory::pageable},     {CopyDir::h2d, HostMemory::registered},
-      {CopyDir::d2h, HostMemory::registered},   {CopyDir::bidir, HostMemory::registered},
-      {CopyDir::h2d, HostMemory::managed},      {CopyDir::d2h, HostMemory::managed}};
+  const std::vector<Case> cases = {{CopyDir::h2d, HostMemory::pinned},     {CopyDir::d2h, HostMemory::pinned},
+                                   {CopyDir::bidir, HostMemory::pinned},   {CopyDir::h2d, HostMemory::pageable},
+                                   {CopyDir::d2h, HostMemory::pageable},   {CopyDir::h2d, HostMemory::registered},
+                                   {CopyDir::d2h, HostMemory::registered}, {CopyDir::bidir, HostMemory::registered},
+                                   {CopyDir::h2d, HostMemory::managed},    {CopyDir::d2h, HostMemory::managed}};
   std::vector<BenchmarkPoint> points;
   points.push_back({"HostLink/link", link});
   for (const Case& c : cases)
     for (std::size_t s : sizes)
-      points.push_back({std::string("HostLink/copy/dir:") + copy_dir_name(c.dir) + "/memory:" + host_memory_name(c.memory) +
-                            "/size:" + std::to_string(s),
+      points.push_back({std::string("HostLink/copy/dir:") + copy_dir_name(c.dir) +
+                            "/memory:" + host_memory_name(c.memory) + "/size:" + std::to_string(s),
                         [c, s](benchmark::State& st) { copy(st, c.memory, c.dir, s); }});
   const std::size_t sm_footprint = cfg.quick ? kQuickSmFootprint : kSmFootprint;
-  points.push_back({"HostLink/sm/read/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, false, sm_footprint); }});
-  points.push_back({"HostLink/sm/write/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, true, sm_footprint); }});
+  points.push_back(
+      {"HostLink/sm/read/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, false, sm_footprint); }});
+  points.push_back(
+      {"HostLink/sm/write/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, true, sm_footprint); }});
   points.push_back({"HostLink/latency/memory:pinned", latency});
   register_points("HostLink", points, kIterations, kHostLinkMetrics);
 }

@@ -56,7 +56,8 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["kept_bytes_max"] = *std::max_element(kept.begin(), kept.end());
   const PersistMeasurement& last = runs.back();
   state.counters["kept_fraction"] = median_of(runs, [](const auto& m) { return m.kept_fraction; });
-  state.counters["persisting_read_bytes_per_second"] = median_of(runs, [](const auto& m) { return m.read_bytes_per_second; });
+  state.counters["persisting_read_bytes_per_second"] =
+      median_of(runs, [](const auto& m) { return m.read_bytes_per_second; });
   state.counters["setaside_bytes"] = double(last.setaside_bytes);
   state.counters["setaside_requested_bytes"] = double(last.setaside_requested_bytes);
   state.counters["window_bytes"] = double(last.window_bytes);
@@ -65,8 +66,10 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["miss_cycles"] = median_of(runs, [](const auto& m) { return m.miss_cycles; });
   state.counters["probe_cycles"] = median_of(runs, [](const auto& m) { return m.probe_cycles; });
   state.counters["threshold_cycles"] = median_of(runs, [](const auto& m) { return m.threshold_cycles; });
-  state.counters["survived_without_setaside"] = median_of(runs, [](const auto& m) { return m.survived_without_setaside; });
-  state.counters["resident_below_threshold"] = median_of(runs, [](const auto& m) { return m.resident_below_threshold; });
+  state.counters["survived_without_setaside"] =
+      median_of(runs, [](const auto& m) { return m.survived_without_setaside; });
+  state.counters["resident_below_threshold"] =
+      median_of(runs, [](const auto& m) { return m.resident_below_threshold; });
   state.counters["self_checked"] = 1;
   // --counters: the kept fraction by the DRAM bytes of the probe (fixtures/l2persist_runner.hpp).
   if (const PersistMeasurement& m = runs.back(); m.hw_kept_fraction) {
@@ -112,7 +115,8 @@ void capacity(benchmark::State& state, double setaside_pct) {
     report(state, runs);
     const double cap = state.counters["kept_bytes"];
     state.counters["capacity_bytes"] = cap;
-    state.counters["capacity_over_setaside"] = runs.back().setaside_bytes ? cap / double(runs.back().setaside_bytes) : 0;
+    state.counters["capacity_over_setaside"] =
+        runs.back().setaside_bytes ? cap / double(runs.back().setaside_bytes) : 0;
     if (runs.back().hw_kept_fraction && runs.back().setaside_bytes)
       state.counters["hw_capacity_over_setaside"] =
           *runs.back().hw_kept_fraction * double(runs.back().window_bytes) / double(runs.back().setaside_bytes);
@@ -167,7 +171,8 @@ void register_l2persist(const SuiteConfig& cfg) {
       }
   for (double a : setasides)
     if (a > 0)
-      points.push_back({"L2Persist/capacity/setaside_pct:" + pct_name(a), [a](benchmark::State& st) { capacity(st, a); }});
+      points.push_back(
+          {"L2Persist/capacity/setaside_pct:" + pct_name(a), [a](benchmark::State& st) { capacity(st, a); }});
   points.push_back({"L2Persist/reset", reset});
   register_points("L2Persist", points, kIterations, kL2PersistMetrics);
 }

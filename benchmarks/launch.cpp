@@ -147,8 +147,9 @@ void register_launch(const SuiteConfig& cfg) {
     int bytes;
   };
   std::vector<Case> cases;
-  const std::vector<int> all_bytes = cfg.quick ? std::vector<int>{0, 4000}
-                                               : std::vector<int>(std::begin(kLaunchParamBytes), std::end(kLaunchParamBytes));
+  const std::vector<int> all_bytes = cfg.quick
+                                         ? std::vector<int>{0, 4000}
+                                         : std::vector<int>(std::begin(kLaunchParamBytes), std::end(kLaunchParamBytes));
   for (StreamKind s : {StreamKind::legacy_default, StreamKind::per_thread_default, StreamKind::created})
     cases.push_back({LaunchPath::stream, s, 0});
   for (int b : all_bytes)

@@ -95,8 +95,8 @@ std::string no_gpu_cause(cudaError_t err) {
       cudaDriverGetVersion(&driver);
       cudaRuntimeGetVersion(&runtime);
       return "no CUDA GPU usable: the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
-             std::to_string(driver % 1000 / 10) + ", older than this build's runtime " + std::to_string(runtime / 1000) +
-             "." + std::to_string(runtime % 1000 / 10);
+             std::to_string(driver % 1000 / 10) + ", older than this build's runtime " +
+             std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
     }
     return "no CUDA GPU found: no NVIDIA driver is installed (libcuda.so.1 not found)";
   }
@@ -107,7 +107,8 @@ std::string no_gpu_cause(cudaError_t err) {
 // own JSON; the parent merges them into `json_path` after each child, so a hung kernel (the
 // child's watchdog ends it) or a sticky CUDA error costs one feature, and nothing finished is
 // lost. Exit 0, or 1 when a child failed (its error is in the JSON as F/isolated_child).
-int run_isolated(const std::vector<std::string>& args, const std::string& json_path, const std::vector<std::string>& skip) {
+int run_isolated(const std::vector<std::string>& args, const std::string& json_path,
+                 const std::vector<std::string>& skip) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::string self = fs::read_symlink("/proc/self/exe", ec).string();
@@ -116,7 +117,7 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
   if (!mkdtemp(tmpl)) return fail("cannot create a temporary directory for --isolate");
   const std::string tmp = tmpl;
   constexpr double kBackstopSeconds = 6 * 3600;  // the child's own watchdog acts first
-  nlohmann::ordered_json context;  // null until a child has written one
+  nlohmann::ordered_json context;                // null until a child has written one
   std::vector<std::string> benchmarks;
   int matched = 0;
   bool failed = false;
@@ -147,7 +148,8 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
         if (ec) kept = "(it could not be kept: " + ec.message() + ")";
       }
       benchmarks.push_back(archbench::error_benchmark_json(
-          f.name + "/isolated_child", "the child process of " + f.name + " wrote JSON that cannot be read; kept as " + kept));
+          f.name + "/isolated_child",
+          "the child process of " + f.name + " wrote JSON that cannot be read; kept as " + kept));
     }
     if (outcome.kind == archbench::ChildOutcome::Kind::exited && outcome.code == 2 && finished == 0) continue;
     ++matched;
@@ -177,7 +179,8 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
     }
     if (!json_path.empty()) {
       try {
-        archbench::write_file_atomically(json_path, archbench::join_benchmark_json(context.is_object() ? context.dump(2) : "", benchmarks));
+        archbench::write_file_atomically(
+            json_path, archbench::join_benchmark_json(context.is_object() ? context.dump(2) : "", benchmarks));
       } catch (const std::exception& e) {
         return fail(e.what());
       }
@@ -322,7 +325,10 @@ int main(int argc, char** argv) {
     for (const std::string& a : gb_args)
       if (has_prefix(a, "--benchmark_out=")) return fail("--results_dir and --benchmark_out are exclusive");
     namespace fs = std::filesystem;
-    out_path = results_path(opt.results_dir, gpu_slug(gpu.info().name), utc_date() + (opt.quick ? "-quick" : opt.dense ? "-dense" : ""),
+    out_path = results_path(opt.results_dir, gpu_slug(gpu.info().name),
+                            utc_date() + (opt.quick   ? "-quick"
+                                          : opt.dense ? "-dense"
+                                                      : ""),
                             opt.tag, [](const std::string& p) { return fs::exists(p); });
     std::error_code ec;
     fs::create_directories(fs::path(out_path).parent_path(), ec);
@@ -354,9 +360,11 @@ int main(int argc, char** argv) {
     return run_isolated(args, json_path, opt.skip_features);
   }
   // The table as Google Benchmark would print it: colour on a terminal, tabular counters on request.
-  int console_opts = isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
+  int console_opts =
+      isatty(fileno(stdout)) ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None;
   for (const std::string& a : gb_args) {
-    if (a == "--benchmark_counters_tabular" || a == "--benchmark_counters_tabular=true") console_opts |= benchmark::ConsoleReporter::OO_Tabular;
+    if (a == "--benchmark_counters_tabular" || a == "--benchmark_counters_tabular=true")
+      console_opts |= benchmark::ConsoleReporter::OO_Tabular;
     if (a == "--benchmark_color=false") console_opts &= ~benchmark::ConsoleReporter::OO_Color;
     if (a == "--benchmark_color=true") console_opts |= benchmark::ConsoleReporter::OO_Color;
   }
@@ -423,8 +431,8 @@ int main(int argc, char** argv) {
   if (!listing_only(gb_args))
     if (const int rc = place_single_sm_measurements(gpu, opt.reference_sm); rc != 0) return rc;
   watchdog_start(opt.watchdog_s);
-  const std::size_t ran = json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get())
-                                        : benchmark::RunSpecifiedBenchmarks();
+  const std::size_t ran =
+      json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get()) : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (ran == 0) {
     if (!opt.only_feature.empty()) return kBadInput;  // a child of --isolate: the parent says it once

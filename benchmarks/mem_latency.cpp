@@ -70,16 +70,19 @@ void register_mem_latency(const SuiteConfig& cfg) {
   const std::size_t max_footprint = (4 * l2 + kLineStride - 1) / kLineStride * kLineStride;
   // The L1 edge lies near the unified L1/shared size, which the API does not give: shared memory
   // per SM bounds it from below. The L2 edges (near partition, whole L2) lie within [L2/4, 2 L2].
-  const std::vector<DenseRegion> dense =
-      cfg.quick ? std::vector<DenseRegion>{}
-                : std::vector<DenseRegion>{{smem / 2, 2 * smem, cfg.dense ? 16 : 8}, {l2 / 4, 2 * l2, cfg.dense ? 12 : 6}};
+  const std::vector<DenseRegion> dense = cfg.quick ? std::vector<DenseRegion>{}
+                                                   : std::vector<DenseRegion>{{smem / 2, 2 * smem, cfg.dense ? 16 : 8},
+                                                                              {l2 / 4, 2 * l2, cfg.dense ? 12 : 6}};
   // No point within 6 % of half the L2: the near part's capacity, where a per-access median flips
   // between a near hit and a far one by board (25 MiB read 287-299 cycles on seven H100s and 528
   // on an eighth).
-  const auto footprints = off_the_cliffs(log_sweep(1024, max_footprint, cfg.quick ? 1 : cfg.dense ? 4 : 2, dense, kLineStride),
+  const auto footprints = off_the_cliffs(log_sweep(1024, max_footprint,
+                                                   cfg.quick   ? 1
+                                                   : cfg.dense ? 4
+                                                               : 2,
+                                                   dense, kLineStride),
                                          {l2 / 2}, 0.06, 0.06, kLineStride);
-  const auto strides = cfg.quick ? std::vector<std::size_t>{4, 32, 128, 4096, 2u << 20}
-                                 : pow2_sweep(4, 2u << 20);
+  const auto strides = cfg.quick ? std::vector<std::size_t>{4, 32, 128, 4096, 2u << 20} : pow2_sweep(4, 2u << 20);
   // The strides chase 4x the L2; a quick run's the sweep's footprint nearest 2x the L2 (DRAM as
   // well: an H200 read 664.1 cycles there against 664.4 at 4x, and the strides at 4x took 1.5 of a
   // quick run's 5.6 s in MemLatency).

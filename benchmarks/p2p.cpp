@@ -58,7 +58,9 @@ void report_gpu_clocks(benchmark::State& state, int gpu, double kernel_clock_mhz
 
 // Per-direction peak for i != j (the link), DRAM's for i == j.
 std::optional<double> peak_of(int i, int j) {
-  if (i == j) return gpu_info(i).dram_peak_bytes_per_s > 0 ? std::optional<double>(gpu_info(i).dram_peak_bytes_per_s) : std::nullopt;
+  if (i == j)
+    return gpu_info(i).dram_peak_bytes_per_s > 0 ? std::optional<double>(gpu_info(i).dram_peak_bytes_per_s)
+                                                 : std::nullopt;
   return query_peer_link(i, j).model.peak_bytes_per_second;
 }
 
@@ -90,7 +92,7 @@ void link(benchmark::State& state, int i, int j) {
     state.counters["topology_level"] = l.facts.topology_level;
     state.counters["link_peak_bytes_per_second"] = l.model.peak_bytes_per_second.value_or(0);
     note(state, std::string(link_type_name(l.model.type)) + "; " + l.model.formula + "; topology " +
-                   topology_level_name(l.facts.topology_level));
+                    topology_level_name(l.facts.topology_level));
     report_gpu_clocks(state, i, 0);
     record("can_access_peer", i, j, l.can_access_peer);
     record("nvlink_links", i, j, l.model.links);
@@ -103,8 +105,8 @@ void copy(benchmark::State& state, int i, int j, bool bidirectional, std::size_t
     PeerCopier copier(i, j, bytes, bidirectional);
     const int copies = copier.calibrate();
     // destinations read back
-    const std::vector<PeerCopy> runs =
-        timed_runs(state, [&] { return copier.measure(copies); }, [](const PeerCopy& m) { return m.seconds; });
+    const std::vector<PeerCopy> runs = timed_runs(
+        state, [&] { return copier.measure(copies); }, [](const PeerCopy& m) { return m.seconds; });
     std::vector<double> rates;
     for (const PeerCopy& r : runs) rates.push_back(r.bytes_per_second);
     report_sampled(state, "bytes_per_second", rates);  // with its spread: compare's band for small copies
@@ -125,8 +127,9 @@ void remote_access(benchmark::State& state, int i, int j, BwKind kind) {
     RemoteAccessRunner runner(i, j, kind);  // skips with the reason when i cannot reach j's memory
     const std::uint32_t passes = runner.calibrate();
     // stores are read back
-    const std::vector<RemoteAccess> runs =
-        timed_runs(state, [&] { return runner.measure(passes); }, [](const RemoteAccess& m) { return m.summary.gpu_window_ns * 1e-9; });
+    const std::vector<RemoteAccess> runs = timed_runs(
+        state, [&] { return runner.measure(passes); },
+        [](const RemoteAccess& m) { return m.summary.gpu_window_ns * 1e-9; });
     const RemoteAccess& last = runs.back();
     const double bps = median_of(runs, [](const auto& m) { return m.bytes_per_second; });
     state.counters["bytes_per_second"] = bps;
@@ -147,8 +150,8 @@ void latency(benchmark::State& state, int i, int j, bool peer_l2) {
   guarded(state, [&] {
     RemoteLatencyRunner runner(i, j, peer_l2);
     // throws SelfCheckError when the chase went astray
-    const std::vector<RemoteLatency> runs =
-        timed_runs(state, [&] { return runner.measure(); }, [](const RemoteLatency& m) { return m.ns * m.steps * 1e-9; });
+    const std::vector<RemoteLatency> runs = timed_runs(
+        state, [&] { return runner.measure(); }, [](const RemoteLatency& m) { return m.ns * m.steps * 1e-9; });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles; });
     const double ns = median_of(runs, [](const auto& m) { return m.ns; });
     state.counters["latency_cycles"] = cycles;
@@ -167,17 +170,19 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
   guarded(state, [&] {
     RemoteAtomicsRunner runner(i, j, form, contention);
     // throws SelfCheckError on a lost update
-    const std::vector<RemoteAtomics> runs =
-        timed_runs(state, [&] { return runner.measure(); }, [](const RemoteAtomics& m) { return m.window_ns * 1e-9; });
+    const std::vector<RemoteAtomics> runs = timed_runs(
+        state, [&] { return runner.measure(); }, [](const RemoteAtomics& m) { return m.window_ns * 1e-9; });
     const double rate = median_of(runs, [](const auto& m) { return m.atomics_per_second; });
     const AtomicMeasurement& last = runs.back().launch;
     state.counters["atomics_per_second"] = rate;
     // Per clock, each sample at its own placement of the cells, with their spread (compare's band).
     std::vector<double> per_clk;
     for (const RemoteAtomics& r : runs)
-      if (r.launch.summary.sm_clock_mhz > 0) per_clk.push_back(r.atomics_per_second / (r.launch.summary.sm_clock_mhz * 1e6));
+      if (r.launch.summary.sm_clock_mhz > 0)
+        per_clk.push_back(r.atomics_per_second / (r.launch.summary.sm_clock_mhz * 1e6));
     report_sampled(state, "atomics_per_clk", per_clk);
-    state.counters["launch_atomics_per_second"] = median_of(runs, [](const auto& m) { return m.launch.atomics_per_second; });
+    state.counters["launch_atomics_per_second"] =
+        median_of(runs, [](const auto& m) { return m.launch.atomics_per_second; });
     state.counters["launch_fixed_us"] = median_of(runs, [](const auto& m) { return m.launch_fixed_ns / 1e3; });
     state.counters["threads_per_address"] = double(last.threads_per_address);
     state.counters["addresses"] = double(last.addresses);
@@ -186,8 +191,8 @@ void atomics(benchmark::State& state, int i, int j, AtomForm form, Contention co
     state.counters["self_checked"] = 1;
     report_gpu_clocks(state, i, median_of(runs, [](const auto& m) { return m.launch.summary.sm_clock_mhz; }));
     if (headline)
-      record(std::string("atomics_") + (contention == Contention::all ? "one_address" : "distinct") + "_per_second", i, j,
-             rate);
+      record(std::string("atomics_") + (contention == Contention::all ? "one_address" : "distinct") + "_per_second", i,
+             j, rate);
   });
 }
 
@@ -206,14 +211,13 @@ void matrix_report(benchmark::State& state, int gpus) {
 
 // Links: bytes per second; the peer's latency in the initiator's cycles; atomics per clock. The link
 // itself (its type and peak) is a value: a changed link is a finding.
-const std::vector<MetricRule> kP2PMetrics = {
-    {"P2P/", {value("gpus", 0)}},
-    {"P2P/link/", {value("link_peak_bytes_per_second", 0)}},
-    {"P2P/copy/", {higher("bytes_per_second")}},
-    {"P2P/remote_read/", {higher("bytes_per_second")}},
-    {"P2P/remote_write/", {higher("bytes_per_second")}},
-    {"P2P/latency/", {lower("latency_cycles")}},
-    {"P2P/atomics/", {higher("atomics_per_clk")}}};
+const std::vector<MetricRule> kP2PMetrics = {{"P2P/", {value("gpus", 0)}},
+                                             {"P2P/link/", {value("link_peak_bytes_per_second", 0)}},
+                                             {"P2P/copy/", {higher("bytes_per_second")}},
+                                             {"P2P/remote_read/", {higher("bytes_per_second")}},
+                                             {"P2P/remote_write/", {higher("bytes_per_second")}},
+                                             {"P2P/latency/", {lower("latency_cycles")}},
+                                             {"P2P/atomics/", {higher("atomics_per_clk")}}};
 
 void register_p2p(const SuiteConfig& cfg) {
   const int gpus = Gpu::device_count();
@@ -230,16 +234,20 @@ void register_p2p(const SuiteConfig& cfg) {
     const GpuInfo& info = gpu_info(g);
     benchmark::AddCustomContext("p2p_gpu" + std::to_string(g), info.name + " " + info.uuid + " " + info.pci_bus_id);
   }
-  const std::vector<std::size_t> sizes = cfg.quick ? std::vector<std::size_t>{std::size_t(256) << 20}
-                                                   : std::vector<std::size_t>{std::size_t(64) << 10, std::size_t(1) << 20,
-                                                                              std::size_t(16) << 20, std::size_t(256) << 20};
-  const std::vector<AtomForm> forms = cfg.quick ? std::vector<AtomForm>{AtomForm::atom}
-                                                : std::vector<AtomForm>{AtomForm::atom, AtomForm::red};
-  const std::vector<Contention> contentions = cfg.quick ? std::vector<Contention>{Contention::distinct}
-                                                        : std::vector<Contention>{Contention::distinct, Contention::all};
+  const std::vector<std::size_t> sizes = cfg.quick
+                                             ? std::vector<std::size_t>{std::size_t(256) << 20}
+                                             : std::vector<std::size_t>{std::size_t(64) << 10, std::size_t(1) << 20,
+                                                                        std::size_t(16) << 20, std::size_t(256) << 20};
+  const std::vector<AtomForm> forms =
+      cfg.quick ? std::vector<AtomForm>{AtomForm::atom} : std::vector<AtomForm>{AtomForm::atom, AtomForm::red};
+  const std::vector<Contention> contentions = cfg.quick
+                                                  ? std::vector<Contention>{Contention::distinct}
+                                                  : std::vector<Contention>{Contention::distinct, Contention::all};
   for (int i = 0; i < gpus; ++i)
     for (int j = 0; j < gpus; ++j)
-      if (i != j) points.push_back({"P2P/link/" + pair_args("gpu", i, "peer", j), [i, j](benchmark::State& st) { link(st, i, j); }});
+      if (i != j)
+        points.push_back(
+            {"P2P/link/" + pair_args("gpu", i, "peer", j), [i, j](benchmark::State& st) { link(st, i, j); }});
   for (bool bi : {false, true})
     for (int i = 0; i < gpus; ++i)
       for (int j = 0; j < gpus; ++j)
@@ -257,8 +265,9 @@ void register_p2p(const SuiteConfig& cfg) {
   for (bool peer_l2 : {true, false})
     for (int i = 0; i < gpus; ++i)
       for (int j = 0; j < gpus; ++j)
-        points.push_back({"P2P/latency/" + pair_args("gpu", i, "peer", j) + "/level:" + (peer_l2 ? "peer_l2" : "peer_dram"),
-                          [=](benchmark::State& st) { latency(st, i, j, peer_l2); }});
+        points.push_back(
+            {"P2P/latency/" + pair_args("gpu", i, "peer", j) + "/level:" + (peer_l2 ? "peer_l2" : "peer_dram"),
+             [=](benchmark::State& st) { latency(st, i, j, peer_l2); }});
   for (AtomForm form : forms)
     for (Contention c : contentions)
       for (int i = 0; i < gpus; ++i)

@@ -19,7 +19,8 @@ namespace {
 
 void register_pipeline(const SuiteConfig& cfg) {
   const int all_sms = cfg.gpu.info().sm_count;
-  const std::vector<int> ilps = cfg.quick ? std::vector<int>{1, 8} : std::vector<int>(std::begin(kPipelineIlps), std::end(kPipelineIlps));
+  const std::vector<int> ilps =
+      cfg.quick ? std::vector<int>{1, 8} : std::vector<int>(std::begin(kPipelineIlps), std::end(kPipelineIlps));
   const std::vector<int> one_sm_warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 2, 4, 8, 16, 32};
   const std::vector<int> all_sm_warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 2, 4, 8, 16, 32, 64};
 
@@ -46,12 +47,13 @@ void register_pipeline(const SuiteConfig& cfg) {
       continue;
     }
     const PipelineShape shape{int(p.args[0]), int(p.args[1]), int(p.args[2])};
-    named.push_back({"Pipeline/throughput/" + op_name + "/ilp:" + std::to_string(shape.ilp) + "/warps_per_sm:" +
-                         std::to_string(shape.warps_per_sm) + "/sms:" + std::to_string(shape.sms),
+    named.push_back({"Pipeline/throughput/" + op_name + "/ilp:" + std::to_string(shape.ilp) +
+                         "/warps_per_sm:" + std::to_string(shape.warps_per_sm) + "/sms:" + std::to_string(shape.sms),
                      [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
   }
   register_points("Pipeline", named, kPipelineBenchIterations,
-                  {{"Pipeline/latency/", {lower("latency_cycles")}}, {"Pipeline/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
+                  {{"Pipeline/latency/", {lower("latency_cycles")}},
+                   {"Pipeline/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
 }
 
 }  // namespace

@@ -40,7 +40,6 @@ namespace {
 
 constexpr double kSampleMs = 100;
 
-
 void report_sustained(benchmark::State& state, const SustainedRun& run, const std::string& kernel) {
   write_clock_trace_csv(run, kernel);
   std::vector<ClockPoint> points;
@@ -151,9 +150,12 @@ void timeline(benchmark::State& state, int waves, int warps_per_block) {
     state.counters["makespan_ns"] = median_of(runs, [](const auto& t) { return t.makespan_ns; });
     state.counters["sm_start_skew_ns"] = median_of(runs, [](const auto& t) { return t.sm_start_skew_ns; });
     state.counters["block_finish_spread_ns"] = median_of(runs, [](const auto& t) { return t.block_finish_spread_ns; });
-    state.counters["block_finish_spread_max_ns"] = median_of(runs, [](const auto& t) { return t.block_finish_spread_max_ns; });
-    state.counters["last_warp_finish_spread_ns"] = median_of(runs, [](const auto& t) { return t.last_warp_finish_spread_ns; });
-    state.counters["coresident_blocks_per_sm"] = median_of(runs, [](const auto& t) { return double(t.max_coresident_blocks_per_sm); });
+    state.counters["block_finish_spread_max_ns"] =
+        median_of(runs, [](const auto& t) { return t.block_finish_spread_max_ns; });
+    state.counters["last_warp_finish_spread_ns"] =
+        median_of(runs, [](const auto& t) { return t.last_warp_finish_spread_ns; });
+    state.counters["coresident_blocks_per_sm"] =
+        median_of(runs, [](const auto& t) { return double(t.max_coresident_blocks_per_sm); });
     state.counters["occupancy_blocks_per_sm"] = resident;
     state.counters["waves_measured"] = median_of(runs, [](const auto& t) { return t.waves; });
     state.counters["blocks"] = blocks;
@@ -192,7 +194,8 @@ void warp_schedulers(benchmark::State& state, int warps) {
         }
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     });
-    ffma_per_clk = 32.0 * kChunks * kFfmaStepsPerChunk * kFfmaChains / median(alone);  // thread FFMA per clock, one warp alone
+    ffma_per_clk =
+        32.0 * kChunks * kFfmaStepsPerChunk * kFfmaChains / median(alone);  // thread FFMA per clock, one warp alone
     write_pairs_csv(pairs);
     const SchedulerMap m = infer_scheduler_map(pairs, warps);
     state.counters["schedulers"] = m.groups;
@@ -210,7 +213,7 @@ void warp_schedulers(benchmark::State& state, int warps) {
 // --- Instruction cache ---------------------------------------------------------------------
 
 struct IcachePoint {
-  double cycles_per_instruction = 0;   // per warp: its timed passes / their instructions (median over warps, then SMs)
+  double cycles_per_instruction = 0;  // per warp: its timed passes / their instructions (median over warps, then SMs)
   double cycles_per_instruction_sm_min = 0, cycles_per_instruction_sm_max = 0;  // over the SMs measured
   double instructions_per_clk_per_sm = 0;
   double sm_clock_mhz = 0;
@@ -259,10 +262,13 @@ IcachePoint measure_icache(int instructions, int warps) {
 
 void report_icache_point(benchmark::State& state, int instructions, const std::vector<IcachePoint>& runs) {
   state.counters["cycles_per_instruction"] = median_of(runs, [](const auto& p) { return p.cycles_per_instruction; });
-  state.counters["cycles_per_instruction_sm_min"] = median_of(runs, [](const auto& p) { return p.cycles_per_instruction_sm_min; });
-  state.counters["cycles_per_instruction_sm_max"] = median_of(runs, [](const auto& p) { return p.cycles_per_instruction_sm_max; });
+  state.counters["cycles_per_instruction_sm_min"] =
+      median_of(runs, [](const auto& p) { return p.cycles_per_instruction_sm_min; });
+  state.counters["cycles_per_instruction_sm_max"] =
+      median_of(runs, [](const auto& p) { return p.cycles_per_instruction_sm_max; });
   state.counters["sms_measured"] = double(icache_sms().size());
-  state.counters["instructions_per_clk_per_sm"] = median_of(runs, [](const auto& p) { return p.instructions_per_clk_per_sm; });
+  state.counters["instructions_per_clk_per_sm"] =
+      median_of(runs, [](const auto& p) { return p.instructions_per_clk_per_sm; });
   state.counters["body_instructions"] = instructions;
   state.counters["body_bytes"] = double(instructions) * kSassInstructionBytes;
   state.counters["iterations"] = runs.back().iterations;
@@ -332,9 +338,10 @@ void register_scheduling(const SuiteConfig& cfg) {
     points.push_back({"Scheduling/timeline/ffma/waves:3/warps_per_block:" + std::to_string(warps),
                       [warps](benchmark::State& st) { timeline(st, 3, warps); }});
   register_points("Scheduling", points, 3, kSchedulingMetrics);
-  register_points("Scheduling",
-                  {{"Scheduling/warp_schedulers/ffma/warps_per_block:32", [](benchmark::State& st) { warp_schedulers(st, 32); }}},
-                  1, kSchedulingMetrics);
+  register_points(
+      "Scheduling",
+      {{"Scheduling/warp_schedulers/ffma/warps_per_block:32", [](benchmark::State& st) { warp_schedulers(st, 32); }}},
+      1, kSchedulingMetrics);
   // One long launch: its own 100 ms intervals are the repetitions.
   const double seconds = cfg.sustained_seconds;
   register_points("Scheduling",
@@ -348,9 +355,9 @@ void register_scheduling(const SuiteConfig& cfg) {
   for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4, 32}) {
     for (int n : kIcacheInstructions)
       if (!cfg.quick || n == kIcacheInstructions[0] || n == 16384)
-        icache_points.push_back({"Scheduling/icache/ffma/instructions:" + std::to_string(n) + "/warps_per_sm:" +
-                                     std::to_string(warps),
-                                 [n, warps](benchmark::State& st) { icache(st, n, warps); }});
+        icache_points.push_back(
+            {"Scheduling/icache/ffma/instructions:" + std::to_string(n) + "/warps_per_sm:" + std::to_string(warps),
+             [n, warps](benchmark::State& st) { icache(st, n, warps); }});
   }
   register_points("Scheduling", icache_points, 3, kSchedulingMetrics);
   std::vector<BenchmarkPoint> geometry;

@@ -81,8 +81,8 @@ void latency(benchmark::State& state, const SmemPattern& p) {
   guarded(state, [&] {
     const std::uint32_t steps = calibrate_bank_latency_steps(p);
     // throws SelfCheckError if a lane lost its chain
-    const std::vector<BankLatency> runs =
-        timed_runs(state, [&] { return measure_bank_latency(p, steps); }, [](const BankLatency& m) { return m.window_ns * 1e-9; });
+    const std::vector<BankLatency> runs = timed_runs(
+        state, [&] { return measure_bank_latency(p, steps); }, [](const BankLatency& m) { return m.window_ns * 1e-9; });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
     state.counters["latency_cycles"] = cycles;
     state.counters["latency_ns"] = median_of(runs, [](const auto& m) { return m.ns_per_access; });
@@ -98,8 +98,9 @@ void latency(benchmark::State& state, const SmemPattern& p) {
 void throughput(benchmark::State& state, const SmemPattern& p, int warps_per_sm) {
   guarded(state, [&] {
     const std::uint32_t iterations = calibrate_bank_throughput_iterations(p, warps_per_sm);
-    const std::vector<BankThroughput> runs =
-        timed_runs(state, [&] { return measure_bank_throughput(p, warps_per_sm, iterations); }, [](const BankThroughput& m) { return m.summary.gpu_window_ns * 1e-9; });
+    const std::vector<BankThroughput> runs = timed_runs(
+        state, [&] { return measure_bank_throughput(p, warps_per_sm, iterations); },
+        [](const BankThroughput& m) { return m.summary.gpu_window_ns * 1e-9; });
     const double cycles = median_of(runs, [](const auto& m) { return m.cycles_per_access; });
     state.counters["cycles_per_access"] = cycles;
     state.counters["bytes_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.bytes_per_clk_per_sm; });

@@ -68,7 +68,9 @@ struct StepLaunches {
     smid = m.smid;
     window_ns = m.window_ns;
   }
-  double standard_error() const { return cycles.size() < 2 ? INFINITY : sample_sd(cycles) / std::sqrt(double(cycles.size())); }
+  double standard_error() const {
+    return cycles.size() < 2 ? INFINITY : sample_sd(cycles) / std::sqrt(double(cycles.size()));
+  }
   // Batches of kSyncStepLaunches until there are at least that many and the mean's standard error
   // is at most kSyncStepTargetSeCycles, or kMaxSyncStepLaunches are in.
   void complete(SyncStep s, int warps, std::uint32_t iterations, int blocks) {
@@ -118,7 +120,8 @@ const std::vector<double>& fresh_context_figures(SyncStep s, int warps, const st
     } catch (const DriverApiError& e) {
       // A GPU in exclusive-process mode takes one context per process: no range, said once.
       static bool said = false;
-      if (!said) std::fprintf(stderr, "Sync: no fresh CUDA context (%s); fences report no range over contexts\n", e.what());
+      if (!said)
+        std::fprintf(stderr, "Sync: no fresh CUDA context (%s); fences report no range over contexts\n", e.what());
       said = true;
       figures.clear();
     }
@@ -234,17 +237,19 @@ void register_sync(const SuiteConfig& cfg) {
   for (const SyncStepInfo& info : sync_steps()) {
     if (info.step == SyncStep::cluster_barrier || info.step == SyncStep::grid_sync) continue;  // below
     std::vector<int> warps = std::string(info.family) == "fence" ? std::vector<int>{1, 32}
-                             : cfg.quick                          ? std::vector<int>{2, 32}
-                                                                  : std::vector<int>{1, 2, 4, 8, 16, 32};
+                             : cfg.quick                         ? std::vector<int>{2, 32}
+                                                                 : std::vector<int>{1, 2, 4, 8, 16, 32};
     for (int w : warps) {
       if (info.needs_two_warps && w % 2 != 0) continue;
-      const std::string name = std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w);
+      const std::string name =
+          std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w);
       if (sync_step_depends_on_sm(info.step))
         sweep_points.push_back({name, [s = info.step, w, survey = !cfg.quick](benchmark::State& st) {
                                   sync_step_every_sm(st, s, w, survey);
                                 }});
       else
-        points.push_back({name, [s = info.step, w, q = cfg.quick](benchmark::State& st) { sync_step(st, s, w, 1, q); }});
+        points.push_back(
+            {name, [s = info.step, w, q = cfg.quick](benchmark::State& st) { sync_step(st, s, w, 1, q); }});
     }
   }
   // A cluster barrier against the cluster size, a grid sync against the cooperative grid (up to
@@ -259,7 +264,8 @@ void register_sync(const SuiteConfig& cfg) {
     points.push_back({"Sync/grid/grid_sync/blocks:" + std::to_string(g) + "/warps_per_block:4",
                       [g, q = cfg.quick](benchmark::State& st) { sync_step(st, SyncStep::grid_sync, 4, g, q); }});
   std::vector<BenchmarkPoint> warp_points, step_points;
-  for (BenchmarkPoint& p : points) (p.name.rfind("Sync/warp/", 0) == 0 ? warp_points : step_points).push_back(std::move(p));
+  for (BenchmarkPoint& p : points)
+    (p.name.rfind("Sync/warp/", 0) == 0 ? warp_points : step_points).push_back(std::move(p));
   register_points("Sync", warp_points, kPipelineBenchIterations,
                   {{"Sync/warp/latency/", {lower("latency_cycles")}},
                    {"Sync/warp/throughput/", {higher("thread_inst_per_clk_per_sm")}}});
@@ -270,7 +276,8 @@ void register_sync(const SuiteConfig& cfg) {
       release_survey_contexts();
     };
   }
-  register_points("Sync", sweep_points, cfg.quick ? kQuickSyncSweeps : kSyncSweeps, {{"Sync/fence/", {lower("latency_cycles")}}});
+  register_points("Sync", sweep_points, cfg.quick ? kQuickSyncSweeps : kSyncSweeps,
+                  {{"Sync/fence/", {lower("latency_cycles")}}});
   register_points("Sync", step_points, cfg.quick ? kQuickSyncStepLaunches : kSyncStepLaunches,
                   {{"Sync/bar/", {lower("latency_cycles")}},
                    {"Sync/mbarrier/", {lower("latency_cycles")}},

@@ -37,7 +37,8 @@ void report_latency(benchmark::State& state, const std::vector<TensorLatency>& r
   report_clocks(state, clock);
 }
 
-void report_throughput(benchmark::State& state, const std::vector<TensorThroughput>& runs, double flop_per_instruction) {
+void report_throughput(benchmark::State& state, const std::vector<TensorThroughput>& runs,
+                       double flop_per_instruction) {
   const TensorThroughput& last = runs.back();
   state.counters["flop_per_clk_per_sm"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
   state.counters["flop_per_clk_per_sm_min"] = median_of(runs, [](const auto& m) { return m.summary.per_sm_rate_min; });
@@ -83,8 +84,9 @@ void mma_latency(benchmark::State& state, MmaOp op, TensorFill fill) {
   const MmaOpInfo& info = mma_op_info(op);
   if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
   guarded(state, [&] {
-    const std::vector<TensorLatency> runs =
-        timed_runs(state, [&] { return measure_mma_latency(op, fill); }, [](const TensorLatency& m) { return m.window_ns * 1e-9; });
+    const std::vector<TensorLatency> runs = timed_runs(
+        state, [&] { return measure_mma_latency(op, fill); },
+        [](const TensorLatency& m) { return m.window_ns * 1e-9; });
     report_latency(state, runs);
     state.counters["flop_per_instruction"] = info.flop_per_instruction();
     report_fill(state, fill);
@@ -97,7 +99,8 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_mma_throughput(op, shape, fill); });
-    report_tensor_counters(state, runs.back(), info.flop_per_instruction(), [&] { measure_mma_throughput(op, shape, fill, runs.back().iterations); });
+    report_tensor_counters(state, runs.back(), info.flop_per_instruction(),
+                           [&] { measure_mma_throughput(op, shape, fill, runs.back().iterations); });
     report_throughput(state, runs, info.flop_per_instruction());
     state.counters["ilp"] = shape.ilp;
     report_fill(state, fill);
@@ -107,8 +110,9 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
 void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill) {
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
-    const std::vector<TensorLatency> runs =
-        timed_runs(state, [&] { return measure_wgmma_latency(type, n, fill); }, [](const TensorLatency& m) { return m.window_ns * 1e-9; });
+    const std::vector<TensorLatency> runs = timed_runs(
+        state, [&] { return measure_wgmma_latency(type, n, fill); },
+        [](const TensorLatency& m) { return m.window_ns * 1e-9; });
     report_latency(state, runs);
     state.counters["n"] = n;
     state.counters["flop_per_instruction"] = wgmma_flop(type, n);
@@ -121,7 +125,8 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
   guarded(state, [&] {
     std::vector<TensorThroughput> runs;
     time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
-    report_tensor_counters(state, runs.back(), wgmma_flop(type, n), [&] { measure_wgmma_throughput(type, n, shape, fill, runs.back().iterations); });
+    report_tensor_counters(state, runs.back(), wgmma_flop(type, n),
+                           [&] { measure_wgmma_throughput(type, n, shape, fill, runs.back().iterations); });
     report_throughput(state, runs, wgmma_flop(type, n));
     state.counters["n"] = n;
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
@@ -132,8 +137,9 @@ void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape
 void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, TensorFill fill, int batches) {
   if (const auto why = cublas_unsupported(dtype)) return skip(state, *why);
   guarded(state, [&] {
-    const std::vector<GemmMeasurement> runs =
-        timed_runs(state, [&] { return measure_cublas_gemm(dtype, shape, fill, batches); }, [](const GemmMeasurement& m) { return m.seconds_per_gemm; });
+    const std::vector<GemmMeasurement> runs = timed_runs(
+        state, [&] { return measure_cublas_gemm(dtype, shape, fill, batches); },
+        [](const GemmMeasurement& m) { return m.seconds_per_gemm; });
     const GpuInfo& gpu = Gpu::current().info();
     const double flops = median_of(runs, [](const auto& m) { return m.flops; });
     const double clock = median_of(runs, [](const auto& m) { return m.sm_clock_mhz; });
@@ -189,7 +195,8 @@ void register_tensor_core(const SuiteConfig& cfg) {
 
   // wgmma: latency per N, throughput per N x warpgroups on one SM and all SMs (A from shared
   // memory), and with A from registers on all SMs.
-  const std::vector<int> ns = cfg.quick ? std::vector<int>{64, 256} : std::vector<int>(std::begin(kWgmmaNs), std::end(kWgmmaNs));
+  const std::vector<int> ns =
+      cfg.quick ? std::vector<int>{64, 256} : std::vector<int>(std::begin(kWgmmaNs), std::end(kWgmmaNs));
   const std::vector<int> groups = cfg.quick ? std::vector<int>{2} : std::vector<int>{1, 2, 3};
   for (const WgmmaTypeInfo& info : wgmma_types()) {
     const WgmmaType type = info.type;
@@ -219,13 +226,13 @@ void register_tensor_core(const SuiteConfig& cfg) {
   const int batches = cfg.quick ? 2 : 5;
   const std::vector<TensorDtype> gemm_types =
       cfg.quick ? std::vector<TensorDtype>{TensorDtype::f16}
-                : std::vector<TensorDtype>{TensorDtype::f16, TensorDtype::bf16, TensorDtype::tf32, TensorDtype::e4m3,
-                                           TensorDtype::s8, TensorDtype::f64};
+                : std::vector<TensorDtype>{TensorDtype::f16,  TensorDtype::bf16, TensorDtype::tf32,
+                                           TensorDtype::e4m3, TensorDtype::s8,   TensorDtype::f64};
   for (TensorDtype d : gemm_types) {
     GemmShape shape = big;
     if (d == TensorDtype::f64 && !cfg.quick) shape = GemmShape{4096, 4096, 4096};  // 60 TFLOP/s: keep it short
-    add(std::string("cublas/") + tensor_dtype_name(d) + "/m:" + std::to_string(shape.m) + "/n:" + std::to_string(shape.n) +
-            "/k:" + std::to_string(shape.k) + fill_suffix(rnd),
+    add(std::string("cublas/") + tensor_dtype_name(d) + "/m:" + std::to_string(shape.m) +
+            "/n:" + std::to_string(shape.n) + "/k:" + std::to_string(shape.k) + fill_suffix(rnd),
         [d, shape, rnd, batches](benchmark::State& st) { cublas_gemm(st, d, shape, rnd, batches); });
   }
   register_points("TensorCore", points, kIterations,

@@ -103,7 +103,7 @@ TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p,
   std::vector<TlbLatency> runs;
   for (int j = 0; j < placements; ++j)
     runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep));  // throws on a wrong end
-  TlbLatency m = runs.back();  // elements, warm steps, SM
+  TlbLatency m = runs.back();                                                              // elements, warm steps, SM
   m.cycles = m.window_ns = 0;
   for (const TlbLatency& r : runs) {
     m.cycles += r.cycles / placements;
@@ -245,7 +245,8 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
       std::vector<LevelReading> readings{{page_bytes, levels[i].reach / page_bytes, levels[i].confidence}};
       for (std::size_t k = 0; k < levels_per_stride.size(); ++k)
         if (levels_per_stride[k].size() > i && stride_of[k] > page_bytes)
-          readings.push_back({stride_of[k], levels_per_stride[k][i].reach / stride_of[k], levels_per_stride[k][i].confidence});
+          readings.push_back(
+              {stride_of[k], levels_per_stride[k][i].reach / stride_of[k], levels_per_stride[k][i].confidence});
       state.counters[l + "confidence"] = entries_confidence(levels[i].reach / page_bytes, readings);
       state.counters[l + "confidence_at_page_stride"] = levels[i].confidence;
       for (std::size_t k = levels_per_stride.size(); k-- > 0;)
@@ -270,8 +271,8 @@ void register_tlb(const SuiteConfig& cfg) {
   for (const TlbProbe& probe : probes) {
     const std::vector<TlbPoint> sweep = tlb_sweep(free, tlb_max_elements(probe.op), cfg.quick, cfg.dense);
     for (const TlbPoint& p : sweep)
-      points.push_back({"Tlb/latency/" + probe_name(probe) + "/stride:" + std::to_string(p.stride) + "/footprint:" +
-                            std::to_string(p.footprint),
+      points.push_back({"Tlb/latency/" + probe_name(probe) + "/stride:" + std::to_string(p.stride) +
+                            "/footprint:" + std::to_string(p.footprint),
                         [probe, p](benchmark::State& st) { latency(st, probe, p); }});
     const bool last = &probe == &probes.back();
     geometries.push_back({"Tlb/geometry/" + probe_name(probe),

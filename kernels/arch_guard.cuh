@@ -5,15 +5,15 @@
 
 #if defined(__CUDA_ARCH__)
 #define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
-  do {                                                   \
-    if constexpr (__CUDA_ARCH__ < arch * 10) {           \
-      below;                                             \
-    } else {                                             \
-      otherwise;                                         \
-    }                                                    \
+  do {                                                  \
+    if constexpr (__CUDA_ARCH__ < arch * 10) {          \
+      below;                                            \
+    } else {                                            \
+      otherwise;                                        \
+    }                                                   \
   } while (0)
 #else
 #define ARCHBENCH_IF_ARCH_BELOW(arch, below, otherwise) \
-  do {                                                   \
+  do {                                                  \
   } while (0)
 #endif

@@ -20,22 +20,24 @@
 
 namespace archbench {
 
-
 namespace dev::acopy {
 
 __device__ std::uint32_t g_latency_claim;  // set by the latency block that runs on the pinned SM
 
 __global__ void fill_pattern_kernel(std::uint32_t* dst, std::size_t words) {
-  for (std::size_t w = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; w < words; w += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t w = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; w < words;
+       w += std::size_t(gridDim.x) * blockDim.x)
     dst[w] = async_pattern(w);
 }
 
 // Store destinations: logical word k of chunk c's stage or box holds async_pattern(k) x
 // multiplier, for the chunks the launch wrote (the first `chunks`).
-__global__ void count_store_mismatches_kernel(const std::uint32_t* dst, std::uint64_t chunks, std::uint32_t words, bool tensor,
-                                              TensorBox box, std::uint32_t multiplier, unsigned long long* bad) {
+__global__ void count_store_mismatches_kernel(const std::uint32_t* dst, std::uint64_t chunks, std::uint32_t words,
+                                              bool tensor, TensorBox box, std::uint32_t multiplier,
+                                              unsigned long long* bad) {
   const std::uint64_t n = chunks * words;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n; i += std::uint64_t(gridDim.x) * blockDim.x) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
     const std::uint64_t c = i / words;
     const auto k = std::uint32_t(i % words);
     const std::uint64_t g = tensor ? box_global_word(box, c, k) : c * words + k;
@@ -55,10 +57,14 @@ using StoreKernel = void (*)(StoreArgs, const CUtensorMap);
 template <AsyncOp Op, int W>
 const void* thread_kernel(int depth) {
   switch (depth) {
-    case 1: return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 1>);
-    case 2: return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 2>);
-    case 4: return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 4>);
-    case 8: return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 8>);
+    case 1:
+      return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 1>);
+    case 2:
+      return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 2>);
+    case 4:
+      return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 4>);
+    case 8:
+      return reinterpret_cast<const void*>(dev::acopy::thread_load_kernel<Op, W, 8>);
   }
   throw std::invalid_argument(std::string("AsyncCopy: ") + async_op_info(Op).name + " takes 1, 2, 4 or 8 " +
                               (Op == AsyncOp::ld_st ? "loads" : "stages") + " in flight, not " + std::to_string(depth));
@@ -67,7 +73,8 @@ const void* thread_kernel(int depth) {
 // The load kernel: per-thread ones take only the launch arguments, TMA ones a tensor map too.
 const void* load_kernel(AsyncOp op, int width, int depth) {
   auto bad_width = [&] {
-    return std::invalid_argument(std::string("AsyncCopy: no ") + async_op_info(op).name + " kernel of " + std::to_string(width) + " B");
+    return std::invalid_argument(std::string("AsyncCopy: no ") + async_op_info(op).name + " kernel of " +
+                                 std::to_string(width) + " B");
   };
   switch (op) {
     case AsyncOp::ld_st:
@@ -83,29 +90,36 @@ const void* load_kernel(AsyncOp op, int width, int depth) {
     case AsyncOp::cp_async_cg:
       if (width == 16) return thread_kernel<AsyncOp::cp_async_cg, 16>(depth);
       throw bad_width();
-    case AsyncOp::bulk: return reinterpret_cast<const void*>(dev::acopy::tma_load_kernel<AsyncOp::bulk>);
-    case AsyncOp::tensor: return reinterpret_cast<const void*>(dev::acopy::tma_load_kernel<AsyncOp::tensor>);
+    case AsyncOp::bulk:
+      return reinterpret_cast<const void*>(dev::acopy::tma_load_kernel<AsyncOp::bulk>);
+    case AsyncOp::tensor:
+      return reinterpret_cast<const void*>(dev::acopy::tma_load_kernel<AsyncOp::tensor>);
     case AsyncOp::bulk_multicast:
       if (const void* k = async_multicast_load_kernel()) return k;
       throw std::invalid_argument("AsyncCopy: this build has no sm_90a code for the multicast load (CUDA 12 or newer)");
-    default: break;
+    default:
+      break;
   }
   throw std::invalid_argument(std::string("AsyncCopy: ") + async_op_info(op).name + " is not a load");
 }
 
 StoreKernel store_kernel(AsyncOp op) {
   switch (op) {
-    case AsyncOp::st_global: return dev::acopy::async_store_kernel<AsyncOp::st_global>;
-    case AsyncOp::bulk_store: return dev::acopy::async_store_kernel<AsyncOp::bulk_store>;
-    case AsyncOp::bulk_reduce_add: return dev::acopy::async_store_kernel<AsyncOp::bulk_reduce_add>;
-    case AsyncOp::tensor_store: return dev::acopy::async_store_kernel<AsyncOp::tensor_store>;
-    default: break;
+    case AsyncOp::st_global:
+      return dev::acopy::async_store_kernel<AsyncOp::st_global>;
+    case AsyncOp::bulk_store:
+      return dev::acopy::async_store_kernel<AsyncOp::bulk_store>;
+    case AsyncOp::bulk_reduce_add:
+      return dev::acopy::async_store_kernel<AsyncOp::bulk_reduce_add>;
+    case AsyncOp::tensor_store:
+      return dev::acopy::async_store_kernel<AsyncOp::tensor_store>;
+    default:
+      break;
   }
   throw std::invalid_argument(std::string("AsyncCopy: ") + async_op_info(op).name + " is not a store");
 }
 
 bool is_tma_load(AsyncOp op) { return op == AsyncOp::bulk || op == AsyncOp::bulk_multicast || op == AsyncOp::tensor; }
-
 
 bool is_power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -153,13 +167,17 @@ std::vector<WarpTiming> run_async_copy(const AsyncLaunch& l) {
                                 " per block over its pipelines");
   if (l.stage_bytes == 0 || l.stage_bytes % 16)
     throw std::invalid_argument("AsyncCopy: a stage must be a positive multiple of 16 bytes");
-  const std::uint32_t per_thread_stage = std::uint32_t(l.threads_per_block) *
-                                         (l.op == AsyncOp::st_global ? 16u : std::uint32_t(l.width) * (l.op == AsyncOp::ld_st ? l.unroll : 1));
+  const std::uint32_t per_thread_stage =
+      std::uint32_t(l.threads_per_block) *
+      (l.op == AsyncOp::st_global ? 16u : std::uint32_t(l.width) * (l.op == AsyncOp::ld_st ? l.unroll : 1));
   if (info.per_thread && (info.is_load ? l.stage_bytes != per_thread_stage : l.stage_bytes % per_thread_stage != 0))
-    throw std::invalid_argument(info.is_load ? "AsyncCopy: a per-thread load's stage is threads x width (x unroll) bytes"
-                                             : "AsyncCopy: a stage must be a multiple of threads x 16 bytes");
-  if (l.op == AsyncOp::bulk_multicast && (l.cluster < 1 || l.cluster > 16 || l.stage_bytes % (16u * l.cluster) || l.dynamic))
-    throw std::invalid_argument("AsyncCopy: a multicast cluster is 1-16 blocks, splits a stage into 16-byte multiples, and is static");
+    throw std::invalid_argument(info.is_load
+                                    ? "AsyncCopy: a per-thread load's stage is threads x width (x unroll) bytes"
+                                    : "AsyncCopy: a stage must be a multiple of threads x 16 bytes");
+  if (l.op == AsyncOp::bulk_multicast &&
+      (l.cluster < 1 || l.cluster > 16 || l.stage_bytes % (16u * l.cluster) || l.dynamic))
+    throw std::invalid_argument(
+        "AsyncCopy: a multicast cluster is 1-16 blocks, splits a stage into 16-byte multiples, and is static");
   if (l.dynamic && !is_tma_load(l.op))
     throw std::invalid_argument("AsyncCopy: only the TMA loads claim chunks dynamically");
   if (info.uses_tensor_map && (!l.tensor_map || l.stage_bytes != l.box.words() * 4))
@@ -174,7 +192,8 @@ std::vector<WarpTiming> run_async_copy(const AsyncLaunch& l) {
   if (l.dynamic && chunks % std::size_t(l.stages))
     throw std::invalid_argument("AsyncCopy: a dynamic footprint must be whole groups of stages");
   const auto chunks_per_unit = std::uint32_t(chunks / units);
-  const std::size_t smem = std::size_t(l.stages) * pipelines * l.stage_bytes + 1024;  // + alignment of the stages to 1 KiB (swizzle)
+  const std::size_t smem =
+      std::size_t(l.stages) * pipelines * l.stage_bytes + 1024;  // + alignment of the stages to 1 KiB (swizzle)
   const CUtensorMap map = map_of(l.tensor_map);
   const std::size_t records = std::size_t(l.blocks) * warps;
   DeviceBuffer<WarpTiming> out(records);
@@ -189,12 +208,25 @@ std::vector<WarpTiming> run_async_copy(const AsyncLaunch& l) {
   if (info.is_load) {
     kernel = load_kernel(l.op, l.width, l.op == AsyncOp::ld_st ? l.unroll : info.per_thread ? l.stages : 1);
     if (l.verify && !l.mismatches) throw std::invalid_argument("AsyncCopy: a verify launch needs its mismatch counter");
-    la = LoadArgs{static_cast<const std::uint8_t*>(l.src), l.stage_bytes, l.stages, std::uint32_t(chunks), chunks_per_unit, units,
-                  l.passes, cluster, l.dynamic, ticket.get(), l.box, l.verify, l.mismatches, out.get()};
+    la = LoadArgs{static_cast<const std::uint8_t*>(l.src),
+                  l.stage_bytes,
+                  l.stages,
+                  std::uint32_t(chunks),
+                  chunks_per_unit,
+                  units,
+                  l.passes,
+                  cluster,
+                  l.dynamic,
+                  ticket.get(),
+                  l.box,
+                  l.verify,
+                  l.mismatches,
+                  out.get()};
     args[0] = &la;
   } else {
     kernel = reinterpret_cast<const void*>(store_kernel(l.op));
-    sa = StoreArgs{static_cast<std::uint8_t*>(l.src), l.stage_bytes, l.stages, chunks_per_unit, units, l.passes, l.box, out.get()};
+    sa = StoreArgs{
+        static_cast<std::uint8_t*>(l.src), l.stage_bytes, l.stages, chunks_per_unit, units, l.passes, l.box, out.get()};
     args[0] = &sa;
   }
   ClusterLaunch launch(kernel, l.blocks, l.threads_per_block, smem, cluster);
@@ -209,12 +241,13 @@ std::vector<WarpTiming> run_async_copy(const AsyncLaunch& l) {
     if ((t.check & 0xffffffffu) != t.work_units)
       throw SelfCheckError(std::string(info.name) + " self-check failed: a warp's record is inconsistent");
     if (!is_tma_load(l.op) && t.work_units != std::uint64_t(chunks_per_unit) * l.passes)
-      throw SelfCheckError(std::string(info.name) + " self-check failed: a block copied " + std::to_string(t.work_units) +
-                           " stages of " + std::to_string(std::uint64_t(chunks_per_unit) * l.passes));
+      throw SelfCheckError(std::string(info.name) + " self-check failed: a block copied " +
+                           std::to_string(t.work_units) + " stages of " +
+                           std::to_string(std::uint64_t(chunks_per_unit) * l.passes));
     copied += t.work_units;
   }
-  const std::uint64_t want = l.dynamic ? std::uint64_t(chunks) * l.passes
-                                       : std::uint64_t(units) * chunks_per_unit * l.passes * cluster;
+  const std::uint64_t want =
+      l.dynamic ? std::uint64_t(chunks) * l.passes : std::uint64_t(units) * chunks_per_unit * l.passes * cluster;
   if (is_tma_load(l.op) && copied != want)
     throw SelfCheckError(std::string(info.name) + " self-check failed: the pipelines copied " + std::to_string(copied) +
                          " stages of " + std::to_string(want));
@@ -232,8 +265,9 @@ std::uint64_t count_store_mismatches(const AsyncLaunch& l) {
   DeviceBuffer<unsigned long long> bad(1);
   ARCHBENCH_CUDA(cudaMemset(bad.get(), 0, sizeof(unsigned long long)));
   const std::uint32_t multiplier = l.op == AsyncOp::bulk_reduce_add ? l.passes : 1u;
-  dev::acopy::count_store_mismatches_kernel<<<1024, 256>>>(static_cast<const std::uint32_t*>(l.src), chunks, l.stage_bytes / 4,
-                                                          l.op == AsyncOp::tensor_store, l.box, multiplier, bad.get());
+  dev::acopy::count_store_mismatches_kernel<<<1024, 256>>>(static_cast<const std::uint32_t*>(l.src), chunks,
+                                                           l.stage_bytes / 4, l.op == AsyncOp::tensor_store, l.box,
+                                                           multiplier, bad.get());
   cuda_check_launch("count_store_mismatches_kernel");
   return bad.download()[0];
 }
@@ -256,22 +290,38 @@ AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
                                 std::string(l.op == AsyncOp::tensor ? "the copy's size" : "16 bytes"));
   const void* kernel = nullptr;
   switch (l.op) {
-    case AsyncOp::ld_st: kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::ld_st>); break;
-    case AsyncOp::cp_async_cg: kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::cp_async_cg>); break;
-    case AsyncOp::bulk: kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::bulk>); break;
+    case AsyncOp::ld_st:
+      kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::ld_st>);
+      break;
+    case AsyncOp::cp_async_cg:
+      kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::cp_async_cg>);
+      break;
+    case AsyncOp::bulk:
+      kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::bulk>);
+      break;
     case AsyncOp::tensor:
       if (!l.tensor_map || l.box.words() * 4 != l.bytes)
         throw std::invalid_argument("AsyncCopy: a tensor copy needs its map, and a box of the copy's size");
       kernel = reinterpret_cast<const void*>(dev::acopy::async_latency_kernel<AsyncOp::tensor>);
       break;
-    default: throw std::invalid_argument(std::string("AsyncCopy: no latency kernel for ") + async_op_info(l.op).name);
+    default:
+      throw std::invalid_argument(std::string("AsyncCopy: no latency kernel for ") + async_op_info(l.op).name);
   }
   const std::size_t smem = std::size_t(l.bytes) + 1024;
   DeviceBuffer<std::uint32_t> cycles(l.copies), bad(1);
   DeviceBuffer<std::uint64_t> window(4);
   ARCHBENCH_CUDA(cudaMemset(bad.get(), 0, 4));
-  dev::acopy::LatencyArgs a{static_cast<const std::uint8_t*>(l.src), l.src_word, l.bytes, l.step, l.copies,
-                            l.box, cycles.get(), bad.get(), window.get(), kReferenceSm, nullptr};
+  dev::acopy::LatencyArgs a{static_cast<const std::uint8_t*>(l.src),
+                            l.src_word,
+                            l.bytes,
+                            l.step,
+                            l.copies,
+                            l.box,
+                            cycles.get(),
+                            bad.get(),
+                            window.get(),
+                            kReferenceSm,
+                            nullptr};
   const CUtensorMap map = map_of(l.tensor_map);
   ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   void* claim = nullptr;

@@ -20,11 +20,14 @@ __device__ __forceinline__ std::uint32_t smem_u32(const void* p) {
 
 // --- mbarrier (sm_80; expect_tx and cluster scope sm_90)
 __device__ __forceinline__ void mbar_init(std::uint32_t bar, std::uint32_t count) {
-  ARCHBENCH_IF_ARCH_BELOW(80, __trap(), asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory"));
+  ARCHBENCH_IF_ARCH_BELOW(80, __trap(),
+                          asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count)
+                                       : "memory"));
 }
 __device__ __forceinline__ void mbar_expect_tx(std::uint32_t bar, std::uint32_t bytes) {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory"));
+                          asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                                       : "memory"));
 }
 // try_wait.parity is sm_90 (test_wait is sm_80); every caller is a TMA path.
 __device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
@@ -32,7 +35,9 @@ __device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parit
     std::uint32_t done = 0;
     while (!done)
       asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                   : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+                   : "=r"(done)
+                   : "r"(bar), "r"(parity)
+                   : "memory");
   });
 }
 // An arrival on the barrier at the same offset in block `rank` of the cluster.
@@ -45,7 +50,8 @@ __device__ __forceinline__ void mbar_arrive_remote(std::uint32_t bar, std::uint3
 }
 __device__ __forceinline__ void cluster_sync() {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"));
+                          asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::
+                                           : "memory"));
 }
 __device__ __forceinline__ std::uint32_t cluster_rank() {
   std::uint32_t r = 0;
@@ -57,8 +63,10 @@ __device__ __forceinline__ std::uint32_t cluster_rank() {
 template <int W>
 __device__ __forceinline__ void cp_async(std::uint32_t dst, const void* src, bool cg) {
   ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
-    if (cg) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
-    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(W) : "memory");
+    if (cg)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+    else
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(W) : "memory");
   });
 }
 __device__ __forceinline__ void cp_async_commit() {
@@ -70,24 +78,44 @@ __device__ __forceinline__ void cp_async_wait_all() {
   ARCHBENCH_IF_ARCH_BELOW(80, __trap(), asm volatile("cp.async.wait_group 0;" ::: "memory"));
 }
 
-template <int W> struct Vec;
-template <> struct Vec<4> { std::uint32_t x; };
-template <> struct Vec<8> { std::uint32_t x, y; };
-template <> struct Vec<16> { std::uint32_t x, y, z, w; };
+template <int W>
+struct Vec;
+template <>
+struct Vec<4> {
+  std::uint32_t x;
+};
+template <>
+struct Vec<8> {
+  std::uint32_t x, y;
+};
+template <>
+struct Vec<16> {
+  std::uint32_t x, y, z, w;
+};
 
 template <int W>
 __device__ __forceinline__ Vec<W> ld_cg(const void* p) {
   Vec<W> v;
-  if constexpr (W == 4) asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v.x) : "l"(p) : "memory");
-  else if constexpr (W == 8) asm volatile("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p) : "memory");
-  else asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p) : "memory");
+  if constexpr (W == 4)
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v.x) : "l"(p) : "memory");
+  else if constexpr (W == 8)
+    asm volatile("ld.global.cg.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p) : "memory");
+  else
+    asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
   return v;
 }
 template <int W>
 __device__ __forceinline__ void st_shared(std::uint32_t a, const Vec<W>& v) {
-  if constexpr (W == 4) asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v.x) : "memory");
-  else if constexpr (W == 8) asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(v.x), "r"(v.y) : "memory");
-  else asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
+  if constexpr (W == 4)
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(v.x) : "memory");
+  else if constexpr (W == 8)
+    asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(a), "r"(v.x), "r"(v.y) : "memory");
+  else
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
 }
 __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t a) {
   std::uint32_t v;
@@ -97,39 +125,60 @@ __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t a) {
 
 // --- TMA (sm_90)
 __device__ __forceinline__ void bulk_load(std::uint32_t dst, const void* src, std::uint32_t bytes, std::uint32_t bar) {
-  ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
-                                       "l"(src), "r"(bytes), "r"(bar) : "memory"));
+  ARCHBENCH_IF_ARCH_BELOW(
+      90, __trap(),
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                   "l"(src), "r"(bytes), "r"(bar)
+                   : "memory"));
 }
-__device__ __forceinline__ void bulk_load_multicast(std::uint32_t dst, const void* src, std::uint32_t bytes, std::uint32_t bar,
-                                                    std::uint16_t mask) {
-  ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-                                       "[%0], [%1], %2, [%3], %4;" ::"r"(dst), "l"(src), "r"(bytes), "r"(bar), "h"(mask) : "memory"));
+__device__ __forceinline__ void bulk_load_multicast(std::uint32_t dst, const void* src, std::uint32_t bytes,
+                                                    std::uint32_t bar, std::uint16_t mask) {
+  ARCHBENCH_IF_ARCH_BELOW(
+      90, __trap(),
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+                   "[%0], [%1], %2, [%3], %4;" ::"r"(dst),
+                   "l"(src), "r"(bytes), "r"(bar), "h"(mask)
+                   : "memory"));
 }
-__device__ __forceinline__ void tensor_load(std::uint32_t dst, const CUtensorMap* map, int dims, const int* c, std::uint32_t bar) {
+__device__ __forceinline__ void tensor_load(std::uint32_t dst, const CUtensorMap* map, int dims, const int* c,
+                                            std::uint32_t bar) {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {
     const auto m = reinterpret_cast<std::uint64_t>(map);
     switch (dims) {
       case 1:
-        asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];"
-                     ::"r"(dst), "l"(m), "r"(c[0]), "r"(bar) : "memory");
+        asm volatile(
+            "cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];" ::
+                "r"(dst),
+            "l"(m), "r"(c[0]), "r"(bar)
+            : "memory");
         break;
       case 2:
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                     ::"r"(dst), "l"(m), "r"(c[0]), "r"(c[1]), "r"(bar) : "memory");
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
+                "r"(dst),
+            "l"(m), "r"(c[0]), "r"(c[1]), "r"(bar)
+            : "memory");
         break;
       case 3:
-        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
-                     ::"r"(dst), "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar) : "memory");
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::
+                "r"(dst),
+            "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar)
+            : "memory");
         break;
       case 4:
-        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];"
-                     ::"r"(dst), "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar) : "memory");
+        asm volatile(
+            "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];" ::
+                "r"(dst),
+            "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar)
+            : "memory");
         break;
       default:
-        asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];"
-                     ::"r"(dst), "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar) : "memory");
+        asm volatile(
+            "cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];" ::
+                "r"(dst),
+            "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar)
+            : "memory");
         break;
     }
   });
@@ -139,35 +188,45 @@ __device__ __forceinline__ void tensor_store(const CUtensorMap* map, int dims, c
     const auto m = reinterpret_cast<std::uint64_t>(map);
     switch (dims) {
       case 1:
-        asm volatile("cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [%0, {%2}], [%1];" ::"l"(m), "r"(src), "r"(c[0]) : "memory");
+        asm volatile("cp.async.bulk.tensor.1d.global.shared::cta.bulk_group [%0, {%2}], [%1];" ::"l"(m), "r"(src),
+                     "r"(c[0])
+                     : "memory");
         break;
       case 2:
-        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(m), "r"(src), "r"(c[0]),
-                     "r"(c[1]) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(m), "r"(src),
+                     "r"(c[0]), "r"(c[1])
+                     : "memory");
         break;
       case 3:
-        asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(m), "r"(src), "r"(c[0]),
-                     "r"(c[1]), "r"(c[2]) : "memory");
+        asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(m),
+                     "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2])
+                     : "memory");
         break;
       case 4:
-        asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(m), "r"(src),
-                     "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]) : "memory");
+        asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];" ::"l"(m),
+                     "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+                     : "memory");
         break;
       default:
-        asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(m), "r"(src),
-                     "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]) : "memory");
+        asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];" ::"l"(m),
+                     "r"(src), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4])
+                     : "memory");
         break;
     }
   });
 }
 __device__ __forceinline__ void bulk_store(void* dst, std::uint32_t src, std::uint32_t bytes) {
-  ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(bytes) : "memory"));
+  ARCHBENCH_IF_ARCH_BELOW(
+      90, __trap(),
+      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(bytes)
+                   : "memory"));
 }
 __device__ __forceinline__ void bulk_reduce_add(void* dst, std::uint32_t src, std::uint32_t bytes) {
-  ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%0], [%1], %2;" ::"l"(dst), "r"(src),
-                                       "r"(bytes) : "memory"));
+  ARCHBENCH_IF_ARCH_BELOW(
+      90, __trap(),
+      asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%0], [%1], %2;" ::"l"(dst), "r"(src),
+                   "r"(bytes)
+                   : "memory"));
 }
 __device__ __forceinline__ void bulk_commit() {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(), asm volatile("cp.async.bulk.commit_group;" ::: "memory"));
@@ -176,12 +235,24 @@ __device__ __forceinline__ void bulk_commit() {
 __device__ __forceinline__ void bulk_wait_read(int pending) {
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(), {
     switch (pending) {
-      case 0: asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); break;
-      case 1: asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory"); break;
-      case 3: asm volatile("cp.async.bulk.wait_group.read 3;" ::: "memory"); break;
-      case 7: asm volatile("cp.async.bulk.wait_group.read 7;" ::: "memory"); break;
-      case 15: asm volatile("cp.async.bulk.wait_group.read 15;" ::: "memory"); break;
-      default: asm volatile("cp.async.bulk.wait_group.read 31;" ::: "memory"); break;
+      case 0:
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        break;
+      case 1:
+        asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+        break;
+      case 3:
+        asm volatile("cp.async.bulk.wait_group.read 3;" ::: "memory");
+        break;
+      case 7:
+        asm volatile("cp.async.bulk.wait_group.read 7;" ::: "memory");
+        break;
+      case 15:
+        asm volatile("cp.async.bulk.wait_group.read 15;" ::: "memory");
+        break;
+      default:
+        asm volatile("cp.async.bulk.wait_group.read 31;" ::: "memory");
+        break;
     }
   });
 }
@@ -234,12 +305,12 @@ struct LoadArgs {
   std::uint32_t units;            // static: pipelines of the grid (multicast: of one cluster rank)
   std::uint32_t passes;
   int cluster;
-  bool dynamic;                   // TMA: each warp claims groups of `stages` chunks from *ticket
+  bool dynamic;  // TMA: each warp claims groups of `stages` chunks from *ticket
   std::uint32_t* ticket;
   TensorBox box;
   bool verify;
   std::uint32_t* mismatches;
-  WarpTiming* out;                // one per warp
+  WarpTiming* out;  // one per warp
 };
 
 __device__ __forceinline__ std::uint8_t* aligned_stages(std::uint8_t* raw) {
@@ -249,8 +320,10 @@ __device__ __forceinline__ std::uint8_t* aligned_stages(std::uint8_t* raw) {
 // The global word that landed at byte `offset` of a stage holding chunk c (loads).
 template <AsyncOp Op>
 __device__ __forceinline__ std::uint64_t landed_word(const LoadArgs& a, std::uint64_t c, std::uint32_t offset) {
-  if constexpr (Op == AsyncOp::tensor) return box_global_word(a.box, c, unswizzle(offset, a.box.swizzle_bytes) / 4);
-  else return (c * a.stage_bytes + offset) / 4;
+  if constexpr (Op == AsyncOp::tensor)
+    return box_global_word(a.box, c, unswizzle(offset, a.box.swizzle_bytes) / 4);
+  else
+    return (c * a.stage_bytes + offset) / 4;
 }
 
 // Verify: every word at `first`, `first + step`, ... of a stage against the source pattern.
@@ -287,8 +360,10 @@ __global__ void __launch_bounds__(1024) thread_load_kernel(LoadArgs a) {
   std::uint32_t fold = 0;
   auto consume = [&](std::uint32_t i) {
     const std::uint64_t c = next(consume_k);
-    if (a.verify) check_stage<Op>(a, stage_addr(i), c, tid * W, threads * W, W / 4);
-    else fold ^= ld_shared_u32(stage_addr(i) + tid * W);
+    if (a.verify)
+      check_stage<Op>(a, stage_addr(i), c, tid * W, threads * W, W / 4);
+    else
+      fold ^= ld_shared_u32(stage_addr(i) + tid * W);
   };
   auto issue = [&](std::uint32_t i) {
     const std::uint8_t* src = a.src + next(issue_k) * a.stage_bytes;
@@ -313,14 +388,18 @@ __global__ void __launch_bounds__(1024) thread_load_kernel(LoadArgs a) {
     }
   } else {
     for (std::uint32_t k = 0; k < kStages; ++k) {
-      if (k < total) issue(k);
-      else cp_async_commit();  // an empty group keeps the count of groups in flight
+      if (k < total)
+        issue(k);
+      else
+        cp_async_commit();  // an empty group keeps the count of groups in flight
     }
     for (std::uint32_t i = 0; i < total; ++i) {
       ARCHBENCH_IF_ARCH_BELOW(80, __trap(), asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 1) : "memory"));
       consume(i);
-      if (i + kStages < total) issue(i + kStages);
-      else cp_async_commit();
+      if (i + kStages < total)
+        issue(i + kStages);
+      else
+        cp_async_commit();
     }
   }
   __syncthreads();
@@ -415,8 +494,10 @@ __global__ void __launch_bounds__(1024) tma_load_kernel(LoadArgs a, const __grid
     const std::uint32_t s = first_stage + i % S;
     mbar_wait(smem_u32(&full[s]), (i / S) & 1u);
     const std::uint32_t c = stage_chunk[s];
-    if (a.verify) check_stage<Op>(a, stage_addr(s), c, lane * 4, 32 * 4, 1);
-    else if (lane == 0) fold ^= ld_shared_u32(stage_addr(s));
+    if (a.verify)
+      check_stage<Op>(a, stage_addr(s), c, lane * 4, 32 * 4, 1);
+    else if (lane == 0)
+      fold ^= ld_shared_u32(stage_addr(s));
     __syncwarp();  // the warp is done with stage s
     if (lane == 0) {
       if constexpr (kMulticast)
@@ -458,7 +539,9 @@ __global__ void __launch_bounds__(1024) async_store_kernel(StoreArgs a, const __
   if constexpr (Op != AsyncOp::st_global) fence_proxy_async_smem();  // generic writes, then the TMA reads them
   __syncthreads();
   const std::uint32_t total = a.chunks_per_unit * a.passes;
-  auto chunk_of = [&](std::uint32_t i) { return std::uint64_t(blockIdx.x) + std::uint64_t(i % a.chunks_per_unit) * a.units; };
+  auto chunk_of = [&](std::uint32_t i) {
+    return std::uint64_t(blockIdx.x) + std::uint64_t(i % a.chunks_per_unit) * a.units;
+  };
   const WarpClock clock = warp_clock_start();
   if constexpr (Op == AsyncOp::st_global) {
     for (std::uint32_t i = 0; i < total; ++i) {
@@ -467,8 +550,12 @@ __global__ void __launch_bounds__(1024) async_store_kernel(StoreArgs a, const __
 #pragma unroll 4
       for (std::uint32_t o = tid * 16; o < a.stage_bytes; o += threads * 16) {
         std::uint32_t x, y, z, w;
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(src + o) : "memory");
-        asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + o), "r"(x), "r"(y), "r"(z), "r"(w) : "memory");
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                     : "r"(src + o)
+                     : "memory");
+        asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + o), "r"(x), "r"(y), "r"(z), "r"(w)
+                     : "memory");
       }
     }
   } else if (tid == 0) {
@@ -546,8 +633,10 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
     if constexpr (kTma) {
       if (lane == 0) {
         mbar_expect_tx(bar, a.bytes);
-        if constexpr (Op == AsyncOp::bulk) bulk_load(dst, src, a.bytes, bar);
-        else tensor_load(dst, &map, a.box.dims, coord, bar);
+        if constexpr (Op == AsyncOp::bulk)
+          bulk_load(dst, src, a.bytes, bar);
+        else
+          tensor_load(dst, &map, a.box.dims, coord, bar);
       }
       mbar_wait(bar, k & 1u);
     } else if constexpr (Op == AsyncOp::cp_async_cg) {
@@ -574,8 +663,10 @@ __global__ void __launch_bounds__(32) async_latency_kernel(LatencyArgs a, const 
     const std::uint64_t t1 = clock64_ordered();
     if (lane == 0) a.cycles[k] = std::uint32_t(t1 - t0);
     for (std::uint32_t o = lane * 4; o < a.bytes; o += 32 * 4) {
-      const std::uint64_t word = a.src_word + (Op == AsyncOp::tensor ? box_global_word(a.box, offset / a.bytes, unswizzle(o, a.box.swizzle_bytes) / 4)
-                                                                     : (offset + o) / 4);
+      const std::uint64_t word =
+          a.src_word + (Op == AsyncOp::tensor
+                            ? box_global_word(a.box, offset / a.bytes, unswizzle(o, a.box.swizzle_bytes) / 4)
+                            : (offset + o) / 4);
       if (ld_shared_u32(dst + o) != async_pattern(word)) atomicAdd(a.mismatches, 1u);
     }
     __syncwarp();

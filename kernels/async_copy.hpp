@@ -21,10 +21,10 @@ enum class AsyncOp {
                    // stage and every block of the cluster receives all of it
   tensor,          // cp.async.bulk.tensor.<1-5>d.shared::cluster.global.tile (TMA with a tensor map)
   // shared -> global
-  st_global,       // ld.shared + st.global by every thread, 16 B
-  bulk_store,      // cp.async.bulk.global.shared::cta.bulk_group
-  bulk_reduce_add, // cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32
-  tensor_store,    // cp.async.bulk.tensor.<1-5>d.global.shared::cta.bulk_group
+  st_global,        // ld.shared + st.global by every thread, 16 B
+  bulk_store,       // cp.async.bulk.global.shared::cta.bulk_group
+  bulk_reduce_add,  // cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32
+  tensor_store,     // cp.async.bulk.tensor.<1-5>d.global.shared::cta.bulk_group
 };
 
 struct AsyncOpInfo {
@@ -32,8 +32,8 @@ struct AsyncOpInfo {
   const char* name;  // AsyncCopy/<load|store>/<name>
   const char* ptx;
   int min_cc;
-  bool is_load;        // global -> shared
-  bool per_thread;     // every thread copies its part (else lane 0 of a warp issues the stage)
+  bool is_load;     // global -> shared
+  bool per_thread;  // every thread copies its part (else lane 0 of a warp issues the stage)
   bool uses_tensor_map;
 };
 const std::vector<AsyncOpInfo>& async_ops();
@@ -56,8 +56,8 @@ ARCHBENCH_HOST_DEVICE inline std::uint32_t async_pattern(std::uint64_t w) {
 struct TensorBox {
   int dims = 2;
   std::uint32_t box[kAsyncMaxDims] = {64, 64, 1, 1, 1};
-  int swizzle_bytes = 0;            // 0 (none), 32, 64, 128
-  std::uint32_t inner_boxes = 16;   // boxes along dim 0
+  int swizzle_bytes = 0;           // 0 (none), 32, 64, 128
+  std::uint32_t inner_boxes = 16;  // boxes along dim 0
   std::uint32_t words() const {
     std::uint32_t n = 1;
     for (int i = 0; i < dims; ++i) n *= box[i];
@@ -68,21 +68,21 @@ struct TensorBox {
 
 struct AsyncLaunch {
   AsyncOp op = AsyncOp::bulk;
-  int width = 16;              // per-thread paths: bytes per access
-  int unroll = 1;              // ld_st: accesses per thread per stage in registers (1/2/4/8)
-  void* src = nullptr;         // global source (loads) or destination (stores), footprint bytes
+  int width = 16;       // per-thread paths: bytes per access
+  int unroll = 1;       // ld_st: accesses per thread per stage in registers (1/2/4/8)
+  void* src = nullptr;  // global source (loads) or destination (stores), footprint bytes
   std::size_t footprint_bytes = 0;
-  int blocks = 1;              // persistent grid
+  int blocks = 1;  // persistent grid
   int threads_per_block = 32;
-  int cluster = 1;             // bulk_multicast: blocks per cluster
+  int cluster = 1;  // bulk_multicast: blocks per cluster
   std::uint32_t stage_bytes = 16384;
-  int stages = 4;              // copies in flight per pipeline: TMA loads, per warp (every warp of the
-                               // block is a pipeline); cp.async, groups per thread; stores, per block
-  std::uint32_t passes = 1;    // over the footprint
-  bool dynamic = false;        // TMA loads: pipelines claim groups of `stages` chunks from a ticket
+  int stages = 4;                    // copies in flight per pipeline: TMA loads, per warp (every warp of the
+                                     // block is a pipeline); cp.async, groups per thread; stores, per block
+  std::uint32_t passes = 1;          // over the footprint
+  bool dynamic = false;              // TMA loads: pipelines claim groups of `stages` chunks from a ticket
   const void* tensor_map = nullptr;  // 128-byte CUtensorMap (tensor, tensor_store)
   TensorBox box;
-  bool verify = false;         // every landed word checked (loads); else one word per stage
+  bool verify = false;                  // every landed word checked (loads); else one word per stage
   std::uint32_t* mismatches = nullptr;  // device counter, verify loads
 };
 
@@ -120,8 +120,8 @@ struct AsyncLatencyLaunch {
   TensorBox box;
 };
 struct AsyncLatencyResult {
-  std::vector<double> cycles;   // per copy, in order
-  double sm_clock_mhz = 0;      // over the whole loop
+  std::vector<double> cycles;  // per copy, in order
+  double sm_clock_mhz = 0;     // over the whole loop
   double window_ns = 0;
 };
 // Throws std::invalid_argument, CudaError, SelfCheckError (a word landed wrong).

@@ -13,8 +13,21 @@
 namespace archbench {
 
 enum class AtomOp {
-  add_u32, add_u64, add_f32, add_f64, add_f16x2, add_bf16x2,
-  min_u32, max_u32, and_b32, or_b32, xor_b32, exch_b32, exch_b64, cas_b32, cas_b64
+  add_u32,
+  add_u64,
+  add_f32,
+  add_f64,
+  add_f16x2,
+  add_bf16x2,
+  min_u32,
+  max_u32,
+  and_b32,
+  or_b32,
+  xor_b32,
+  exch_b32,
+  exch_b64,
+  cas_b32,
+  cas_b64
 };
 enum class AtomSpace { global, shared };
 enum class AtomScope { cta, gpu, sys };
@@ -37,18 +50,41 @@ ARCHBENCH_HD inline std::uint64_t atomic_operand(AtomOp op, std::uint32_t gtid, 
   const std::uint32_t lane = gtid % 32;
   const std::uint32_t tag = gtid * kAtomMaxIterations + it % kAtomMaxIterations;
   switch (op) {
-    case AtomOp::add_u32: case AtomOp::add_u64: return lane + 1;
-    case AtomOp::add_f32: { const float f = float(lane + 1); std::uint32_t b; __builtin_memcpy(&b, &f, 4); return b; }
-    case AtomOp::add_f64: { const double d = double(lane + 1); std::uint64_t b; __builtin_memcpy(&b, &d, 8); return b; }
-    case AtomOp::add_f16x2: return 0x3C003C00u;
-    case AtomOp::add_bf16x2: return 0x3F803F80u;
-    case AtomOp::min_u32: return 0xFFFFFFFFu - tag;
-    case AtomOp::max_u32: return tag;
-    case AtomOp::and_b32: return ~(1u << ((gtid + it) % 32));
-    case AtomOp::or_b32: return 1u << ((gtid + it) % 32);
-    case AtomOp::xor_b32: return 1u << (gtid % 32);
-    case AtomOp::exch_b32: case AtomOp::exch_b64: return tag;
-    case AtomOp::cas_b32: case AtomOp::cas_b64: return 0;  // CAS chains on the value it reads
+    case AtomOp::add_u32:
+    case AtomOp::add_u64:
+      return lane + 1;
+    case AtomOp::add_f32: {
+      const float f = float(lane + 1);
+      std::uint32_t b;
+      __builtin_memcpy(&b, &f, 4);
+      return b;
+    }
+    case AtomOp::add_f64: {
+      const double d = double(lane + 1);
+      std::uint64_t b;
+      __builtin_memcpy(&b, &d, 8);
+      return b;
+    }
+    case AtomOp::add_f16x2:
+      return 0x3C003C00u;
+    case AtomOp::add_bf16x2:
+      return 0x3F803F80u;
+    case AtomOp::min_u32:
+      return 0xFFFFFFFFu - tag;
+    case AtomOp::max_u32:
+      return tag;
+    case AtomOp::and_b32:
+      return ~(1u << ((gtid + it) % 32));
+    case AtomOp::or_b32:
+      return 1u << ((gtid + it) % 32);
+    case AtomOp::xor_b32:
+      return 1u << (gtid % 32);
+    case AtomOp::exch_b32:
+    case AtomOp::exch_b64:
+      return tag;
+    case AtomOp::cas_b32:
+    case AtomOp::cas_b64:
+      return 0;  // CAS chains on the value it reads
   }
   return 0;
 }
@@ -56,8 +92,11 @@ ARCHBENCH_HD inline std::uint64_t atomic_operand(AtomOp op, std::uint32_t gtid, 
 // The value every address holds before a launch.
 ARCHBENCH_HD inline std::uint64_t atomic_initial(AtomOp op) {
   switch (op) {
-    case AtomOp::min_u32: case AtomOp::and_b32: return 0xFFFFFFFFu;
-    default: return 0;
+    case AtomOp::min_u32:
+    case AtomOp::and_b32:
+      return 0xFFFFFFFFu;
+    default:
+      return 0;
   }
 }
 

@@ -21,8 +21,8 @@ using Key = std::tuple<AtomOp, AtomSpace, AtomScope, AtomForm>;
 struct Entry {
   const void* kernel;
   int bytes;
-  void (*launch)(void* base, Pattern, std::uint32_t iters, WarpTiming*, std::uint64_t*, std::uint32_t slots,
-                 dim3 grid, dim3 block, std::size_t smem);
+  void (*launch)(void* base, Pattern, std::uint32_t iters, WarpTiming*, std::uint64_t*, std::uint32_t slots, dim3 grid,
+                 dim3 block, std::size_t smem);
 };
 
 template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
@@ -39,11 +39,15 @@ Entry entry() {
 // Every form of one op: atom (and red where it exists) at .gpu scope, and in shared memory.
 template <class Op, bool kHasRed, bool kCas = false>
 void add(std::map<Key, Entry>& m, AtomOp op) {
-  m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::atom}] = entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::atom, kCas>();
-  m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::atom}] = entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::atom, kCas>();
+  m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::atom}] =
+      entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::atom, kCas>();
+  m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::atom}] =
+      entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::atom, kCas>();
   if constexpr (kHasRed) {
-    m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::red}] = entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::red, false>();
-    m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::red}] = entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::red, false>();
+    m[{op, AtomSpace::global, AtomScope::gpu, AtomForm::red}] =
+        entry<Op, AtomSpace::global, AtomScope::gpu, AtomForm::red, false>();
+    m[{op, AtomSpace::shared, AtomScope::cta, AtomForm::red}] =
+        entry<Op, AtomSpace::shared, AtomScope::cta, AtomForm::red, false>();
   }
 }
 
@@ -68,10 +72,14 @@ const std::map<Key, Entry>& table() {
     add<at::CasB64, false, true>(m, AtomOp::cas_b64);
     // The scope sweep: add.u32 at .cta and .sys as well.
     using G = AtomSpace;
-    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::atom}] = entry<at::AddU32, G::global, AtomScope::cta, AtomForm::atom, false>();
-    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::atom}] = entry<at::AddU32, G::global, AtomScope::sys, AtomForm::atom, false>();
-    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::red}] = entry<at::AddU32, G::global, AtomScope::cta, AtomForm::red, false>();
-    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::red}] = entry<at::AddU32, G::global, AtomScope::sys, AtomForm::red, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::atom}] =
+        entry<at::AddU32, G::global, AtomScope::cta, AtomForm::atom, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::atom}] =
+        entry<at::AddU32, G::global, AtomScope::sys, AtomForm::atom, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::cta, AtomForm::red}] =
+        entry<at::AddU32, G::global, AtomScope::cta, AtomForm::red, false>();
+    m[{AtomOp::add_u32, G::global, AtomScope::sys, AtomForm::red}] =
+        entry<at::AddU32, G::global, AtomScope::sys, AtomForm::red, false>();
     return m;
   }();
   return t;
@@ -104,7 +112,8 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
   Pattern p{0, 0, 0, spacing / std::uint32_t(e.bytes), nullptr, 0};
   if (l.contention == Contention::near_l2 || l.contention == Contention::far_l2) {
     if (l.space != AtomSpace::global || e.bytes != 4 || !l.line_of || !l.probed_lines || l.threads_per_block > 1024)
-      throw std::invalid_argument("atomics: near/far L2 contention needs global memory, a 4-byte op and a probed line map");
+      throw std::invalid_argument(
+          "atomics: near/far L2 contention needs global memory, a 4-byte op and a probed line map");
     p.line_of = l.line_of;
     p.line_elems = kProbeLineBytes / 4;
     ARCHBENCH_CUDA(cudaMemset(l.probed_lines, 0, std::size_t(l.probed_line_count) * kProbeLineBytes));
@@ -113,14 +122,22 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     cuda_check_launch("atomic_throughput_kernel");
     run.warps = out.download();
     run.probed_finals.resize(std::size_t(l.probed_line_count) * p.line_elems);
-    ARCHBENCH_CUDA(cudaMemcpy(run.probed_finals.data(), l.probed_lines, run.probed_finals.size() * 4, cudaMemcpyDeviceToHost));
+    ARCHBENCH_CUDA(
+        cudaMemcpy(run.probed_finals.data(), l.probed_lines, run.probed_finals.size() * 4, cudaMemcpyDeviceToHost));
     return run;
   }
   const std::uint32_t threads = std::uint32_t(l.blocks) * l.threads_per_block;
   const std::uint32_t group_threads = l.space == AtomSpace::global ? threads : std::uint32_t(l.threads_per_block);
   switch (l.contention) {
-    case Contention::all: p.mask = 0; run.slots_per_group = 1; break;
-    case Contention::warp: p.shift = 5; p.mask = ~0u; run.slots_per_group = group_threads / 32; break;
+    case Contention::all:
+      p.mask = 0;
+      run.slots_per_group = 1;
+      break;
+    case Contention::warp:
+      p.shift = 5;
+      p.mask = ~0u;
+      run.slots_per_group = group_threads / 32;
+      break;
     case Contention::block:
       p.shift = log2_exact(std::uint32_t(l.threads_per_block));
       p.mask = l.space == AtomSpace::global ? ~0u : 0u;
@@ -128,10 +145,16 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
       break;
     case Contention::sm:
       if (l.space == AtomSpace::shared) throw std::invalid_argument("atomics: per-SM contention is for global memory");
-      p.by_sm = 1; run.slots_per_group = 1024;  // above any %smid
+      p.by_sm = 1;
+      run.slots_per_group = 1024;  // above any %smid
       break;
-    case Contention::distinct: p.mask = ~0u; run.slots_per_group = group_threads; break;
-    case Contention::near_l2: case Contention::far_l2: break;  // handled above
+    case Contention::distinct:
+      p.mask = ~0u;
+      run.slots_per_group = group_threads;
+      break;
+    case Contention::near_l2:
+    case Contention::far_l2:
+      break;  // handled above
   }
   run.shift = p.shift;
   run.mask = p.mask;
@@ -153,7 +176,8 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     for (std::size_t i = 0; i < cells; ++i) std::memcpy(&init[i * e.bytes], &v, e.bytes);
     ARCHBENCH_CUDA(cudaMemcpy(base, init.data(), init.size(), cudaMemcpyHostToDevice));
   }
-  const std::size_t cas_cells = l.space == AtomSpace::global ? run.slots_per_group : std::size_t(l.blocks) * run.slots_per_group;
+  const std::size_t cas_cells =
+      l.space == AtomSpace::global ? run.slots_per_group : std::size_t(l.blocks) * run.slots_per_group;
   DeviceBuffer<std::uint64_t> cas(cas_cells);
   ARCHBENCH_CUDA(cudaMemset(cas.get(), 0, cas.bytes()));
   DeviceBuffer<WarpTiming> out(threads / 32);
@@ -162,7 +186,8 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
     smem = std::size_t(run.slots_per_group) * p.spacing_elems * e.bytes;
     ARCHBENCH_CUDA(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   }
-  e.launch(base, p, l.iters, out.get(), cas.get(), run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block), smem);
+  e.launch(base, p, l.iters, out.get(), cas.get(), run.slots_per_group, dim3(l.blocks), dim3(l.threads_per_block),
+           smem);
   cuda_check_launch("atomic_throughput_kernel");
   run.warps = out.download();
   std::vector<std::uint8_t> raw(cells * e.bytes);
@@ -199,29 +224,59 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
         at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
             reinterpret_cast<T*>(lines), iters, 0, out.get(), line_of, kProbeLineBytes, line_index, sm, claim);
       else if (space == AtomSpace::global)
-        at::atomic_latency_kernel<Op, AtomSpace::global><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
+        at::atomic_latency_kernel<Op, AtomSpace::global>
+            <<<blocks, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
       else
-        at::atomic_latency_kernel<Op, AtomSpace::shared><<<blocks, 1>>>(
-            reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
+        at::atomic_latency_kernel<Op, AtomSpace::shared>
+            <<<blocks, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
     });
   };
   switch (op) {
-    case AtomOp::add_u32: go(at::AddU32{}); break;
-    case AtomOp::add_u64: go(at::AddU64{}); break;
-    case AtomOp::add_f32: go(at::AddF32{}); break;
-    case AtomOp::add_f64: go(at::AddF64{}); break;
-    case AtomOp::add_f16x2: go(at::AddF16x2{}); break;
-    case AtomOp::add_bf16x2: go(at::AddBf16x2{}); break;
-    case AtomOp::min_u32: go(at::MinU32{}); break;
-    case AtomOp::max_u32: go(at::MaxU32{}); break;
-    case AtomOp::and_b32: go(at::AndB32{}); break;
-    case AtomOp::or_b32: go(at::OrB32{}); break;
-    case AtomOp::xor_b32: go(at::XorB32{}); break;
-    case AtomOp::exch_b32: go(at::ExchB32{}); break;
-    case AtomOp::exch_b64: go(at::ExchB64{}); break;
-    case AtomOp::cas_b32: go(at::CasB32{}); break;
-    case AtomOp::cas_b64: go(at::CasB64{}); break;
+    case AtomOp::add_u32:
+      go(at::AddU32{});
+      break;
+    case AtomOp::add_u64:
+      go(at::AddU64{});
+      break;
+    case AtomOp::add_f32:
+      go(at::AddF32{});
+      break;
+    case AtomOp::add_f64:
+      go(at::AddF64{});
+      break;
+    case AtomOp::add_f16x2:
+      go(at::AddF16x2{});
+      break;
+    case AtomOp::add_bf16x2:
+      go(at::AddBf16x2{});
+      break;
+    case AtomOp::min_u32:
+      go(at::MinU32{});
+      break;
+    case AtomOp::max_u32:
+      go(at::MaxU32{});
+      break;
+    case AtomOp::and_b32:
+      go(at::AndB32{});
+      break;
+    case AtomOp::or_b32:
+      go(at::OrB32{});
+      break;
+    case AtomOp::xor_b32:
+      go(at::XorB32{});
+      break;
+    case AtomOp::exch_b32:
+      go(at::ExchB32{});
+      break;
+    case AtomOp::exch_b64:
+      go(at::ExchB64{});
+      break;
+    case AtomOp::cas_b32:
+      go(at::CasB32{});
+      break;
+    case AtomOp::cas_b64:
+      go(at::CasB64{});
+      break;
   }
   cuda_check_launch("atomic_latency_kernel");
   const auto o = out.download();
@@ -236,7 +291,8 @@ L2HomeProbe probe_l2_home(std::uint32_t* lines, std::uint32_t n_lines, int block
   // SM's probe of the same line reads 2-60x slow, and the blocks start at other lines in the
   // second pass (half an offset on), so the same line rarely queues twice.
   for (std::uint32_t pass = 0; pass < 2; ++pass) {
-    dev::at::l2_home_probe_kernel<<<blocks, 32>>>(lines, n_lines, kProbeLineBytes / 4, kChain, 0, pass, cycles.get(), sms.get());
+    dev::at::l2_home_probe_kernel<<<blocks, 32>>>(lines, n_lines, kProbeLineBytes / 4, kChain, 0, pass, cycles.get(),
+                                                  sms.get());
     cuda_check_launch("l2_home_probe_kernel");
     const auto c = cycles.download();
     const auto s = sms.download();

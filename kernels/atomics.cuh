@@ -16,66 +16,66 @@ namespace archbench::dev::at {
 
 // One op on one type: atom/red on global memory at each scope, and on shared memory (.cta).
 // RC: the register constraint of the type ("r" for 32 bits, "l" for 64).
-#define ARCHBENCH_ATOMIC(Name, T, RC, OPTYPE, OP)                                                         \
-  struct Name {                                                                                           \
-    using type = T;                                                                                       \
-    static constexpr AtomOp kOp = AtomOp::OP;                                                             \
-    template <AtomScope C>                                                                                \
-    __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
-      T r;                                                                                                \
-      if constexpr (C == AtomScope::cta)                                                                  \
+#define ARCHBENCH_ATOMIC(Name, T, RC, OPTYPE, OP)                                                        \
+  struct Name {                                                                                          \
+    using type = T;                                                                                      \
+    static constexpr AtomOp kOp = AtomOp::OP;                                                            \
+    template <AtomScope C>                                                                               \
+    __device__ __forceinline__ static T atom(T* p, T v) {                                                \
+      T r;                                                                                               \
+      if constexpr (C == AtomScope::cta)                                                                 \
         asm volatile("atom.cta.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
-      else if constexpr (C == AtomScope::gpu)                                                             \
+      else if constexpr (C == AtomScope::gpu)                                                            \
         asm volatile("atom.gpu.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
-      else                                                                                                \
+      else                                                                                               \
         asm volatile("atom.sys.global." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); \
-      return r;                                                                                           \
-    }                                                                                                     \
-    template <AtomScope C>                                                                                \
-    __device__ __forceinline__ static void red(T* p, T v) {                                               \
-      if constexpr (C == AtomScope::cta)                                                                  \
-        asm volatile("red.cta.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
-      else if constexpr (C == AtomScope::gpu)                                                             \
-        asm volatile("red.gpu.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
-      else                                                                                                \
-        asm volatile("red.sys.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                   \
-    }                                                                                                     \
-    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                               \
-      T r;                                                                                                \
+      return r;                                                                                          \
+    }                                                                                                    \
+    template <AtomScope C>                                                                               \
+    __device__ __forceinline__ static void red(T* p, T v) {                                              \
+      if constexpr (C == AtomScope::cta)                                                                 \
+        asm volatile("red.cta.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                  \
+      else if constexpr (C == AtomScope::gpu)                                                            \
+        asm volatile("red.gpu.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                  \
+      else                                                                                               \
+        asm volatile("red.sys.global." OPTYPE " [%0], %1;" ::"l"(p), RC(v) : "memory");                  \
+    }                                                                                                    \
+    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                              \
+      T r;                                                                                               \
       asm volatile("atom.shared." OPTYPE " %0, [%1], %2;" : "=" RC(r) : "r"(a), RC(v) : "memory");       \
-      return r;                                                                                           \
-    }                                                                                                     \
-    __device__ __forceinline__ static void red_shared(std::uint32_t a, T v) {                             \
-      asm volatile("red.shared." OPTYPE " [%0], %1;" ::"r"(a), RC(v) : "memory");                         \
-    }                                                                                                     \
+      return r;                                                                                          \
+    }                                                                                                    \
+    __device__ __forceinline__ static void red_shared(std::uint32_t a, T v) {                            \
+      asm volatile("red.shared." OPTYPE " [%0], %1;" ::"r"(a), RC(v) : "memory");                        \
+    }                                                                                                    \
   }
 
 // Compare-and-swap: atom(p, v) means cas(p, compare = v, swap = v + 1).
-#define ARCHBENCH_CAS(Name, T, RC, TYPE, OP)                                                              \
-  struct Name {                                                                                           \
-    using type = T;                                                                                       \
-    static constexpr AtomOp kOp = AtomOp::OP;                                                             \
-    template <AtomScope C>                                                                                \
-    __device__ __forceinline__ static T atom(T* p, T v) {                                                 \
-      T r;                                                                                                \
-      const T w = v + 1;                                                                                  \
-      if constexpr (C == AtomScope::cta)                                                                  \
+#define ARCHBENCH_CAS(Name, T, RC, TYPE, OP)                                                                          \
+  struct Name {                                                                                                       \
+    using type = T;                                                                                                   \
+    static constexpr AtomOp kOp = AtomOp::OP;                                                                         \
+    template <AtomScope C>                                                                                            \
+    __device__ __forceinline__ static T atom(T* p, T v) {                                                             \
+      T r;                                                                                                            \
+      const T w = v + 1;                                                                                              \
+      if constexpr (C == AtomScope::cta)                                                                              \
         asm volatile("atom.cta.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
-      else if constexpr (C == AtomScope::gpu)                                                             \
+      else if constexpr (C == AtomScope::gpu)                                                                         \
         asm volatile("atom.gpu.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
-      else                                                                                                \
+      else                                                                                                            \
         asm volatile("atom.sys.global.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(v), RC(w) : "memory"); \
-      return r;                                                                                           \
-    }                                                                                                     \
-    template <AtomScope C>                                                                                \
-    __device__ __forceinline__ static void red(T*, T) {}                                                  \
-    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                               \
-      T r;                                                                                                \
-      const T w = v + 1;                                                                                  \
-      asm volatile("atom.shared.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "r"(a), RC(v), RC(w) : "memory"); \
-      return r;                                                                                           \
-    }                                                                                                     \
-    __device__ __forceinline__ static void red_shared(std::uint32_t, T) {}                                \
+      return r;                                                                                                       \
+    }                                                                                                                 \
+    template <AtomScope C>                                                                                            \
+    __device__ __forceinline__ static void red(T*, T) {}                                                              \
+    __device__ __forceinline__ static T atom_shared(std::uint32_t a, T v) {                                           \
+      T r;                                                                                                            \
+      const T w = v + 1;                                                                                              \
+      asm volatile("atom.shared.cas." TYPE " %0, [%1], %2, %3;" : "=" RC(r) : "r"(a), RC(v), RC(w) : "memory");       \
+      return r;                                                                                                       \
+    }                                                                                                                 \
+    __device__ __forceinline__ static void red_shared(std::uint32_t, T) {}                                            \
   }
 
 ARCHBENCH_ATOMIC(AddU32, std::uint32_t, "r", "add.u32", add_u32);
@@ -100,12 +100,16 @@ struct AddBf16x2 {
   __device__ __forceinline__ static std::uint32_t atom_shared(std::uint32_t a, std::uint32_t v) {
     std::uint32_t r = 0;
     ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                            asm volatile("atom.shared.add.noftz.bf16x2 %0, [%1], %2;" : "=r"(r) : "r"(a), "r"(v) : "memory"));
+                            asm volatile("atom.shared.add.noftz.bf16x2 %0, [%1], %2;"
+                                         : "=r"(r)
+                                         : "r"(a), "r"(v)
+                                         : "memory"));
     return r;
   }
   __device__ __forceinline__ static void red_shared(std::uint32_t a, std::uint32_t v) {
     ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                            asm volatile("red.shared.add.noftz.bf16x2 [%0], %1;" ::"r"(a), "r"(v) : "memory"));
+                            asm volatile("red.shared.add.noftz.bf16x2 [%0], %1;" ::"r"(a), "r"(v)
+                                         : "memory"));
   }
 
  private:
@@ -151,10 +155,10 @@ struct Pattern {
 };
 
 template <class Op, AtomSpace S, AtomScope C, AtomForm F, bool kCas>
-__global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::type* global_base, Pattern pat,
-                                                                 std::uint32_t iters, WarpTiming* __restrict__ out,
-                                                                 std::uint64_t* __restrict__ cas_successes,
-                                                                 std::uint32_t shared_slots) {
+__global__ void __launch_bounds__(1024)
+    atomic_throughput_kernel(typename Op::type* global_base, Pattern pat, std::uint32_t iters,
+                             WarpTiming* __restrict__ out, std::uint64_t* __restrict__ cas_successes,
+                             std::uint32_t shared_slots) {
   using T = typename Op::type;
   constexpr AtomOp op = Op::kOp;  // compile-time: the operands below fold into constants
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -167,8 +171,9 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
     for (std::uint32_t i = threadIdx.x; i < shared_slots * pat.spacing_elems; i += blockDim.x)
       shared_base[i] = from_bits<T>(atomic_initial(op));
   }
-  T* gaddr = pat.line_of ? global_base + std::size_t(pat.line_of[smid() * 32 + threadIdx.x / 32]) * pat.line_elems + threadIdx.x % 32
-                        : global_base + std::size_t(slot) * pat.spacing_elems;
+  T* gaddr = pat.line_of ? global_base + std::size_t(pat.line_of[smid() * 32 + threadIdx.x / 32]) * pat.line_elems +
+                               threadIdx.x % 32
+                         : global_base + std::size_t(slot) * pat.spacing_elems;
   const auto saddr = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_base + slot * pat.spacing_elems));
   std::uint64_t acc = 0, successes = 0;
   T expected = from_bits<T>(atomic_initial(op));
@@ -194,7 +199,10 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
     }
   }
   warp_clock_stop(mine, clock, acc ^ successes);
-  if constexpr (kCas) atomicAdd(reinterpret_cast<unsigned long long*>(&cas_successes[S == AtomSpace::global ? slot : blockIdx.x * shared_slots + slot]), successes);
+  if constexpr (kCas)
+    atomicAdd(reinterpret_cast<unsigned long long*>(
+                  &cas_successes[S == AtomSpace::global ? slot : blockIdx.x * shared_slots + slot]),
+              successes);
   if constexpr (S == AtomSpace::shared) {  // hand the block's final values to the host
     __syncthreads();
     for (std::uint32_t i = threadIdx.x; i < shared_slots; i += blockDim.x)
@@ -208,9 +216,8 @@ __global__ void __launch_bounds__(1024) atomic_throughput_kernel(typename Op::ty
 // line whose L2 home partition is near to (or far from) that SM.
 template <class Op, AtomSpace S>
 __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint32_t iters, std::uint64_t zero,
-                                      std::uint64_t* cycles_out, const std::uint32_t* line_of,
-                                      std::uint32_t line_bytes, std::uint32_t line_index, std::uint32_t pin_sm,
-                                      std::uint32_t* claim) {
+                                      std::uint64_t* cycles_out, const std::uint32_t* line_of, std::uint32_t line_bytes,
+                                      std::uint32_t line_index, std::uint32_t pin_sm, std::uint32_t* claim) {
   using T = typename Op::type;
   constexpr AtomOp op = Op::kOp;
   if (!claim_pinned_sm(pin_sm, claim)) return;  // one SM: its near and far lines, every launch
@@ -242,8 +249,8 @@ __global__ void atomic_latency_kernel(typename Op::type* global_base, std::uint3
 // line, starting at a different line per block so that no two SMs hit one line at a time.
 // cycles[b * n_lines + line] = cycles per atomic; sm_of_block[b] = the block's SM.
 __global__ void l2_home_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines, std::uint32_t line_words,
-                                    std::uint32_t chain, std::uint32_t zero, std::uint32_t pass,
-                                    std::uint32_t* cycles, std::uint32_t* sm_of_block) {
+                                     std::uint32_t chain, std::uint32_t zero, std::uint32_t pass, std::uint32_t* cycles,
+                                     std::uint32_t* sm_of_block) {
   if (threadIdx.x != 0) return;
   const std::uint32_t b = blockIdx.x;
   // Each block starts at its own line (pass 1: half an offset further on).

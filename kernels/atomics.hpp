@@ -15,9 +15,9 @@ struct AtomicLaunch {
   AtomScope scope = AtomScope::gpu;  // global memory only; shared memory is .cta
   AtomForm form = AtomForm::atom;
   Contention contention = Contention::distinct;
-  std::uint32_t spacing_bytes = 0;   // between addresses; 0: the operand size (packed)
+  std::uint32_t spacing_bytes = 0;  // between addresses; 0: the operand size (packed)
   int blocks = 1, threads_per_block = 32;
-  std::uint32_t iters = 1;           // atomics per thread
+  std::uint32_t iters = 1;  // atomics per thread
   // near_l2 / far_l2 only: the probed lines (device memory of l2_home_probe) and the line of
   // warp w on SM s, line_of[s * 32 + w] (device memory, 32 entries per SM id).
   std::uint32_t* probed_lines = nullptr;
@@ -35,11 +35,11 @@ struct AtomicLaunch {
 
 struct AtomicRun {
   std::vector<WarpTiming> warps;
-  std::uint32_t slots_per_group = 0;      // addresses per grid (global) or per block (shared)
-  std::vector<std::uint64_t> finals;      // final bit pattern per address (blocks x slots for shared)
+  std::uint32_t slots_per_group = 0;         // addresses per grid (global) or per block (shared)
+  std::vector<std::uint64_t> finals;         // final bit pattern per address (blocks x slots for shared)
   std::vector<std::uint64_t> cas_successes;  // per address, CAS only
-  std::uint32_t shift = 0, mask = 0;      // slot = (id >> shift) & mask, id = gtid or tid
-  bool by_sm = false;                     // slot = the warp's SM
+  std::uint32_t shift = 0, mask = 0;         // slot = (id >> shift) & mask, id = gtid or tid
+  bool by_sm = false;                        // slot = the warp's SM
   std::vector<std::uint32_t> probed_finals;  // near_l2 / far_l2: every element of the probed lines
 };
 

@@ -16,20 +16,62 @@ namespace {
 
 using dev::bw::Kind;
 
-template <BwLoad> struct LoadTag { using T = dev::bw::LdDefault; };  // none: unused
-template <> struct LoadTag<BwLoad::ca> { using T = dev::bw::LdCa; };
-template <> struct LoadTag<BwLoad::cg> { using T = dev::bw::LdCg; };
-template <> struct LoadTag<BwLoad::cs> { using T = dev::bw::LdCs; };
-template <> struct LoadTag<BwLoad::lu> { using T = dev::bw::LdLu; };
-template <> struct LoadTag<BwLoad::cv> { using T = dev::bw::LdCv; };
-template <> struct LoadTag<BwLoad::nc> { using T = dev::bw::LdNc; };
-template <> struct LoadTag<BwLoad::na> { using T = dev::bw::LdNa; };
-template <BwStore> struct StoreTag { using T = dev::bw::StDefault; };
-template <> struct StoreTag<BwStore::wb> { using T = dev::bw::StWb; };
-template <> struct StoreTag<BwStore::cg> { using T = dev::bw::StCg; };
-template <> struct StoreTag<BwStore::cs> { using T = dev::bw::StCs; };
-template <> struct StoreTag<BwStore::wt> { using T = dev::bw::StWt; };
-template <> struct StoreTag<BwStore::na> { using T = dev::bw::StNa; };
+template <BwLoad>
+struct LoadTag {
+  using T = dev::bw::LdDefault;
+};  // none: unused
+template <>
+struct LoadTag<BwLoad::ca> {
+  using T = dev::bw::LdCa;
+};
+template <>
+struct LoadTag<BwLoad::cg> {
+  using T = dev::bw::LdCg;
+};
+template <>
+struct LoadTag<BwLoad::cs> {
+  using T = dev::bw::LdCs;
+};
+template <>
+struct LoadTag<BwLoad::lu> {
+  using T = dev::bw::LdLu;
+};
+template <>
+struct LoadTag<BwLoad::cv> {
+  using T = dev::bw::LdCv;
+};
+template <>
+struct LoadTag<BwLoad::nc> {
+  using T = dev::bw::LdNc;
+};
+template <>
+struct LoadTag<BwLoad::na> {
+  using T = dev::bw::LdNa;
+};
+template <BwStore>
+struct StoreTag {
+  using T = dev::bw::StDefault;
+};
+template <>
+struct StoreTag<BwStore::wb> {
+  using T = dev::bw::StWb;
+};
+template <>
+struct StoreTag<BwStore::cg> {
+  using T = dev::bw::StCg;
+};
+template <>
+struct StoreTag<BwStore::cs> {
+  using T = dev::bw::StCs;
+};
+template <>
+struct StoreTag<BwStore::wt> {
+  using T = dev::bw::StWt;
+};
+template <>
+struct StoreTag<BwStore::na> {
+  using T = dev::bw::StNa;
+};
 
 // A read's fold that makes the grid-order kernel store it: the fill's fold is 0 at every width.
 constexpr std::uint32_t kGridMarker = 1;
@@ -50,15 +92,18 @@ struct Kernel {
   using Ld = typename LoadTag<L>::T;
   using St = typename StoreTag<S>::T;
   static RawKernel raw() {
-    if constexpr (Data == BwData::shared_by_all) return reinterpret_cast<RawKernel>(dev::bw::bandwidth_shared_kernel<Ld, W, U>);
-    else if constexpr (Data == BwData::line_lists) return reinterpret_cast<RawKernel>(dev::bw::bandwidth_lines_kernel<Ld, U>);
+    if constexpr (Data == BwData::shared_by_all)
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_shared_kernel<Ld, W, U>);
+    else if constexpr (Data == BwData::line_lists)
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_lines_kernel<Ld, U>);
     else if constexpr (D == BwDist::dynamic_chunks)
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
     else if constexpr (D == BwDist::dynamic_blocks)
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U>);
     else if constexpr (D == BwDist::grid_order)
       return reinterpret_cast<RawKernel>(dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U>);
-    else return reinterpret_cast<RawKernel>(dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned>);
+    else
+      return reinterpret_cast<RawKernel>(dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned>);
   }
   static void launch(const BwLaunch& l, WarpTiming* out, dim3 grid, dim3 block, BwPin pin, std::size_t smem) {
     const auto* src = static_cast<const V*>(l.src);
@@ -67,17 +112,17 @@ struct Kernel {
     if constexpr (Data == BwData::shared_by_all) {
       dev::bw::bandwidth_shared_kernel<Ld, W, U><<<grid, block>>>(src, n, l.passes, out);
     } else if constexpr (Data == BwData::line_lists) {
-      dev::bw::bandwidth_lines_kernel<Ld, U><<<grid, block, smem>>>(static_cast<const uint4*>(l.src), l.lines,
-                                                                     l.line_offsets, l.passes, out);
+      dev::bw::bandwidth_lines_kernel<Ld, U>
+          <<<grid, block, smem>>>(static_cast<const uint4*>(l.src), l.lines, l.line_offsets, l.passes, out);
     } else if constexpr (D == BwDist::dynamic_chunks) {
-      dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
-                                                                                      l.chunk_bytes / W, pin.tickets, out);
+      dev::bw::bandwidth_dynamic_kernel<kind_of<K>(), Ld, St, W, U>
+          <<<grid, block>>>(src, dst, n, l.passes, l.chunk_bytes / W, pin.tickets, out);
     } else if constexpr (D == BwDist::dynamic_blocks) {
-      dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.passes,
-                                                                                            l.chunk_bytes / W, pin.tickets, out);
+      dev::bw::bandwidth_block_dynamic_kernel<kind_of<K>(), Ld, St, W, U>
+          <<<grid, block>>>(src, dst, n, l.passes, l.chunk_bytes / W, pin.tickets, out);
     } else if constexpr (D == BwDist::grid_order) {
-      dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U><<<grid, block>>>(src, dst, n, l.grid_groups, l.grid_edge,
-                                                                                   kGridMarker, out);
+      dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U>
+          <<<grid, block>>>(src, dst, n, l.grid_groups, l.grid_edge, kGridMarker, out);
     } else {
       dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned><<<grid, block>>>(src, dst, n, l.passes, out, pin);
     }
@@ -214,7 +259,9 @@ const Entry& entry(const BwLaunch& l) {
   if (it == table().end())
     throw std::invalid_argument("bandwidth: no kernel for " + l.variant.name() + " at " + std::to_string(l.width) +
                                 " B, unroll " + std::to_string(l.unroll) + ", " + bw_dist_name(l.dist) +
-                                (l.data == BwData::own_slice ? "" : l.data == BwData::shared_by_all ? ", shared" : ", lines"));
+                                (l.data == BwData::own_slice       ? ""
+                                 : l.data == BwData::shared_by_all ? ", shared"
+                                                                   : ", lines"));
   return it->second;
 }
 
@@ -236,7 +283,8 @@ std::vector<WarpTiming> run_grid_order(const BwLaunch& l, const Entry& e) {
   // a group's next pass is dispatched long after this one ended.
   if (groups < 4 * resident)
     throw std::invalid_argument("bandwidth: " + std::to_string(groups) + " thread groups per pass for " +
-                                std::to_string(resident) + " resident blocks; grid order needs at least 4 per resident block");
+                                std::to_string(resident) +
+                                " resident blocks; grid order needs at least 4 per resident block");
   if (groups * l.passes > 0x7fffffffu) throw std::invalid_argument("bandwidth: grid order needs more than 2^31 blocks");
   BwLaunch g = l;
   g.grid_groups = std::uint32_t(groups);
@@ -262,36 +310,56 @@ std::vector<WarpTiming> run_grid_order(const BwLaunch& l, const Entry& e) {
 
 const char* bw_kind_name(BwKind k) {
   switch (k) {
-    case BwKind::read: return "read";
-    case BwKind::write: return "write";
-    case BwKind::copy: return "copy";
-    case BwKind::rmw: return "rmw";
+    case BwKind::read:
+      return "read";
+    case BwKind::write:
+      return "write";
+    case BwKind::copy:
+      return "copy";
+    case BwKind::rmw:
+      return "rmw";
   }
   return "?";
 }
 const char* bw_load_name(BwLoad op) {
   switch (op) {
-    case BwLoad::none: return "";
-    case BwLoad::def: return "ld";
-    case BwLoad::ca: return "ld.ca";
-    case BwLoad::cg: return "ld.cg";
-    case BwLoad::cs: return "ld.cs";
-    case BwLoad::lu: return "ld.lu";
-    case BwLoad::cv: return "ld.cv";
-    case BwLoad::nc: return "ld.nc";
-    case BwLoad::na: return "ld.na";
+    case BwLoad::none:
+      return "";
+    case BwLoad::def:
+      return "ld";
+    case BwLoad::ca:
+      return "ld.ca";
+    case BwLoad::cg:
+      return "ld.cg";
+    case BwLoad::cs:
+      return "ld.cs";
+    case BwLoad::lu:
+      return "ld.lu";
+    case BwLoad::cv:
+      return "ld.cv";
+    case BwLoad::nc:
+      return "ld.nc";
+    case BwLoad::na:
+      return "ld.na";
   }
   return "?";
 }
 const char* bw_store_name(BwStore op) {
   switch (op) {
-    case BwStore::none: return "";
-    case BwStore::def: return "st";
-    case BwStore::wb: return "st.wb";
-    case BwStore::cg: return "st.cg";
-    case BwStore::cs: return "st.cs";
-    case BwStore::wt: return "st.wt";
-    case BwStore::na: return "st.na";
+    case BwStore::none:
+      return "";
+    case BwStore::def:
+      return "st";
+    case BwStore::wb:
+      return "st.wb";
+    case BwStore::cg:
+      return "st.cg";
+    case BwStore::cs:
+      return "st.cs";
+    case BwStore::wt:
+      return "st.wt";
+    case BwStore::na:
+      return "st.na";
   }
   return "?";
 }
@@ -319,10 +387,14 @@ const std::vector<BwVariant>& bw_variants() {
 
 const char* bw_dist_name(BwDist d) {
   switch (d) {
-    case BwDist::static_slices: return "static";
-    case BwDist::dynamic_chunks: return "dynamic";
-    case BwDist::dynamic_blocks: return "dynamic-block";
-    case BwDist::grid_order: return "grid";
+    case BwDist::static_slices:
+      return "static";
+    case BwDist::dynamic_chunks:
+      return "dynamic";
+    case BwDist::dynamic_blocks:
+      return "dynamic-block";
+    case BwDist::grid_order:
+      return "grid";
   }
   return "?";
 }
@@ -356,7 +428,8 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
     // nobody reads it while it is in flight (an L2 hit that a DRAM figure must not contain).
     if (l.footprint_bytes / l.chunk_bytes < 4 * claimers)
       throw std::invalid_argument("bandwidth: " + std::to_string(l.footprint_bytes / l.chunk_bytes) +
-                                  " chunks per pass for " + std::to_string(claimers) + (by_block ? " blocks" : " warps") +
+                                  " chunks per pass for " + std::to_string(claimers) +
+                                  (by_block ? " blocks" : " warps") +
                                   "; dynamic distribution needs at least 4 per claimer");
     if (l.footprint_bytes % l.chunk_bytes != 0)
       throw std::invalid_argument("bandwidth: the footprint must be a multiple of the dynamic chunk");
@@ -407,7 +480,8 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
              BwPin{std::uint32_t(l.spread_sms), std::uint32_t(sm_count), per_sm, tickets.get()}, 0);
     cuda_check_launch("bandwidth_kernel");
     const std::vector<std::uint32_t> taken = tickets.download();
-    if (std::all_of(taken.begin(), taken.end(), [per_sm](std::uint32_t t) { return t >= per_sm; })) return out.download();
+    if (std::all_of(taken.begin(), taken.end(), [per_sm](std::uint32_t t) { return t >= per_sm; }))
+      return out.download();
   }
   throw std::runtime_error("bandwidth: the block scheduler left a chosen SM without its blocks");
 }
@@ -442,8 +516,10 @@ L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uin
   cuda_check_launch("l2_side_probe_kernel");
   // One block per SM: more than half the SM's shared memory each.
   const int smem = smem_per_sm / 2 + 1024;
-  ARCHBENCH_CUDA(cudaFuncSetAttribute(dev::bw::l2_side_probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  dev::bw::l2_side_probe_kernel<<<sm_count, 128, smem>>>(lines, n_lines, samples, step, 0, sampled.get(), reference.get());
+  ARCHBENCH_CUDA(
+      cudaFuncSetAttribute(dev::bw::l2_side_probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  dev::bw::l2_side_probe_kernel<<<sm_count, 128, smem>>>(lines, n_lines, samples, step, 0, sampled.get(),
+                                                         reference.get());
   cuda_check_launch("l2_side_probe_kernel");
   L2SideProbe p;
   const auto m = map.download();
@@ -463,10 +539,14 @@ L2SideProbe probe_l2_sides(std::uint32_t* lines, std::uint32_t n_lines, std::uin
 namespace {
 RawKernel smem_kernel(int width) {
   switch (width) {
-    case 4: return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<4>);
-    case 8: return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<8>);
-    case 16: return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<16>);
-    default: throw std::invalid_argument("smem bandwidth: width must be 4, 8 or 16");
+    case 4:
+      return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<4>);
+    case 8:
+      return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<8>);
+    case 16:
+      return reinterpret_cast<RawKernel>(dev::bw::smem_read_kernel<16>);
+    default:
+      throw std::invalid_argument("smem bandwidth: width must be 4, 8 or 16");
   }
 }
 }  // namespace

@@ -19,39 +19,38 @@ namespace archbench::dev::bw {
 // Loads and stores of 4, 8 and 16 bytes per thread as inline PTX: the cache operator is exactly
 // the one named (the SASS test checks its LDG/STG hint), and `volatile` keeps every pass's
 // accesses: the compiler may neither drop them nor hoist them out of the pass loop.
-#define ARCHBENCH_BW_LOAD(Name, QUAL)                                                                       \
-  struct Name {                                                                                             \
-    __device__ __forceinline__ static std::uint32_t load(const std::uint32_t* p) {                          \
-      std::uint32_t v;                                                                                      \
-      asm volatile("ld.global" QUAL ".u32 %0, [%1];" : "=r"(v) : "l"(p));                                  \
-      return v;                                                                                             \
-    }                                                                                                       \
-    __device__ __forceinline__ static uint2 load(const uint2* p) {                                          \
-      uint2 v;                                                                                              \
-      asm volatile("ld.global" QUAL ".v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));           \
-      return v;                                                                                             \
-    }                                                                                                       \
-    __device__ __forceinline__ static uint4 load(const uint4* p) {                                          \
-      uint4 v;                                                                                              \
-      asm volatile("ld.global" QUAL ".v4.u32 {%0, %1, %2, %3}, [%4];"                                      \
-                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)                                             \
-                   : "l"(p));                                                                               \
-      return v;                                                                                             \
-    }                                                                                                       \
+#define ARCHBENCH_BW_LOAD(Name, QUAL)                                                           \
+  struct Name {                                                                                 \
+    __device__ __forceinline__ static std::uint32_t load(const std::uint32_t* p) {              \
+      std::uint32_t v;                                                                          \
+      asm volatile("ld.global" QUAL ".u32 %0, [%1];" : "=r"(v) : "l"(p));                       \
+      return v;                                                                                 \
+    }                                                                                           \
+    __device__ __forceinline__ static uint2 load(const uint2* p) {                              \
+      uint2 v;                                                                                  \
+      asm volatile("ld.global" QUAL ".v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p)); \
+      return v;                                                                                 \
+    }                                                                                           \
+    __device__ __forceinline__ static uint4 load(const uint4* p) {                              \
+      uint4 v;                                                                                  \
+      asm volatile("ld.global" QUAL ".v4.u32 {%0, %1, %2, %3}, [%4];"                           \
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)                                 \
+                   : "l"(p));                                                                   \
+      return v;                                                                                 \
+    }                                                                                           \
   }
-#define ARCHBENCH_BW_STORE(Name, QUAL)                                                                      \
-  struct Name {                                                                                             \
-    __device__ __forceinline__ static void store(std::uint32_t* p, std::uint32_t v) {                       \
-      asm volatile("st.global" QUAL ".u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");                         \
-    }                                                                                                       \
-    __device__ __forceinline__ static void store(uint2* p, uint2 v) {                                       \
-      asm volatile("st.global" QUAL ".v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");    \
-    }                                                                                                       \
-    __device__ __forceinline__ static void store(uint4* p, uint4 v) {                                       \
-      asm volatile("st.global" QUAL ".v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y),        \
-                   "r"(v.z), "r"(v.w)                                                                       \
-                   : "memory");                                                                             \
-    }                                                                                                       \
+#define ARCHBENCH_BW_STORE(Name, QUAL)                                                                                 \
+  struct Name {                                                                                                        \
+    __device__ __forceinline__ static void store(std::uint32_t* p, std::uint32_t v) {                                  \
+      asm volatile("st.global" QUAL ".u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");                                     \
+    }                                                                                                                  \
+    __device__ __forceinline__ static void store(uint2* p, uint2 v) {                                                  \
+      asm volatile("st.global" QUAL ".v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(v.x), "r"(v.y) : "memory");                \
+    }                                                                                                                  \
+    __device__ __forceinline__ static void store(uint4* p, uint4 v) {                                                  \
+      asm volatile("st.global" QUAL ".v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) \
+                   : "memory");                                                                                        \
+    }                                                                                                                  \
   }
 
 ARCHBENCH_BW_LOAD(LdDefault, "");  // no operator: what plain C++ loads compile to
@@ -106,10 +105,9 @@ __device__ __forceinline__ void consume(V v, V* dst, std::size_t i, std::uint32_
 // kUnroll: independent accesses in flight per thread. The slice's last group is predicated, not a
 // loop of single accesses, so no phase of a pass runs with one access in flight.
 template <Kind K, class Ld, class St, int kBytes, int kUnroll = 4, bool kPinned = false>
-__global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kBytes>::T* src,
-                                                         typename VecOf<kBytes>::T* dst, std::size_t n,
-                                                         std::uint32_t passes, WarpTiming* __restrict__ out,
-                                                         BwPin pin) {
+__global__ void __launch_bounds__(1024)
+    bandwidth_kernel(const typename VecOf<kBytes>::T* src, typename VecOf<kBytes>::T* dst, std::size_t n,
+                     std::uint32_t passes, WarpTiming* __restrict__ out, BwPin pin) {
   using V = typename VecOf<kBytes>::T;
   // The block's place in the work: its index, or with pinning the ticket it took on a chosen SM.
   std::uint32_t block = blockIdx.x, blocks = gridDim.x;
@@ -150,8 +148,8 @@ __global__ void __launch_bounds__(1024) bandwidth_kernel(const typename VecOf<kB
       V v[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) v[u] = fetch<K, Ld>(src, dst, i + u * stride, pass);
-      // The last access first: a consumer of an earlier one would be scheduled between the
-      // loads (ptxas put one before the 4th load at 4 and 8 B, which cost DRAM reads a quarter).
+        // The last access first: a consumer of an earlier one would be scheduled between the
+        // loads (ptxas put one before the 4th load at 4 and 8 B, which cost DRAM reads a quarter).
 #pragma unroll
       for (int u = kUnroll - 1; u >= 0; --u) consume<K, St>(v[u], dst, i + u * stride, acc);
     }
@@ -191,11 +189,10 @@ __device__ __forceinline__ void stream_chunk(const V* src, V* dst, std::size_t b
 // chunks per pass >= 4 x the warps, so no two warps hold one chunk at a time (which would make
 // the second read an L2 hit). work_units = chunks this warp did. chunk: a multiple of 32 x kUnroll.
 template <Kind K, class Ld, class St, int kBytes, int kUnroll>
-__global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename VecOf<kBytes>::T* src,
-                                                                 typename VecOf<kBytes>::T* dst, std::size_t n,
-                                                                 std::uint32_t passes, std::uint32_t chunk,
-                                                                 std::uint32_t* __restrict__ ticket,
-                                                                 WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    bandwidth_dynamic_kernel(const typename VecOf<kBytes>::T* src, typename VecOf<kBytes>::T* dst, std::size_t n,
+                             std::uint32_t passes, std::uint32_t chunk, std::uint32_t* __restrict__ ticket,
+                             WarpTiming* __restrict__ out) {
   const std::uint32_t lane = threadIdx.x % 32;
   const std::size_t chunks = n / chunk, total = chunks * passes;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
@@ -223,11 +220,10 @@ __global__ void __launch_bounds__(1024) bandwidth_dynamic_kernel(const typename 
 // a time, as a grid of many short blocks does. The host keeps chunks per pass >= 4 x the blocks.
 // work_units = chunks the block did. chunk: a multiple of blockDim.x x kUnroll.
 template <Kind K, class Ld, class St, int kBytes, int kUnroll>
-__global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typename VecOf<kBytes>::T* src,
-                                                                       typename VecOf<kBytes>::T* dst, std::size_t n,
-                                                                       std::uint32_t passes, std::uint32_t chunk,
-                                                                       std::uint32_t* __restrict__ ticket,
-                                                                       WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    bandwidth_block_dynamic_kernel(const typename VecOf<kBytes>::T* src, typename VecOf<kBytes>::T* dst, std::size_t n,
+                                   std::uint32_t passes, std::uint32_t chunk, std::uint32_t* __restrict__ ticket,
+                                   WarpTiming* __restrict__ out) {
   __shared__ std::uint32_t claimed[2];
   const std::size_t chunks = n / chunk, total = chunks * passes, stride = blockDim.x;
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
@@ -260,10 +256,10 @@ __global__ void __launch_bounds__(1024) bandwidth_block_dynamic_kernel(const typ
 // at once, so a group's next pass comes long after this one (no L2 hit in a DRAM figure). A read's
 // fold is consumed by a store that only a fold equal to `marker` (which the fill never gives) makes.
 template <Kind K, class Ld, class St, int kBytes, int kUnroll>
-__global__ void __launch_bounds__(1024) bandwidth_grid_kernel(const typename VecOf<kBytes>::T* src,
-                                                              typename VecOf<kBytes>::T* dst, std::size_t n,
-                                                              std::uint32_t groups, std::uint32_t edge,
-                                                              std::uint32_t marker, WarpTiming* __restrict__ per_sm) {
+__global__ void __launch_bounds__(1024)
+    bandwidth_grid_kernel(const typename VecOf<kBytes>::T* src, typename VecOf<kBytes>::T* dst, std::size_t n,
+                          std::uint32_t groups, std::uint32_t edge, std::uint32_t marker,
+                          WarpTiming* __restrict__ per_sm) {
   using V = typename VecOf<kBytes>::T;
   using U64 = unsigned long long;
   const std::uint32_t group = blockIdx.x % groups, pass = blockIdx.x / groups;
@@ -277,7 +273,8 @@ __global__ void __launch_bounds__(1024) bandwidth_grid_kernel(const typename Vec
   V v[kUnroll];
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u)
-    if (first + std::size_t(u) * blockDim.x < n) v[u] = fetch<K, Ld>(src, dst, first + std::size_t(u) * blockDim.x, pass);
+    if (first + std::size_t(u) * blockDim.x < n)
+      v[u] = fetch<K, Ld>(src, dst, first + std::size_t(u) * blockDim.x, pass);
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u)
     if (first + std::size_t(u) * blockDim.x < n) consume<K, St>(v[u], dst, first + std::size_t(u) * blockDim.x, acc);
@@ -329,9 +326,9 @@ __global__ void __launch_bounds__(1024) bandwidth_shared_kernel(const typename V
 // shared memory, then each warp reads 4 lines per access (8 lanes x 16 B each), kUnroll accesses
 // in flight. One block per SM (the host asks for more than half the SM's shared memory).
 template <class Ld, int kUnroll>
-__global__ void __launch_bounds__(1024) bandwidth_lines_kernel(const uint4* src, const std::uint32_t* lines,
-                                                               const std::uint32_t* offsets, std::uint32_t passes,
-                                                               WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    bandwidth_lines_kernel(const uint4* src, const std::uint32_t* lines, const std::uint32_t* offsets,
+                           std::uint32_t passes, WarpTiming* __restrict__ out) {
   extern __shared__ std::uint32_t line_list[];
   const std::uint32_t sm = smid();
   const std::uint32_t first = offsets[sm], count = offsets[sm + 1] - first;
@@ -394,8 +391,8 @@ __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines
 // The addresses are computed once, so a pass is kUnroll wide loads (lds, PTX-volatile) and their
 // folds.
 template <int kBytes>
-__global__ void __launch_bounds__(1024) smem_read_kernel(std::uint32_t bytes, std::uint32_t passes,
-                                                         WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    smem_read_kernel(std::uint32_t bytes, std::uint32_t passes, WarpTiming* __restrict__ out) {
   using V = typename VecOf<kBytes>::T;
   constexpr int kUnroll = kSmemReadsPerThreadPerPass;
   extern __shared__ __align__(16) unsigned char smem_raw[];

@@ -12,7 +12,7 @@ namespace archbench {
 
 enum class BwKind { read, write, copy, rmw };
 enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
-enum class BwStore { none, def, wb, cg, cs, wt, na };      // none: the kernel does not store
+enum class BwStore { none, def, wb, cg, cs, wt, na };         // none: the kernel does not store
 
 // How the footprint is handed out: equal static slices (a block per slice), chunks claimed
 // from a global ticket by each warp or by each block (fast SMs do more of the work), or grid
@@ -23,10 +23,10 @@ enum class BwDist { static_slices, dynamic_chunks, dynamic_blocks, grid_order };
 // every line once per pass), or per-SM lists of 128 B lines (the L2 partition cases).
 enum class BwData { own_slice, shared_by_all, line_lists };
 
-const char* bw_kind_name(BwKind k);    // "read"
-const char* bw_dist_name(BwDist d);    // "static", "dynamic", "dynamic-block", "grid"
-const char* bw_load_name(BwLoad op);   // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
-const char* bw_store_name(BwStore op); // "st", "st.wb", ..., "st.na"
+const char* bw_kind_name(BwKind k);     // "read"
+const char* bw_dist_name(BwDist d);     // "static", "dynamic", "dynamic-block", "grid"
+const char* bw_load_name(BwLoad op);    // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
+const char* bw_store_name(BwStore op);  // "st", "st.wb", ..., "st.na"
 
 // The combinations that have a kernel: read x every load, write x every store, copy and rmw
 // with matched pairs (ld+st, ld.cg+st.cg, ld.cs+st.cs).
@@ -62,7 +62,8 @@ ARCHBENCH_HOST_DEVICE inline int spread_rank(std::uint32_t s, std::uint32_t n, s
 // slice of fewer than `unroll` elements per thread (a few KiB per SM) just enough whole warps that
 // each has `unroll`, so every footprint keeps `unroll` accesses in flight per thread. A pass of one
 // access per thread and its loop is issue-bound: 8 KiB per SM read at 40, then 23.6 B/clk/SM.
-ARCHBENCH_HOST_DEVICE inline std::size_t bw_streaming_threads(std::size_t elements, int unroll, std::size_t block_threads) {
+ARCHBENCH_HOST_DEVICE inline std::size_t bw_streaming_threads(std::size_t elements, int unroll,
+                                                              std::size_t block_threads) {
   const std::size_t needed = ((elements + unroll - 1) / unroll + 31) / 32 * 32;
   return needed < block_threads ? needed : block_threads;
 }
@@ -76,10 +77,10 @@ struct BwPin {
 
 struct BwLaunch {
   BwVariant variant;
-  int width = 16;                  // bytes per thread per access
-  const void* src = nullptr;       // read, copy
-  void* dst = nullptr;             // write, copy, rmw
-  std::size_t footprint_bytes = 0; // per array; a multiple of width
+  int width = 16;                   // bytes per thread per access
+  const void* src = nullptr;        // read, copy
+  void* dst = nullptr;              // write, copy, rmw
+  std::size_t footprint_bytes = 0;  // per array; a multiple of width
   std::uint32_t passes = 1;
   int blocks = 1, threads_per_block = 1024;
   // > 0: the blocks run on this many SMs spread over the SM ids (spread_rank), blocks / spread_sms

@@ -15,19 +15,27 @@ namespace archbench {
 
 const char* bw_reference_name(BwReference r) {
   switch (r) {
-    case BwReference::memcpy_async: return "cudaMemcpyAsync";
-    case BwReference::memset_async: return "cudaMemsetAsync";
-    case BwReference::store_kernel: return "store_kernel";
-    case BwReference::cub_reduce_sum: return "cub_reduce_sum";
+    case BwReference::memcpy_async:
+      return "cudaMemcpyAsync";
+    case BwReference::memset_async:
+      return "cudaMemsetAsync";
+    case BwReference::store_kernel:
+      return "store_kernel";
+    case BwReference::cub_reduce_sum:
+      return "cub_reduce_sum";
   }
   return "?";
 }
 
 const char* bw_reference_kind(BwReference r) {
   switch (r) {
-    case BwReference::memcpy_async: return "copy";
-    case BwReference::memset_async: case BwReference::store_kernel: return "write";
-    case BwReference::cub_reduce_sum: return "read";
+    case BwReference::memcpy_async:
+      return "copy";
+    case BwReference::memset_async:
+    case BwReference::store_kernel:
+      return "write";
+    case BwReference::cub_reduce_sum:
+      return "read";
   }
   return "?";
 }
@@ -39,19 +47,22 @@ constexpr std::size_t kCheckBytes = 4096;
 
 // The store loop a user writes (gpu-stream's init): one value, grid-stride, 8-byte stores.
 __global__ void reference_store_kernel(double* a, std::size_t n, double value) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     a[i] = value;
 }
 
 // -1, +1, -1, ... with a[0] = +1: every partial sum is a small integer, exact in any order; the sum
 // is 2 for an even count.
 __global__ void fill_alternating(float* a, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     a[i] = (i == 0 || (i & 1)) ? 1.0f : -1.0f;
 }
 
 __global__ void fill_bytes(std::uint32_t* a, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     a[i] = std::uint32_t(i * 2654435761u);
 }
 
@@ -83,7 +94,8 @@ void check_edges(const std::uint8_t* device, const std::uint8_t* expected_device
     std::vector<std::uint8_t> got(n), want(n, std::uint8_t(byte_value));
     ARCHBENCH_CUDA(cudaMemcpy(got.data(), device + at, n, cudaMemcpyDeviceToHost));
     if (expected_device) ARCHBENCH_CUDA(cudaMemcpy(want.data(), expected_device + at, n, cudaMemcpyDeviceToHost));
-    if (got != want) throw SelfCheckError(std::string("bandwidth reference ") + what + ": the destination holds wrong bytes");
+    if (got != want)
+      throw SelfCheckError(std::string("bandwidth reference ") + what + ": the destination holds wrong bytes");
   }
 }
 
@@ -103,13 +115,16 @@ BwReferenceTiming run_bw_reference(BwReference r, std::size_t array_bytes, int r
   const double stored = 1.0 + double(reps);  // a runtime operand
   std::size_t temp_bytes = a.temp.bytes();
   // The store kernel's grid, queried before the timed batch (no host calls between its launches).
-  const int store_grid = r == BwReference::store_kernel ? grid_for(reinterpret_cast<const void*>(reference_store_kernel), kStoreBlock) : 0;
+  const int store_grid =
+      r == BwReference::store_kernel ? grid_for(reinterpret_cast<const void*>(reference_store_kernel), kStoreBlock) : 0;
   const auto once = [&] {
     switch (r) {
       case BwReference::memcpy_async:
         ARCHBENCH_CUDA(cudaMemcpyAsync(a.dst.get(), a.src.get(), array_bytes, cudaMemcpyDeviceToDevice, 0));
         break;
-      case BwReference::memset_async: ARCHBENCH_CUDA(cudaMemsetAsync(a.dst.get(), 0xa5, array_bytes, 0)); break;
+      case BwReference::memset_async:
+        ARCHBENCH_CUDA(cudaMemsetAsync(a.dst.get(), 0xa5, array_bytes, 0));
+        break;
       case BwReference::store_kernel:
         reference_store_kernel<<<store_grid, kStoreBlock>>>(reinterpret_cast<double*>(a.dst.get()),
                                                             array_bytes / sizeof(double), stored);
@@ -135,8 +150,12 @@ BwReferenceTiming run_bw_reference(BwReference r, std::size_t array_bytes, int r
   cudaEventDestroy(stop);
 
   switch (r) {
-    case BwReference::memcpy_async: check_edges(a.dst.get(), a.src.get(), array_bytes, 0, "cudaMemcpyAsync"); break;
-    case BwReference::memset_async: check_edges(a.dst.get(), nullptr, array_bytes, 0xa5, "cudaMemsetAsync"); break;
+    case BwReference::memcpy_async:
+      check_edges(a.dst.get(), a.src.get(), array_bytes, 0, "cudaMemcpyAsync");
+      break;
+    case BwReference::memset_async:
+      check_edges(a.dst.get(), nullptr, array_bytes, 0xa5, "cudaMemsetAsync");
+      break;
     case BwReference::store_kernel: {
       std::vector<double> edge(kCheckBytes / sizeof(double));
       for (std::size_t at : {std::size_t(0), array_bytes - kCheckBytes}) {

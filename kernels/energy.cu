@@ -17,7 +17,8 @@ namespace dev::energy {
 
 // One thread per block sleeps until hold_ns has passed on %globaltimer; every other thread waits
 // at the barrier, so no warp issues more than a sleep every 10 us.
-__global__ void __launch_bounds__(1024) resident_rest_kernel(std::uint64_t hold_ns, std::uint32_t* __restrict__ blocks_done) {
+__global__ void __launch_bounds__(1024)
+    resident_rest_kernel(std::uint64_t hold_ns, std::uint32_t* __restrict__ blocks_done) {
   if (threadIdx.x == 0) {
     const std::uint64_t start = globaltimer_ns();
     while (globaltimer_ns() - start < hold_ns) __nanosleep(10000);
@@ -79,10 +80,14 @@ using RawKernel = const void*;
 
 RawKernel smem_write_kernel(int width) {
   switch (width) {
-    case 4: return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<4>);
-    case 8: return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<8>);
-    case 16: return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<16>);
-    default: throw std::invalid_argument("smem write: width must be 4, 8 or 16");
+    case 4:
+      return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<4>);
+    case 8:
+      return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<8>);
+    case 16:
+      return reinterpret_cast<RawKernel>(dev::energy::smem_write_kernel<16>);
+    default:
+      throw std::invalid_argument("smem write: width must be 4, 8 or 16");
   }
 }
 
@@ -113,7 +118,8 @@ std::vector<WarpTiming> run_smem_write(int width, std::uint32_t bytes, std::uint
   if (passes == 0) throw std::invalid_argument("smem write: passes > 0");
   if (bytes < smem_write_bytes_needed(width, threads_per_block))
     throw std::invalid_argument("smem write: " + std::to_string(bytes) + " bytes per block cannot hold " +
-                                std::to_string(smem_write_bytes_needed(width, threads_per_block)) + " distinct elements' bytes");
+                                std::to_string(smem_write_bytes_needed(width, threads_per_block)) +
+                                " distinct elements' bytes");
   const RawKernel k = smem_write_kernel(width);
   ARCHBENCH_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
   const std::size_t warps = std::size_t(blocks) * (threads_per_block / 32);

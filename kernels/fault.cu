@@ -20,9 +20,15 @@ __global__ void empty_kernel() {}
 
 void launch_fault(FaultKind kind) {
   switch (kind) {
-    case FaultKind::trap: trap_kernel<<<1, 1>>>(); break;
-    case FaultKind::hang: hang_kernel<<<1, 1>>>(); break;
-    case FaultKind::none: empty_kernel<<<1, 1>>>(); break;
+    case FaultKind::trap:
+      trap_kernel<<<1, 1>>>();
+      break;
+    case FaultKind::hang:
+      hang_kernel<<<1, 1>>>();
+      break;
+    case FaultKind::none:
+      empty_kernel<<<1, 1>>>();
+      break;
   }
   cuda_check_launch("fault_kernel");
 }

@@ -20,9 +20,9 @@ __global__ void write_offset_chase_kernel(std::uint8_t* base, const std::uint64_
 
 // Thread 0 of the first block to reach each SM (or of the target SM) chases; the others leave.
 template <class Load>
-__global__ void __launch_bounds__(32) sm_chase_kernel(std::uint64_t start, std::uint32_t warm_steps,
-                                                      std::uint32_t timed_blocks, int target_sm,
-                                                      unsigned* __restrict__ claimed, SmChase* __restrict__ out) {
+__global__ void __launch_bounds__(32)
+    sm_chase_kernel(std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_blocks, int target_sm,
+                    unsigned* __restrict__ claimed, SmChase* __restrict__ out) {
   if (threadIdx.x != 0) return;
   const std::uint32_t sm = dev::smid();
   if (target_sm >= 0 && sm != std::uint32_t(target_sm)) return;
@@ -47,9 +47,9 @@ __global__ void __launch_bounds__(32) sm_chase_kernel(std::uint64_t start, std::
   out[sm].ran = 1;
 }
 
-__global__ void __launch_bounds__(1) ca_nc_pair_kernel(std::uint64_t a, std::uint64_t b, std::uint32_t warm_steps,
-                                                       std::uint32_t timed_blocks, PairChase* out, std::uint32_t pin_sm,
-                                                       std::uint32_t* claim) {
+__global__ void __launch_bounds__(1)
+    ca_nc_pair_kernel(std::uint64_t a, std::uint64_t b, std::uint32_t warm_steps, std::uint32_t timed_blocks,
+                      PairChase* out, std::uint32_t pin_sm, std::uint32_t* claim) {
   if (!dev::claim_pinned_sm(pin_sm, claim)) return;
 #pragma unroll 1
   for (std::uint32_t i = 0; i < warm_steps; ++i) {
@@ -74,16 +74,15 @@ __global__ void __launch_bounds__(1) ca_nc_pair_kernel(std::uint64_t a, std::uin
 __constant__ std::uint32_t c_chase[kConstChaseWords];
 __device__ std::uint32_t g_pair_claim;
 
-
 // j = the word at byte offset j of c_chase: a data-dependent constant load (LDC c[bank][Rj]), one
 // per step and nothing else (the chase holds byte offsets, so no shift sits between two loads).
 __device__ __forceinline__ std::uint32_t const_at(std::uint32_t byte_offset) {
   return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(c_chase) + byte_offset);
 }
 // The first block to reach each SM chases; the others leave.
-__global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::uint32_t warm_steps,
-                                                        std::uint32_t timed_blocks, unsigned* __restrict__ claimed,
-                                                        ConstChase* __restrict__ out_per_sm) {
+__global__ void __launch_bounds__(1)
+    const_chase_kernel(std::uint32_t j, std::uint32_t warm_steps, std::uint32_t timed_blocks,
+                       unsigned* __restrict__ claimed, ConstChase* __restrict__ out_per_sm) {
   const std::uint32_t sm = dev::smid();
   if (atomicCAS(&claimed[sm], 0u, 1u) != 0u) return;
   ConstChase* out = &out_per_sm[sm];
@@ -108,7 +107,8 @@ __global__ void __launch_bounds__(1) const_chase_kernel(std::uint32_t j, std::ui
 // a value the data never holds (so the loads stay and nothing else is written).
 __global__ void stream_read_kernel(const uint4* __restrict__ data, std::size_t n, std::uint32_t* __restrict__ sink) {
   std::uint32_t fold = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const uint4 v = __ldcg(data + i);
     fold ^= v.x ^ v.y ^ v.z ^ v.w;
   }
@@ -145,7 +145,8 @@ void upload_const_chase(const std::vector<std::uint32_t>& next) {
   ARCHBENCH_CUDA(cudaMemcpyToSymbol(c_chase, next.data(), next.size() * sizeof(std::uint32_t)));
 }
 
-std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps) {
+std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps,
+                                                 std::uint32_t timed_steps) {
   if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_const_chase: timed steps");
   int device = 0, sms = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&device));
@@ -182,9 +183,18 @@ std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t
   const dim3 grid(4 * sm_count), block(32);
   const std::uint32_t timed_blocks = timed_steps / kChainUnroll;
   switch (op) {
-    case CacheOp::ca: sm_chase_kernel<dev::LoadCa><<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get()); break;
-    case CacheOp::cg: sm_chase_kernel<dev::LoadCg><<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get()); break;
-    case CacheOp::nc: sm_chase_kernel<dev::LoadNc><<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get()); break;
+    case CacheOp::ca:
+      sm_chase_kernel<dev::LoadCa>
+          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+      break;
+    case CacheOp::cg:
+      sm_chase_kernel<dev::LoadCg>
+          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+      break;
+    case CacheOp::nc:
+      sm_chase_kernel<dev::LoadNc>
+          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+      break;
   }
   cuda_check_launch("sm_chase");
   return out.download();

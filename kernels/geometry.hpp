@@ -31,7 +31,8 @@ struct PairChase {
   std::uint64_t cycles = 0, end_a = 0, end_b = 0;
 };
 // Runs on the reference SM (kernels/placement.hpp).
-PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps, std::uint32_t timed_steps);
+PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps,
+                         std::uint32_t timed_steps);
 
 // The constant cache: a chase of 32-bit byte offsets, j = word at byte j, through a __constant__
 // array of kConstChaseWords words (one 64 KiB constant bank: the most one kernel can address),
@@ -46,7 +47,8 @@ struct ConstChase {
   std::uint32_t final_index = 0, smid = 0, ran = 0;
 };
 void upload_const_chase(const std::vector<std::uint32_t>& next);  // at most kConstChaseWords words
-std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps, std::uint32_t timed_steps);
+std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint32_t warm_steps,
+                                                 std::uint32_t timed_steps);
 
 // Every SM reads `bytes` (a multiple of 16) from `data` once, 16 B per ld.global.cg, spread over
 // the whole grid: each L2 slice and DRAM channel takes its share of the addresses (the census of

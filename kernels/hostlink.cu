@@ -11,14 +11,16 @@ __device__ __forceinline__ std::uint32_t word_at(std::size_t i, std::uint32_t se
 }
 
 __global__ void fill_pattern_kernel(std::uint32_t* __restrict__ w, std::size_t n, std::uint32_t seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     w[i] = word_at(i, seed);
 }
 
 __global__ void mismatch_kernel(const std::uint32_t* __restrict__ w, std::size_t n, std::uint32_t seed,
                                 unsigned long long* __restrict__ bad) {
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     mine += w[i] != word_at(i, seed);
   if (mine) atomicAdd(bad, mine);
 }

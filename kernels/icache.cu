@@ -38,9 +38,9 @@ __device__ __forceinline__ void ffma_body(float (&x)[kChains], float b, float c,
 // depends on where the SM sits (2.23 cycles per instruction from one H100's SM 0, 2.02 from
 // another's, at 64 KiB of code).
 template <int kInstructions>
-__global__ void __launch_bounds__(1024) icache_kernel(float b, float c, std::uint32_t iterations,
-                                                      WarpTiming* __restrict__ out, std::uint32_t pin_sm,
-                                                      std::uint32_t* claim) {
+__global__ void __launch_bounds__(1024)
+    icache_kernel(float b, float c, std::uint32_t iterations, WarpTiming* __restrict__ out, std::uint32_t pin_sm,
+                  std::uint32_t* claim) {
   static_assert(kInstructions % kBlock == 0, "whole blocks");
   __shared__ bool chosen;
   if (threadIdx.x == 0) chosen = dev::claim_pinned_sm(pin_sm, claim);
@@ -89,8 +89,7 @@ KernelFn kernel_for(int instructions, std::index_sequence<I...>) {
 }  // namespace
 
 std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations, std::uint32_t pin_sm) {
-  const KernelFn kernel =
-      kernel_for(instructions, std::make_index_sequence<std::size(kIcacheInstructions)>{});
+  const KernelFn kernel = kernel_for(instructions, std::make_index_sequence<std::size(kIcacheInstructions)>{});
   if (!kernel) throw std::invalid_argument("icache: no kernel of " + std::to_string(instructions) + " instructions");
   if (warps < 1 || warps > 32 || iterations < 2)
     throw std::invalid_argument("icache: 1..32 warps and at least 2 iterations");
@@ -98,9 +97,12 @@ std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t it
   // b and c keep the chains finite (x -> c / (1 - b)) and are not constants the compiler could fold.
   std::uint32_t* claim = nullptr;
   ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_icache_claim));
-  launch_pinned("icache", claim, [&](int blocks, std::uint32_t sm) {
-    kernel<<<blocks, 32 * warps>>>(0.999f, 1e-4f, iterations, out.get(), sm, claim);
-  }, pin_sm);
+  launch_pinned(
+      "icache", claim,
+      [&](int blocks, std::uint32_t sm) {
+        kernel<<<blocks, 32 * warps>>>(0.999f, 1e-4f, iterations, out.get(), sm, claim);
+      },
+      pin_sm);
   return out.download();
 }
 

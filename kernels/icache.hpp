@@ -21,6 +21,7 @@ inline constexpr int kSassInstructionBytes = 16;  // every SASS instruction sinc
 // over the body; the first pass (code fetched from DRAM) is outside the timed window. Each warp's
 // WarpTiming covers the rest. Throws std::invalid_argument for a size with no kernel or
 // iterations < 2.
-std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations, std::uint32_t sm = kReferenceSm);
+std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations,
+                                   std::uint32_t sm = kReferenceSm);
 
 }  // namespace archbench

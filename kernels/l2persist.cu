@@ -12,10 +12,11 @@ namespace {
 
 constexpr std::size_t kLine = 128;
 
-__global__ void __launch_bounds__(1024) persist_read_kernel(const uint4* __restrict__ p, std::size_t n,
-                                                            unsigned long long* __restrict__ sum) {
+__global__ void __launch_bounds__(1024)
+    persist_read_kernel(const uint4* __restrict__ p, std::size_t n, unsigned long long* __restrict__ sum) {
   unsigned long long acc = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const uint4 v = p[i];
     acc += std::uint64_t(v.x) + v.y + v.z + v.w;
   }
@@ -76,7 +77,8 @@ std::vector<std::uint32_t> persist_probe_cycles(const void* buffer, std::size_t 
   const int sms = sm_count();
   DeviceBuffer<std::uint32_t> cycles(lines), sink(static_cast<std::size_t>(sms));
   ARCHBENCH_CUDA(cudaMemsetAsync(cycles.get(), 0, cycles.bytes(), stream));
-  persist_probe_kernel<<<sms, 32, 0, stream>>>(static_cast<const std::uint8_t*>(buffer), lines, 0u, cycles.get(), sink.get());
+  persist_probe_kernel<<<sms, 32, 0, stream>>>(static_cast<const std::uint8_t*>(buffer), lines, 0u, cycles.get(),
+                                               sink.get());
   ARCHBENCH_CUDA(cudaGetLastError());
   ARCHBENCH_CUDA(cudaStreamSynchronize(stream));
   std::vector<std::uint32_t> out = cycles.download();

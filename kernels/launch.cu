@@ -38,8 +38,10 @@ __global__ void stamp_kernel(Params<kBytes> params, Stamp* __restrict__ stamps, 
   const std::uint64_t start = dev::globaltimer_ns();
   if (threadIdx.x == 0 && blockIdx.x == 0) {
     Stamp* s = &stamps[index];
-    if constexpr (kBytes > 0) s->param_byte = params.bytes[index % kBytes];
-    else s->param_byte = kParamPattern;
+    if constexpr (kBytes > 0)
+      s->param_byte = params.bytes[index % kBytes];
+    else
+      s->param_byte = kParamPattern;
     s->start = start;
     s->ran = 1;
     s->end = dev::globaltimer_ns();
@@ -89,9 +91,12 @@ Hold& hold() {
 
 cudaStream_t stream_of(StreamKind k, cudaStream_t created) {
   switch (k) {
-    case StreamKind::legacy_default: return cudaStreamLegacy;
-    case StreamKind::per_thread_default: return cudaStreamPerThread;
-    case StreamKind::created: return created;
+    case StreamKind::legacy_default:
+      return cudaStreamLegacy;
+    case StreamKind::per_thread_default:
+      return cudaStreamPerThread;
+    case StreamKind::created:
+      return created;
   }
   return created;
 }
@@ -99,11 +104,14 @@ cudaStream_t stream_of(StreamKind k, cudaStream_t created) {
 cudaStream_t created_stream() { return nonblocking_stream(StreamSlot::launch); }
 
 using Clock = std::chrono::steady_clock;
-double ns_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::nano>(b - a).count(); }
+double ns_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::nano>(b - a).count();
+}
 
 // Launches kernel `index` of a batch the way `path` says, into `stream`.
 template <int kBytes>
-void launch_one(LaunchPath path, cudaStream_t stream, const Params<kBytes>& params, Stamp* stamps, std::uint32_t index) {
+void launch_one(LaunchPath path, cudaStream_t stream, const Params<kBytes>& params, Stamp* stamps,
+                std::uint32_t index) {
   if (path == LaunchPath::stream || path == LaunchPath::graph) {
     stamp_kernel<kBytes, false><<<1, 32, 0, stream>>>(params, stamps, index);
     return;
@@ -256,11 +264,16 @@ std::vector<double> end_to_end_of(LaunchPath path, StreamKind kind, int count) {
 template <class F>
 auto with_param_bytes(int param_bytes, F&& f) {
   switch (param_bytes) {
-    case 0: return f(std::integral_constant<int, 0>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 1024: return f(std::integral_constant<int, 1024>{});
-    case 4000: return f(std::integral_constant<int, 4000>{});
+    case 0:
+      return f(std::integral_constant<int, 0>{});
+    case 64:
+      return f(std::integral_constant<int, 64>{});
+    case 256:
+      return f(std::integral_constant<int, 256>{});
+    case 1024:
+      return f(std::integral_constant<int, 1024>{});
+    case 4000:
+      return f(std::integral_constant<int, 4000>{});
   }
   throw std::invalid_argument("launch: no kernel with " + std::to_string(param_bytes) + " parameter bytes");
 }
@@ -268,7 +281,8 @@ auto with_param_bytes(int param_bytes, F&& f) {
 void require(LaunchPath path, int count) {
   if (count < 2) throw std::invalid_argument("launch: at least 2 kernels per batch");
   if (count > kMaxLaunchBatch)
-    throw std::invalid_argument("launch: at most " + std::to_string(kMaxLaunchBatch) + " kernels per batch (the launch queue)");
+    throw std::invalid_argument("launch: at most " + std::to_string(kMaxLaunchBatch) +
+                                " kernels per batch (the launch queue)");
   if (const std::string why = launch_path_unsupported(path); !why.empty()) throw std::invalid_argument(why);
 }
 
@@ -276,19 +290,26 @@ void require(LaunchPath path, int count) {
 
 const char* launch_path_name(LaunchPath p) {
   switch (p) {
-    case LaunchPath::stream: return "stream";
-    case LaunchPath::graph: return "graph";
-    case LaunchPath::cluster: return "cluster";
-    case LaunchPath::pdl: return "pdl";
+    case LaunchPath::stream:
+      return "stream";
+    case LaunchPath::graph:
+      return "graph";
+    case LaunchPath::cluster:
+      return "cluster";
+    case LaunchPath::pdl:
+      return "pdl";
   }
   return "?";
 }
 
 const char* stream_kind_name(StreamKind k) {
   switch (k) {
-    case StreamKind::legacy_default: return "legacy";
-    case StreamKind::per_thread_default: return "per_thread";
-    case StreamKind::created: return "created";
+    case StreamKind::legacy_default:
+      return "legacy";
+    case StreamKind::per_thread_default:
+      return "per_thread";
+    case StreamKind::created:
+      return "created";
   }
   return "?";
 }
@@ -305,12 +326,14 @@ std::string launch_path_unsupported(LaunchPath path) {
 
 LaunchBatch launch_batch(LaunchPath path, StreamKind stream, int param_bytes, int count) {
   require(path, count);
-  return with_param_bytes(param_bytes, [&](auto bytes) { return batch_of<decltype(bytes)::value>(path, stream, count); });
+  return with_param_bytes(param_bytes,
+                          [&](auto bytes) { return batch_of<decltype(bytes)::value>(path, stream, count); });
 }
 
 std::vector<double> launch_and_sync_ns(LaunchPath path, StreamKind stream, int param_bytes, int count) {
   require(path, count);
-  return with_param_bytes(param_bytes, [&](auto bytes) { return end_to_end_of<decltype(bytes)::value>(path, stream, count); });
+  return with_param_bytes(param_bytes,
+                          [&](auto bytes) { return end_to_end_of<decltype(bytes)::value>(path, stream, count); });
 }
 
 }  // namespace archbench

@@ -18,19 +18,19 @@ namespace archbench {
 namespace dev::mma {
 
 // One asm per register-count signature: D (also C), A, B; PTX is the instruction's name.
-#define AB_MMA_4_4_2(PTX)                                                                         \
-  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                      \
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                  \
+#define AB_MMA_4_4_2(PTX)                                                   \
+  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])             \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-#define AB_MMA_4_2_1(PTX)                                                                         \
-  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"                               \
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                  \
+#define AB_MMA_4_2_1(PTX)                                          \
+  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};" \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])    \
                : "r"(a[0]), "r"(a[1]), "r"(b[0]))
-#define AB_MMA_2_4_2(PTX)                                                                         \
-  asm volatile(PTX " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"                                  \
-               : "+r"(d[0]), "+r"(d[1])                                                          \
+#define AB_MMA_2_4_2(PTX)                                       \
+  asm volatile(PTX " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};" \
+               : "+r"(d[0]), "+r"(d[1])                         \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-#define AB_MMA_2_2_1(PTX)                                                                         \
+#define AB_MMA_2_2_1(PTX) \
   asm volatile(PTX " {%0,%1}, {%2,%3}, {%4}, {%0,%1};" : "+r"(d[0]), "+r"(d[1]) : "r"(a[0]), "r"(a[1]), "r"(b[0]))
 #define AB_MMA_2_1_1(PTX) \
   asm volatile(PTX " {%0,%1}, {%2}, {%3}, {%0,%1};" : "+r"(d[0]), "+r"(d[1]) : "r"(a[0]), "r"(b[0]))
@@ -38,29 +38,40 @@ namespace dev::mma {
   asm volatile(PTX " {%0,%1}, {%2}, {%3}, {%0,%1};" : "+l"(d[0]), "+l"(d[1]) : "l"(a[0]), "l"(b[0]))
 
 // An op: register type, counts in registers of that type, the minimum architecture, one step.
-#define AB_MMA_OP(NAME, REG, D, A, B, ARCH, ASM, PTX)                                           \
-  struct NAME {                                                                                 \
-    using Reg = REG;                                                                            \
-    static constexpr int kD = D, kA = A, kB = B;                                                \
+#define AB_MMA_OP(NAME, REG, D, A, B, ARCH, ASM, PTX)                                                \
+  struct NAME {                                                                                      \
+    using Reg = REG;                                                                                 \
+    static constexpr int kD = D, kA = A, kB = B;                                                     \
     static __device__ __forceinline__ void step(Reg (&d)[D], const Reg (&a)[A], const Reg (&b)[B]) { \
-      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                        \
-    }                                                                                           \
+      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                             \
+    }                                                                                                \
   }
 
-AB_MMA_OP(f16_m16n8k8_f32, std::uint32_t, 4, 2, 1, 75, AB_MMA_4_2_1, "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
-AB_MMA_OP(f16_m16n8k8_f16, std::uint32_t, 2, 2, 1, 75, AB_MMA_2_2_1, "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16");
-AB_MMA_OP(f16_m16n8k16_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
-AB_MMA_OP(f16_m16n8k16_f16, std::uint32_t, 2, 4, 2, 80, AB_MMA_2_4_2, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
-AB_MMA_OP(bf16_m16n8k8_f32, std::uint32_t, 4, 2, 1, 80, AB_MMA_4_2_1, "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32");
-AB_MMA_OP(bf16_m16n8k16_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-AB_MMA_OP(tf32_m16n8k4_f32, std::uint32_t, 4, 2, 1, 80, AB_MMA_4_2_1, "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32");
-AB_MMA_OP(tf32_m16n8k8_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+AB_MMA_OP(f16_m16n8k8_f32, std::uint32_t, 4, 2, 1, 75, AB_MMA_4_2_1,
+          "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
+AB_MMA_OP(f16_m16n8k8_f16, std::uint32_t, 2, 2, 1, 75, AB_MMA_2_2_1,
+          "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16");
+AB_MMA_OP(f16_m16n8k16_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2,
+          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+AB_MMA_OP(f16_m16n8k16_f16, std::uint32_t, 2, 4, 2, 80, AB_MMA_2_4_2,
+          "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+AB_MMA_OP(bf16_m16n8k8_f32, std::uint32_t, 4, 2, 1, 80, AB_MMA_4_2_1,
+          "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32");
+AB_MMA_OP(bf16_m16n8k16_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2,
+          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+AB_MMA_OP(tf32_m16n8k4_f32, std::uint32_t, 4, 2, 1, 80, AB_MMA_4_2_1,
+          "mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32");
+AB_MMA_OP(tf32_m16n8k8_f32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2,
+          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
 AB_MMA_OP(s8_m8n8k16_s32, std::uint32_t, 2, 1, 1, 75, AB_MMA_2_1_1, "mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32");
 AB_MMA_OP(s8_m16n8k16_s32, std::uint32_t, 4, 2, 1, 80, AB_MMA_4_2_1, "mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32");
 AB_MMA_OP(s8_m16n8k32_s32, std::uint32_t, 4, 4, 2, 80, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
-AB_MMA_OP(e4m3_m16n8k32_f32, std::uint32_t, 4, 4, 2, 89, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
-AB_MMA_OP(e5m2_m16n8k32_f32, std::uint32_t, 4, 4, 2, 89, AB_MMA_4_4_2, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32");
-AB_MMA_OP(f64_m8n8k4_f64, std::uint64_t, 2, 1, 1, 80, AB_MMA_F64_2_1_1, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
+AB_MMA_OP(e4m3_m16n8k32_f32, std::uint32_t, 4, 4, 2, 89, AB_MMA_4_4_2,
+          "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
+AB_MMA_OP(e5m2_m16n8k32_f32, std::uint32_t, 4, 4, 2, 89, AB_MMA_4_4_2,
+          "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32");
+AB_MMA_OP(f64_m8n8k4_f64, std::uint64_t, 2, 1, 1, 80, AB_MMA_F64_2_1_1,
+          "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
 
 // operands: per lane, kA registers of A, kB of B, then kIlp x kD accumulator starts.
 template <class Op, int kIlp>
@@ -120,20 +131,34 @@ template <class F>
 decltype(auto) with_mma_op(MmaOp op, F&& f) {
   namespace m = dev::mma;
   switch (op) {
-    case MmaOp::f16_m16n8k8_f32: return f(m::f16_m16n8k8_f32{});
-    case MmaOp::f16_m16n8k8_f16: return f(m::f16_m16n8k8_f16{});
-    case MmaOp::f16_m16n8k16_f32: return f(m::f16_m16n8k16_f32{});
-    case MmaOp::f16_m16n8k16_f16: return f(m::f16_m16n8k16_f16{});
-    case MmaOp::bf16_m16n8k8_f32: return f(m::bf16_m16n8k8_f32{});
-    case MmaOp::bf16_m16n8k16_f32: return f(m::bf16_m16n8k16_f32{});
-    case MmaOp::tf32_m16n8k4_f32: return f(m::tf32_m16n8k4_f32{});
-    case MmaOp::tf32_m16n8k8_f32: return f(m::tf32_m16n8k8_f32{});
-    case MmaOp::s8_m8n8k16_s32: return f(m::s8_m8n8k16_s32{});
-    case MmaOp::s8_m16n8k16_s32: return f(m::s8_m16n8k16_s32{});
-    case MmaOp::s8_m16n8k32_s32: return f(m::s8_m16n8k32_s32{});
-    case MmaOp::e4m3_m16n8k32_f32: return f(m::e4m3_m16n8k32_f32{});
-    case MmaOp::e5m2_m16n8k32_f32: return f(m::e5m2_m16n8k32_f32{});
-    case MmaOp::f64_m8n8k4_f64: return f(m::f64_m8n8k4_f64{});
+    case MmaOp::f16_m16n8k8_f32:
+      return f(m::f16_m16n8k8_f32{});
+    case MmaOp::f16_m16n8k8_f16:
+      return f(m::f16_m16n8k8_f16{});
+    case MmaOp::f16_m16n8k16_f32:
+      return f(m::f16_m16n8k16_f32{});
+    case MmaOp::f16_m16n8k16_f16:
+      return f(m::f16_m16n8k16_f16{});
+    case MmaOp::bf16_m16n8k8_f32:
+      return f(m::bf16_m16n8k8_f32{});
+    case MmaOp::bf16_m16n8k16_f32:
+      return f(m::bf16_m16n8k16_f32{});
+    case MmaOp::tf32_m16n8k4_f32:
+      return f(m::tf32_m16n8k4_f32{});
+    case MmaOp::tf32_m16n8k8_f32:
+      return f(m::tf32_m16n8k8_f32{});
+    case MmaOp::s8_m8n8k16_s32:
+      return f(m::s8_m8n8k16_s32{});
+    case MmaOp::s8_m16n8k16_s32:
+      return f(m::s8_m16n8k16_s32{});
+    case MmaOp::s8_m16n8k32_s32:
+      return f(m::s8_m16n8k32_s32{});
+    case MmaOp::e4m3_m16n8k32_f32:
+      return f(m::e4m3_m16n8k32_f32{});
+    case MmaOp::e5m2_m16n8k32_f32:
+      return f(m::e5m2_m16n8k32_f32{});
+    case MmaOp::f64_m8n8k4_f64:
+      return f(m::f64_m8n8k4_f64{});
   }
   throw std::invalid_argument("mma.sync: unknown op");
 }
@@ -141,10 +166,14 @@ decltype(auto) with_mma_op(MmaOp op, F&& f) {
 template <class Op>
 const void* kernel_for(int ilp) {
   switch (ilp) {
-    case 1: return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 1>);
-    case 2: return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 2>);
-    case 4: return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 4>);
-    default: break;
+    case 1:
+      return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 1>);
+    case 2:
+      return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 2>);
+    case 4:
+      return reinterpret_cast<const void*>(dev::mma::mma_sync_kernel<Op, 4>);
+    default:
+      break;
   }
   throw std::invalid_argument("mma.sync: no kernel for ilp " + std::to_string(ilp) + " (1, 2 or 4)");
 }
@@ -158,8 +187,9 @@ const void* kernel_for(MmaOp op, int ilp) {
 std::vector<WarpTiming> run_mma_sync(const MmaLaunch& l) {
   if (l.threads_per_block <= 0 || l.threads_per_block % 32 != 0 || l.threads_per_block > 1024 || l.blocks <= 0 ||
       l.iterations == 0)
-    throw std::invalid_argument("mma.sync: threads per block must be a multiple of 32 in 32..1024, blocks and "
-                                "iterations > 0");
+    throw std::invalid_argument(
+        "mma.sync: threads per block must be a multiple of 32 in 32..1024, blocks and "
+        "iterations > 0");
   const MmaOpInfo& info = mma_op_info(l.op);
   const void* kernel = kernel_for(l.op, l.ilp);
   // Per lane: A, B and ilp accumulators, as 32-bit words (an f64 register is two).

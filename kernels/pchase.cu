@@ -34,8 +34,8 @@ __global__ void warm_l2_kernel(const std::uint32_t* __restrict__ a, std::size_t 
 
 template <class Kernel>
 void set_carveout(Kernel kernel, int carveout_pct) {
-  ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                      std::clamp(carveout_pct, 0, 100)));
+  ARCHBENCH_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, std::clamp(carveout_pct, 0, 100)));
 }
 
 template <class T>
@@ -46,14 +46,16 @@ T* symbol_address(const T& symbol) {
 }
 
 template <class Load>
-ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct, std::uint32_t pin_sm) {
+ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct,
+                  std::uint32_t pin_sm) {
   auto kernel = dev::pchase_chain<Load, kChainUnroll>;
   set_carveout(kernel, carveout_pct);
   ChainOut* out = symbol_address(g_chain_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
-  launch_pinned("pchase_chain", claim, [&](int blocks, std::uint32_t sm) {
-    kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, sm, claim);
-  }, pin_sm);
+  launch_pinned(
+      "pchase_chain", claim,
+      [&](int blocks, std::uint32_t sm) { kernel<<<blocks, 1>>>(start, warm, timed / kChainUnroll, out, sm, claim); },
+      pin_sm);
   ChainOut o{};
   ARCHBENCH_CUDA(cudaMemcpyFromSymbol(&o, g_chain_out, sizeof o));
   return {o.cycles, o.ns, o.final_pointer, o.smid};
@@ -66,9 +68,8 @@ FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
   std::uint32_t* cycles = symbol_address(g_fine_cycles)[0];
   FineOut* out = symbol_address(g_fine_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
-  launch_pinned("pchase_fine", claim, [&](int blocks, std::uint32_t sm) {
-    kernel<<<blocks, 1>>>(d, start, warm, cycles, out, sm, claim);
-  });
+  launch_pinned("pchase_fine", claim,
+                [&](int blocks, std::uint32_t sm) { kernel<<<blocks, 1>>>(d, start, warm, cycles, out, sm, claim); });
   FineOut o{};
   FineTiming t;
   t.cycles.resize(kFineSamples);
@@ -85,19 +86,25 @@ FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
 
 const char* cache_op_name(CacheOp op) {
   switch (op) {
-    case CacheOp::ca: return "ld.ca";
-    case CacheOp::cg: return "ld.cg";
-    case CacheOp::nc: return "ld.nc";
+    case CacheOp::ca:
+      return "ld.ca";
+    case CacheOp::cg:
+      return "ld.cg";
+    case CacheOp::nc:
+      return "ld.nc";
   }
   return "?";
 }
 
-ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm, std::uint32_t timed,
-                            int carveout_pct, std::uint32_t pin_sm) {
+ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct,
+                            std::uint32_t pin_sm) {
   switch (op) {
-    case CacheOp::ca: return chain<dev::LoadCa>(start, warm, timed, carveout_pct, pin_sm);
-    case CacheOp::cg: return chain<dev::LoadCg>(start, warm, timed, carveout_pct, pin_sm);
-    case CacheOp::nc: return chain<dev::LoadNc>(start, warm, timed, carveout_pct, pin_sm);
+    case CacheOp::ca:
+      return chain<dev::LoadCa>(start, warm, timed, carveout_pct, pin_sm);
+    case CacheOp::cg:
+      return chain<dev::LoadCg>(start, warm, timed, carveout_pct, pin_sm);
+    case CacheOp::nc:
+      return chain<dev::LoadNc>(start, warm, timed, carveout_pct, pin_sm);
   }
   return {};
 }
@@ -105,9 +112,12 @@ ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm,
 FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
                           int carveout_pct) {
   switch (op) {
-    case CacheOp::ca: return fine<dev::LoadCa, false>(d, start, warm, carveout_pct);
-    case CacheOp::cg: return fine<dev::LoadCg, false>(d, start, warm, carveout_pct);
-    case CacheOp::nc: return fine<dev::LoadNc, false>(d, start, warm, carveout_pct);
+    case CacheOp::ca:
+      return fine<dev::LoadCa, false>(d, start, warm, carveout_pct);
+    case CacheOp::cg:
+      return fine<dev::LoadCg, false>(d, start, warm, carveout_pct);
+    case CacheOp::nc:
+      return fine<dev::LoadNc, false>(d, start, warm, carveout_pct);
   }
   return {};
 }

@@ -19,18 +19,18 @@ namespace archbench::dev {
 // One tag type per cache operator: the exact PTX load (32-bit for index chases, 64-bit for
 // pointer chases), so the variant is a template parameter. PTX needs the qualifier inside a string
 // literal, hence the macro.
-#define ARCHBENCH_DEFINE_LOAD(Tag, qualifier)                                                   \
-  struct Tag {                                                                                 \
-    static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {             \
-      std::uint32_t v;                                                                         \
-      asm volatile("ld.global." qualifier ".u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");     \
-      return v;                                                                                \
-    }                                                                                          \
-    static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {             \
-      std::uint64_t v;                                                                         \
-      asm volatile("ld.global." qualifier ".u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");     \
-      return v;                                                                                \
-    }                                                                                          \
+#define ARCHBENCH_DEFINE_LOAD(Tag, qualifier)                                              \
+  struct Tag {                                                                             \
+    static __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {         \
+      std::uint32_t v;                                                                     \
+      asm volatile("ld.global." qualifier ".u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); \
+      return v;                                                                            \
+    }                                                                                      \
+    static __device__ __forceinline__ std::uint64_t load(const std::uint64_t* p) {         \
+      std::uint64_t v;                                                                     \
+      asm volatile("ld.global." qualifier ".u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory"); \
+      return v;                                                                            \
+    }                                                                                      \
   }
 ARCHBENCH_DEFINE_LOAD(LoadCa, "ca");
 ARCHBENCH_DEFINE_LOAD(LoadCg, "cg");
@@ -50,9 +50,8 @@ struct FineOut {
 // Averaged long chain of absolute pointers. The warm-up loop is not unrolled (1 LDG), the timed
 // loop is unrolled kUnroll times (kUnroll LDGs): the SASS test counts exactly 1 + kUnroll loads.
 template <class Load, unsigned kUnroll>
-__global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t warm_steps,
-                                                  std::uint32_t timed_blocks, ChainOut* out,
-                                                  std::uint32_t pin_sm, std::uint32_t* claim) {
+__global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t warm_steps, std::uint32_t timed_blocks,
+                                                  ChainOut* out, std::uint32_t pin_sm, std::uint32_t* claim) {
   if (!claim_pinned_sm(pin_sm, claim)) return;
 #pragma unroll 1
   for (std::uint32_t i = 0; i < warm_steps; ++i) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
@@ -76,9 +75,9 @@ __global__ void __launch_bounds__(1) pchase_chain(std::uint64_t p, std::uint32_t
 // value; clock. The store cannot issue before the load returns, so the second clock waits for it.
 // With kTimerOnly the load is left out: the same sequence measures the timer overhead.
 template <class Load, unsigned kSamples, bool kTimerOnly = false>
-__global__ void __launch_bounds__(1) pchase_fine(const std::uint32_t* __restrict__ a, std::uint32_t j,
-                                                 std::uint32_t warm_steps, std::uint32_t* __restrict__ cycles_out,
-                                                 FineOut* out, std::uint32_t pin_sm, std::uint32_t* claim) {
+__global__ void __launch_bounds__(1)
+    pchase_fine(const std::uint32_t* __restrict__ a, std::uint32_t j, std::uint32_t warm_steps,
+                std::uint32_t* __restrict__ cycles_out, FineOut* out, std::uint32_t pin_sm, std::uint32_t* claim) {
   __shared__ std::uint32_t s_cycles[kSamples];
   __shared__ std::uint32_t s_sink;
   if (!claim_pinned_sm(pin_sm, claim)) return;

@@ -43,13 +43,13 @@ struct FineTiming {
 // `warm_steps` untimed, then `timed_steps` timed (a multiple of kChainUnroll).
 // carveout_pct is the preferred shared-memory carveout (0 = largest L1). The chase runs on SM
 // pin_sm (the reference SM unless a caller spreads its chases over several SMs).
-ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps,
-                            std::uint32_t timed_steps, int carveout_pct, std::uint32_t pin_sm = kReferenceSm);
+ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
+                            int carveout_pct, std::uint32_t pin_sm = kReferenceSm);
 
 // One thread chases 32-bit indices from element `start`: `warm_steps` untimed, then times
 // kFineSamples accesses one by one.
-FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start,
-                          std::uint32_t warm_steps, int carveout_pct);
+FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start, std::uint32_t warm_steps,
+                          int carveout_pct);
 
 // The fine-grained timing sequence with the load taken out: what the timer itself costs.
 FineTiming run_fine_timer_overhead();

@@ -19,11 +19,16 @@ template <class Op>
 KernelFn kernel_for(int ilp, int body) {
   if (body == kPipelineBodySteps) {
     switch (ilp) {
-      case 1: return dev::pipeline_kernel<Op, 1, kPipelineBodySteps>;
-      case 2: return dev::pipeline_kernel<Op, 2, kPipelineBodySteps>;
-      case 4: return dev::pipeline_kernel<Op, 4, kPipelineBodySteps>;
-      case 8: return dev::pipeline_kernel<Op, 8, kPipelineBodySteps>;
-      default: break;
+      case 1:
+        return dev::pipeline_kernel<Op, 1, kPipelineBodySteps>;
+      case 2:
+        return dev::pipeline_kernel<Op, 2, kPipelineBodySteps>;
+      case 4:
+        return dev::pipeline_kernel<Op, 4, kPipelineBodySteps>;
+      case 8:
+        return dev::pipeline_kernel<Op, 8, kPipelineBodySteps>;
+      default:
+        break;
     }
   } else if (body == kLatencyShortBodySteps && ilp == 1) {
     return dev::pipeline_kernel<Op, 1, kLatencyShortBodySteps>;
@@ -46,30 +51,54 @@ std::uint64_t encode(double v) {
 template <class F>
 decltype(auto) with_op(PipeOp op, F&& f) {
   switch (op) {
-    case PipeOp::hfma: return f(dev::ops::hfma{});
-    case PipeOp::hfma2: return f(dev::ops::hfma2{});
-    case PipeOp::hfma2_oob: return f(dev::ops::hfma2_oob{});
-    case PipeOp::bf16_fma: return f(dev::ops::bf16_fma{});
-    case PipeOp::bf16x2_fma: return f(dev::ops::bf16x2_fma{});
-    case PipeOp::bf16x2_oob: return f(dev::ops::bf16x2_oob{});
-    case PipeOp::ffma: return f(dev::ops::ffma{});
-    case PipeOp::dfma: return f(dev::ops::dfma{});
-    case PipeOp::imad: return f(dev::ops::imad{});
-    case PipeOp::iadd3: return f(dev::ops::iadd3{});
-    case PipeOp::mufu_rsq: return f(dev::ops::mufu_rsq{});
-    case PipeOp::mufu_ex2: return f(dev::ops::mufu_ex2{});
-    case PipeOp::mufu_sin: return f(dev::ops::mufu_sin{});
-    case PipeOp::dpx_viaddmax: return f(dev::ops::dpx_viaddmax{});
-    case PipeOp::shfl_idx: return f(dev::ops::shfl_idx{});
-    case PipeOp::shfl_bfly: return f(dev::ops::shfl_bfly{});
-    case PipeOp::shfl_up: return f(dev::ops::shfl_up{});
-    case PipeOp::shfl_down: return f(dev::ops::shfl_down{});
-    case PipeOp::vote_ballot: return f(dev::ops::vote_ballot{});
-    case PipeOp::match_any: return f(dev::ops::match_any{});
-    case PipeOp::redux_add: return f(dev::ops::redux_add{});
-    case PipeOp::redux_max: return f(dev::ops::redux_max{});
-    case PipeOp::elect: return f(dev::ops::elect{});
-    case PipeOp::shfl_idx_branch: return f(dev::ops::shfl_idx_branch{});
+    case PipeOp::hfma:
+      return f(dev::ops::hfma{});
+    case PipeOp::hfma2:
+      return f(dev::ops::hfma2{});
+    case PipeOp::hfma2_oob:
+      return f(dev::ops::hfma2_oob{});
+    case PipeOp::bf16_fma:
+      return f(dev::ops::bf16_fma{});
+    case PipeOp::bf16x2_fma:
+      return f(dev::ops::bf16x2_fma{});
+    case PipeOp::bf16x2_oob:
+      return f(dev::ops::bf16x2_oob{});
+    case PipeOp::ffma:
+      return f(dev::ops::ffma{});
+    case PipeOp::dfma:
+      return f(dev::ops::dfma{});
+    case PipeOp::imad:
+      return f(dev::ops::imad{});
+    case PipeOp::iadd3:
+      return f(dev::ops::iadd3{});
+    case PipeOp::mufu_rsq:
+      return f(dev::ops::mufu_rsq{});
+    case PipeOp::mufu_ex2:
+      return f(dev::ops::mufu_ex2{});
+    case PipeOp::mufu_sin:
+      return f(dev::ops::mufu_sin{});
+    case PipeOp::dpx_viaddmax:
+      return f(dev::ops::dpx_viaddmax{});
+    case PipeOp::shfl_idx:
+      return f(dev::ops::shfl_idx{});
+    case PipeOp::shfl_bfly:
+      return f(dev::ops::shfl_bfly{});
+    case PipeOp::shfl_up:
+      return f(dev::ops::shfl_up{});
+    case PipeOp::shfl_down:
+      return f(dev::ops::shfl_down{});
+    case PipeOp::vote_ballot:
+      return f(dev::ops::vote_ballot{});
+    case PipeOp::match_any:
+      return f(dev::ops::match_any{});
+    case PipeOp::redux_add:
+      return f(dev::ops::redux_add{});
+    case PipeOp::redux_max:
+      return f(dev::ops::redux_max{});
+    case PipeOp::elect:
+      return f(dev::ops::elect{});
+    case PipeOp::shfl_idx_branch:
+      return f(dev::ops::shfl_idx_branch{});
   }
   throw std::invalid_argument("pipeline: unknown op");
 }

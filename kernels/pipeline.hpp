@@ -23,7 +23,7 @@ struct PipelineLaunch {
   int ilp = 1;                          // one of kPipelineIlps
   int body_steps = kPipelineBodySteps;  // kPipelineBodySteps, or a latency body with ilp 1
   int blocks = 1;
-  int threads_per_block = 32;           // a multiple of 32, at most 1024
+  int threads_per_block = 32;  // a multiple of 32, at most 1024
   std::uint32_t iterations = 1;
 };
 

@@ -43,10 +43,10 @@ struct FfmaChains {
 
 // b and c are run-time operands (the chains cannot be folded); they converge, so the values stay
 // finite. Block 0's first thread records (globaltimer, clock64) every sample_ns.
-__global__ void __launch_bounds__(1024) sustained_ffma_kernel(float b, float c, std::uint64_t duration_ns,
-                                                              std::uint64_t sample_ns, KernelClockSample* samples,
-                                                              std::uint32_t max_samples, std::uint32_t* sample_count,
-                                                              unsigned long long* chunks_done, float* sink) {
+__global__ void __launch_bounds__(1024)
+    sustained_ffma_kernel(float b, float c, std::uint64_t duration_ns, std::uint64_t sample_ns,
+                          KernelClockSample* samples, std::uint32_t max_samples, std::uint32_t* sample_count,
+                          unsigned long long* chunks_done, float* sink) {
   FfmaChains chains;
   const bool sampler = blockIdx.x == 0 && threadIdx.x == 0;
   const std::uint64_t start = dev::globaltimer_ns();
@@ -91,9 +91,9 @@ __global__ void __launch_bounds__(1024) timeline_ffma_kernel(float b, float c, s
 
 // Warp pairs: in one block of `warps` warps only warps a and b run (a == b: one alone), each 8
 // FFMA chains, enough to issue every cycle; lane 0 of each records its cycles and %warpid.
-__global__ void __launch_bounds__(1024) pair_ffma_kernel(float b, float c, int warp_a, int warp_b, std::uint32_t chunks,
-                                                         std::uint64_t* __restrict__ cycles,
-                                                         std::uint32_t* __restrict__ warpids, float* __restrict__ sink) {
+__global__ void __launch_bounds__(1024)
+    pair_ffma_kernel(float b, float c, int warp_a, int warp_b, std::uint32_t chunks, std::uint64_t* __restrict__ cycles,
+                     std::uint32_t* __restrict__ warpids, float* __restrict__ sink) {
   const int warp = int(threadIdx.x / 32);
   if (warp != warp_a && warp != warp_b) return;
   FfmaChains chains;

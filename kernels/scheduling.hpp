@@ -17,7 +17,7 @@ struct KernelClockSample {
 struct SustainedRun {
   std::vector<KernelClockSample> samples;  // about every sample_ms, from one warp of block 0
   std::vector<double> host_seconds;        // when each NVML sample was taken, from launch
-  std::vector<NvmlSample> nvml;         // empty without NVML
+  std::vector<NvmlSample> nvml;            // empty without NVML
   double flop = 0;                         // FFMA x 2, every thread
   double kernel_seconds = 0;               // first to last in-kernel sample
 };

@@ -16,16 +16,22 @@ using RawKernel = const void*;
 template <template <int> class Pick>
 RawKernel by_width(int access_bytes) {
   switch (access_bytes) {
-    case 4: return Pick<4>::get();
-    case 8: return Pick<8>::get();
-    case 16: return Pick<16>::get();
-    default: throw std::invalid_argument("smem: access width must be 4, 8 or 16 bytes");
+    case 4:
+      return Pick<4>::get();
+    case 8:
+      return Pick<8>::get();
+    case 16:
+      return Pick<16>::get();
+    default:
+      throw std::invalid_argument("smem: access width must be 4, 8 or 16 bytes");
   }
 }
-template <int W> struct ChaseKernel {
+template <int W>
+struct ChaseKernel {
   static RawKernel get() { return reinterpret_cast<RawKernel>(dev::smem::bank_chase_kernel<W>); }
 };
-template <int W> struct ThroughputKernel {
+template <int W>
+struct ThroughputKernel {
   static RawKernel get() { return reinterpret_cast<RawKernel>(dev::smem::bank_throughput_kernel<W>); }
 };
 
@@ -34,7 +40,8 @@ std::uint32_t pattern_bytes(int access_bytes, const std::vector<std::uint32_t>& 
   if (offsets.size() != 32) throw std::invalid_argument("smem: a pattern has one offset per lane of a 32-lane warp");
   std::uint32_t top = 0;
   for (std::uint32_t o : offsets) {
-    if (o % std::uint32_t(access_bytes) != 0) throw std::invalid_argument("smem: offsets must be aligned to the access width");
+    if (o % std::uint32_t(access_bytes) != 0)
+      throw std::invalid_argument("smem: offsets must be aligned to the access width");
     top = std::max(top, o);
   }
   return (top + std::uint32_t(access_bytes) + 15) / 16 * 16;
@@ -89,11 +96,16 @@ std::uint32_t expected_smem_bank_check(int access_bytes, std::uint32_t offset, s
 
 const char* dsm_pattern_name(DsmPattern p) {
   switch (p) {
-    case DsmPattern::local: return "local";
-    case DsmPattern::pairs: return "pairs";
-    case DsmPattern::ring: return "ring";
-    case DsmPattern::one_to_all: return "one_to_all";
-    case DsmPattern::all_to_all: return "all_to_all";
+    case DsmPattern::local:
+      return "local";
+    case DsmPattern::pairs:
+      return "pairs";
+    case DsmPattern::ring:
+      return "ring";
+    case DsmPattern::one_to_all:
+      return "one_to_all";
+    case DsmPattern::all_to_all:
+      return "all_to_all";
   }
   return "?";
 }
@@ -159,8 +171,8 @@ std::vector<DsmChaseResult> run_dsm_chase(int size, int clusters, std::uint32_t 
   DeviceBuffer<std::uint32_t> smids(std::size_t(clusters) * std::size_t(size));
   cudaLaunchAttribute attribute{};
   const cudaLaunchConfig_t config = cluster_config(size, clusters * size, 32, smem_bytes, attribute);
-  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, dev::smem::dsm_chase_kernel, chase_bytes, stride_bytes, steps, cycles.get(),
-                                    ns.get(), final_offset.get(), smids.get()));
+  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, dev::smem::dsm_chase_kernel, chase_bytes, stride_bytes, steps,
+                                    cycles.get(), ns.get(), final_offset.get(), smids.get()));
   cuda_check_launch("dsm_chase_kernel");
   const auto all_cycles = cycles.download(), all_ns = ns.download();
   const auto all_final = final_offset.download();
@@ -186,15 +198,18 @@ std::vector<WarpTiming> run_dsm_bandwidth(DsmPattern pattern, DsmLoad load, int 
     throw std::invalid_argument("dsm bandwidth: 1..32 warps per block and at least one cluster");
   if (src_bytes == 0 || src_bytes % 16 != 0 || src_bytes > smem_bytes)
     throw std::invalid_argument("dsm bandwidth: the source must be whole 16-byte words inside the block's memory");
-  if (pattern == DsmPattern::pairs && size % 2 != 0) throw std::invalid_argument("dsm bandwidth: pairs needs an even cluster size");
-  const auto kernel = load == DsmLoad::weak ? dev::smem::dsm_bandwidth_kernel<false> : dev::smem::dsm_bandwidth_kernel<true>;
+  if (pattern == DsmPattern::pairs && size % 2 != 0)
+    throw std::invalid_argument("dsm bandwidth: pairs needs an even cluster size");
+  const auto kernel =
+      load == DsmLoad::weak ? dev::smem::dsm_bandwidth_kernel<false> : dev::smem::dsm_bandwidth_kernel<true>;
   prepare_cluster_kernel(reinterpret_cast<RawKernel>(kernel), size, smem_bytes);
   const int blocks = clusters * size, threads = 32 * warps_per_block;
   DeviceBuffer<WarpTiming> out(std::size_t(blocks) * warps_per_block);
   cudaLaunchAttribute attribute{};
   const cudaLaunchConfig_t config = cluster_config(size, blocks, threads, smem_bytes, attribute);
   const std::uint32_t salt = 0;  // see dsm_bandwidth_kernel
-  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, kernel, static_cast<int>(pattern), src_bytes, iterations, salt, out.get()));
+  ARCHBENCH_CUDA(
+      cudaLaunchKernelEx(&config, kernel, static_cast<int>(pattern), src_bytes, iterations, salt, out.get()));
   cuda_check_launch("dsm_bandwidth_kernel");
   return out.download();
 }

@@ -32,9 +32,9 @@ __device__ __forceinline__ std::uint32_t fold_of_offsets(std::uint32_t o) {
 // it was made at, so the next load waits for it). Every word of a wide load is checked (off the
 // chain's critical path), so all of them are used.
 template <int kBytes>
-__global__ void __launch_bounds__(32) bank_chase_kernel(const std::uint32_t* __restrict__ lane_offsets,
-                                                        std::uint32_t bytes, std::uint32_t steps,
-                                                        WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(32)
+    bank_chase_kernel(const std::uint32_t* __restrict__ lane_offsets, std::uint32_t bytes, std::uint32_t steps,
+                      WarpTiming* __restrict__ out) {
   extern __shared__ __align__(16) std::uint32_t words[];
   fill_with_offsets(words, bytes);
   const std::uint32_t start = lane_offsets[threadIdx.x % 32];
@@ -58,9 +58,9 @@ __global__ void __launch_bounds__(32) bank_chase_kernel(const std::uint32_t* __r
 // PTX-volatile loads of the same address per iteration (ptxas may not merge them; the SASS test
 // counts them), summed so that every load counts in the check.
 template <int kBytes>
-__global__ void __launch_bounds__(1024) bank_throughput_kernel(const std::uint32_t* __restrict__ lane_offsets,
-                                                               std::uint32_t bytes, std::uint32_t iterations,
-                                                               WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    bank_throughput_kernel(const std::uint32_t* __restrict__ lane_offsets, std::uint32_t bytes,
+                           std::uint32_t iterations, WarpTiming* __restrict__ out) {
   extern __shared__ __align__(16) std::uint32_t words[];
   fill_with_offsets(words, bytes);
   const std::uint32_t a = static_cast<std::uint32_t>(__cvta_generic_to_shared(words)) + lane_offsets[threadIdx.x % 32];
@@ -93,7 +93,9 @@ __device__ __forceinline__ std::uint32_t cluster_size() {
 __device__ __forceinline__ std::uint32_t map_to_rank(std::uint32_t shared_addr, std::uint32_t rank) {
   std::uint32_t r = 0;
   ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                          asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(shared_addr), "r"(rank)));
+                          asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+                                       : "=r"(r)
+                                       : "r"(shared_addr), "r"(rank)));
   return r;
 }
 // Every thread of every block of the cluster: writes before it are visible to reads after it.
@@ -132,10 +134,10 @@ __device__ __forceinline__ uint4 ld_cluster_v4(std::uint32_t a) {
 // memory in turn, and through its own with plain ld.shared. Per cluster, (size + 1) slots from
 // c * (size + 1): cycles[rank] and ns[rank], [size] for ld.shared; the same for final[];
 // smids[c * size + rank] = the SM of each rank. Ranks of a 1-D grid are consecutive blocks.
-__global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std::uint32_t stride, std::uint32_t steps,
-                                                       std::uint64_t* __restrict__ cycles, std::uint64_t* __restrict__ ns,
-                                                       std::uint32_t* __restrict__ final_offset,
-                                                       std::uint32_t* __restrict__ smids) {
+__global__ void __launch_bounds__(32)
+    dsm_chase_kernel(std::uint32_t bytes, std::uint32_t stride, std::uint32_t steps, std::uint64_t* __restrict__ cycles,
+                     std::uint64_t* __restrict__ ns, std::uint32_t* __restrict__ final_offset,
+                     std::uint32_t* __restrict__ smids) {
   extern __shared__ __align__(16) std::uint32_t words[];
   for (std::uint32_t i = threadIdx.x; i < bytes / 4; i += blockDim.x) words[i] = (4 * i + stride) % bytes;
   const std::uint32_t rank = cluster_rank(), size = cluster_size();
@@ -172,14 +174,16 @@ __global__ void __launch_bounds__(32) dsm_chase_kernel(std::uint32_t bytes, std:
 // across unrolled iterations, so each address is xor-ed with (iteration & salt): salt is 0 at run
 // time, which ptxas cannot know.
 template <bool kVolatile>
-__global__ void __launch_bounds__(1024) dsm_bandwidth_kernel(int pattern, std::uint32_t src_bytes, std::uint32_t iterations,
-                                                             std::uint32_t salt, WarpTiming* __restrict__ out) {
+__global__ void __launch_bounds__(1024)
+    dsm_bandwidth_kernel(int pattern, std::uint32_t src_bytes, std::uint32_t iterations, std::uint32_t salt,
+                         WarpTiming* __restrict__ out) {
   extern __shared__ __align__(16) std::uint32_t words[];
   fill_with_offsets(words, src_bytes);
   const std::uint32_t rank = cluster_rank(), size = cluster_size();
   const int warp = static_cast<int>(threadIdx.x / 32);
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + warp];
-  const int source = dsm_source_rank(static_cast<DsmPattern>(pattern), static_cast<int>(rank), warp, static_cast<int>(size));
+  const int source =
+      dsm_source_rank(static_cast<DsmPattern>(pattern), static_cast<int>(rank), warp, static_cast<int>(size));
   cluster_sync();
   if (source >= 0) {
     const std::uint32_t window = map_to_rank(static_cast<std::uint32_t>(__cvta_generic_to_shared(words)), source);

@@ -53,11 +53,16 @@ const char* dsm_load_name(DsmLoad l);  // "ld", "ld.volatile"
 // and the host (which sorts the readers from the servers) share this one definition.
 ARCHBENCH_HOST_DEVICE inline int dsm_source_rank(DsmPattern p, int rank, int warp, int cluster_size) {
   switch (p) {
-    case DsmPattern::local: return rank;
-    case DsmPattern::pairs: return rank ^ 1;
-    case DsmPattern::ring: return (rank + 1) % cluster_size;
-    case DsmPattern::one_to_all: return rank == 0 ? -1 : 0;
-    case DsmPattern::all_to_all: return (rank + 1 + warp % (cluster_size - 1)) % cluster_size;
+    case DsmPattern::local:
+      return rank;
+    case DsmPattern::pairs:
+      return rank ^ 1;
+    case DsmPattern::ring:
+      return (rank + 1) % cluster_size;
+    case DsmPattern::one_to_all:
+      return rank == 0 ? -1 : 0;
+    case DsmPattern::all_to_all:
+      return (rank + 1 + warp % (cluster_size - 1)) % cluster_size;
   }
   return rank;
 }
@@ -71,7 +76,7 @@ struct DsmChaseResult {                        // one cluster
   std::vector<std::uint64_t> ns_per_rank;      // the same windows in %globaltimer
   std::uint64_t lds_cycles = 0, lds_ns = 0;    // the same chase in its own memory with ld.shared
   std::vector<std::uint32_t> smid_per_rank;
-  std::vector<std::uint32_t> final_offset;     // per rank, then ld.shared (self-check)
+  std::vector<std::uint32_t> final_offset;  // per rank, then ld.shared (self-check)
 };
 
 // `clusters` clusters of `size` blocks at once, `smem_bytes` of dynamic shared memory per block

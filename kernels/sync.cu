@@ -26,11 +26,16 @@ __device__ __forceinline__ void wait_phase(std::uint32_t mbar, std::uint32_t& ph
   while (!done) {
     if constexpr (kTestWait)
       asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                   : "=r"(done) : "r"(mbar), "r"(phase) : "memory");
+                   : "=r"(done)
+                   : "r"(mbar), "r"(phase)
+                   : "memory");
     else
-      ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                              asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                                           : "=r"(done) : "r"(mbar), "r"(phase) : "memory"));
+      ARCHBENCH_IF_ARCH_BELOW(
+          90, __trap(),
+          asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                       : "=r"(done)
+                       : "r"(mbar), "r"(phase)
+                       : "memory"));
   }
   phase ^= 1u;
   ++value;
@@ -43,8 +48,10 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
     asm volatile("bar.sync 0;" ::: "memory");
   } else if constexpr (S == SyncStep::bar_named_half) {
     const std::uint32_t half = warps / 2 * 32;
-    if (warp < warps / 2) asm volatile("bar.sync 1, %0;" ::"r"(half) : "memory");
-    else asm volatile("bar.sync 2, %0;" ::"r"(half) : "memory");
+    if (warp < warps / 2)
+      asm volatile("bar.sync 1, %0;" ::"r"(half) : "memory");
+    else
+      asm volatile("bar.sync 2, %0;" ::"r"(half) : "memory");
   } else if constexpr (S == SyncStep::bar_arrive_sync) {
     // A handshake on two barriers: producers signal "full" (1) and wait for "empty" (2),
     // consumers wait for "full" and signal "empty"; no warp arrives twice at one barrier phase.
@@ -90,7 +97,8 @@ __device__ __forceinline__ void step(std::uint32_t warp, std::uint32_t warps, st
     ++value;
   } else if constexpr (S == SyncStep::cluster_barrier) {
     ARCHBENCH_IF_ARCH_BELOW(90, __trap(),
-                            asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory"));
+                            asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::
+                                             : "memory"));
   } else if constexpr (S == SyncStep::grid_sync) {
     cooperative_groups::this_grid().sync();
   }
@@ -115,18 +123,20 @@ __device__ __forceinline__ bool pinned_block_runs(std::uint32_t pin_sm, std::uin
 }
 
 template <SyncStep S, int kBody>
-__global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, std::uint32_t* slots,
-                                                    WarpTiming* __restrict__ out, std::uint32_t pin_sm,
-                                                    std::uint32_t* claim) {
+__global__ void __launch_bounds__(1024)
+    sync_kernel(std::uint32_t iterations, std::uint32_t* slots, WarpTiming* __restrict__ out, std::uint32_t pin_sm,
+                std::uint32_t* claim) {
   __shared__ __align__(8) std::uint64_t mbar_storage;
   if (pin_sm != kAnySm && !pinned_block_runs(pin_sm, claim)) return;
   const std::uint32_t block = pin_sm != kAnySm ? 0 : blockIdx.x;
   const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const auto mbar = static_cast<std::uint32_t>(__cvta_generic_to_shared(&mbar_storage));
-  constexpr bool kMbarrier = S == SyncStep::mbarrier_phase || S == SyncStep::mbarrier_expect_tx || S == SyncStep::mbarrier_test_wait;
+  constexpr bool kMbarrier =
+      S == SyncStep::mbarrier_phase || S == SyncStep::mbarrier_expect_tx || S == SyncStep::mbarrier_test_wait;
   if constexpr (kMbarrier) {
     ARCHBENCH_IF_ARCH_BELOW(80, __trap(), {
-      if (threadIdx.x == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
+      if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(mbar), "r"(blockDim.x) : "memory");
     });
   }
   std::uint32_t* slot = slots + std::size_t(block * blockDim.x + threadIdx.x) * kSyncSlotStrideWords;
@@ -144,8 +154,7 @@ __global__ void __launch_bounds__(1024) sync_kernel(std::uint32_t iterations, st
 #pragma unroll
     for (int k = 0; k < kBody; ++k) step<S>(warp, warps, slot, mbar, phase, value);
   }
-  const std::uint64_t check = kMbarrier || S == SyncStep::store_fence_gpu
-                                  ? value : std::uint64_t(iterations) * kBody;
+  const std::uint64_t check = kMbarrier || S == SyncStep::store_fence_gpu ? value : std::uint64_t(iterations) * kBody;
   warp_clock_stop(mine, clock, check);
 }
 
@@ -167,20 +176,34 @@ KernelFn kernel_for(int body) {
 
 KernelFn kernel_for(SyncStep s, int body) {
   switch (s) {
-    case SyncStep::bar_sync: return kernel_for<SyncStep::bar_sync>(body);
-    case SyncStep::bar_named_half: return kernel_for<SyncStep::bar_named_half>(body);
-    case SyncStep::bar_arrive_sync: return kernel_for<SyncStep::bar_arrive_sync>(body);
-    case SyncStep::mbarrier_phase: return kernel_for<SyncStep::mbarrier_phase>(body);
-    case SyncStep::fence_sc_cta: return kernel_for<SyncStep::fence_sc_cta>(body);
-    case SyncStep::fence_acq_rel_gpu: return kernel_for<SyncStep::fence_acq_rel_gpu>(body);
-    case SyncStep::fence_sc_gpu: return kernel_for<SyncStep::fence_sc_gpu>(body);
-    case SyncStep::fence_sc_sys: return kernel_for<SyncStep::fence_sc_sys>(body);
-    case SyncStep::fence_proxy_async: return kernel_for<SyncStep::fence_proxy_async>(body);
-    case SyncStep::store_fence_gpu: return kernel_for<SyncStep::store_fence_gpu>(body);
-    case SyncStep::cluster_barrier: return kernel_for<SyncStep::cluster_barrier>(body);
-    case SyncStep::grid_sync: return kernel_for<SyncStep::grid_sync>(body);
-    case SyncStep::mbarrier_expect_tx: return kernel_for<SyncStep::mbarrier_expect_tx>(body);
-    case SyncStep::mbarrier_test_wait: return kernel_for<SyncStep::mbarrier_test_wait>(body);
+    case SyncStep::bar_sync:
+      return kernel_for<SyncStep::bar_sync>(body);
+    case SyncStep::bar_named_half:
+      return kernel_for<SyncStep::bar_named_half>(body);
+    case SyncStep::bar_arrive_sync:
+      return kernel_for<SyncStep::bar_arrive_sync>(body);
+    case SyncStep::mbarrier_phase:
+      return kernel_for<SyncStep::mbarrier_phase>(body);
+    case SyncStep::fence_sc_cta:
+      return kernel_for<SyncStep::fence_sc_cta>(body);
+    case SyncStep::fence_acq_rel_gpu:
+      return kernel_for<SyncStep::fence_acq_rel_gpu>(body);
+    case SyncStep::fence_sc_gpu:
+      return kernel_for<SyncStep::fence_sc_gpu>(body);
+    case SyncStep::fence_sc_sys:
+      return kernel_for<SyncStep::fence_sc_sys>(body);
+    case SyncStep::fence_proxy_async:
+      return kernel_for<SyncStep::fence_proxy_async>(body);
+    case SyncStep::store_fence_gpu:
+      return kernel_for<SyncStep::store_fence_gpu>(body);
+    case SyncStep::cluster_barrier:
+      return kernel_for<SyncStep::cluster_barrier>(body);
+    case SyncStep::grid_sync:
+      return kernel_for<SyncStep::grid_sync>(body);
+    case SyncStep::mbarrier_expect_tx:
+      return kernel_for<SyncStep::mbarrier_expect_tx>(body);
+    case SyncStep::mbarrier_test_wait:
+      return kernel_for<SyncStep::mbarrier_test_wait>(body);
   }
   throw std::invalid_argument("sync: unknown step");
 }
@@ -188,7 +211,8 @@ KernelFn kernel_for(SyncStep s, int body) {
 const std::vector<SyncStepInfo> kSteps = {
     {SyncStep::bar_sync, "bar_sync", "bar", "bar.sync 0", 0, false},
     {SyncStep::bar_named_half, "bar_named_half", "bar", "bar.sync 1|2, half the block", 0, true},
-    {SyncStep::bar_arrive_sync, "bar_arrive_sync", "bar", "producers bar.arrive 1 + bar.sync 2, consumers bar.sync 1 + bar.arrive 2", 0, true},
+    {SyncStep::bar_arrive_sync, "bar_arrive_sync", "bar",
+     "producers bar.arrive 1 + bar.sync 2, consumers bar.sync 1 + bar.arrive 2", 0, true},
     {SyncStep::mbarrier_phase, "mbarrier_phase", "mbarrier", "mbarrier.arrive + try_wait.parity", 90, false},
     {SyncStep::fence_sc_cta, "fence_sc_cta", "fence", "fence.sc.cta", 70, false},
     {SyncStep::fence_acq_rel_gpu, "fence_acq_rel_gpu", "fence", "fence.acq_rel.gpu", 70, false},
@@ -198,8 +222,10 @@ const std::vector<SyncStepInfo> kSteps = {
     {SyncStep::store_fence_gpu, "store_fence_gpu", "fence", "st.global + fence.sc.gpu", 70, false},
     {SyncStep::cluster_barrier, "cluster_barrier", "cluster", "barrier.cluster.arrive + wait (aligned)", 90, false},
     {SyncStep::grid_sync, "grid_sync", "grid", "cooperative_groups::this_grid().sync()", 70, false},
-    {SyncStep::mbarrier_expect_tx, "mbarrier_expect_tx", "mbarrier", "mbarrier.arrive.expect_tx + complete_tx + try_wait.parity", 90, false},
-    {SyncStep::mbarrier_test_wait, "mbarrier_test_wait", "mbarrier", "mbarrier.arrive + test_wait.parity spin", 80, false},
+    {SyncStep::mbarrier_expect_tx, "mbarrier_expect_tx", "mbarrier",
+     "mbarrier.arrive.expect_tx + complete_tx + try_wait.parity", 90, false},
+    {SyncStep::mbarrier_test_wait, "mbarrier_test_wait", "mbarrier", "mbarrier.arrive + test_wait.parity spin", 80,
+     false},
 };
 
 }  // namespace
@@ -271,10 +297,13 @@ std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
   } else if (l.blocks == 1 && l.pin_sm != kAnySm) {
     std::uint32_t* claim = nullptr;
     ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_sync_claim));
-    launch_pinned("sync_kernel", claim, [&](int blocks, std::uint32_t sm) {
-      ARCHBENCH_CUDA(cudaMemset(claim, 0, 2 * sizeof *claim));
-      kernel<<<blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr, sm, claim);
-    }, l.pin_sm);
+    launch_pinned(
+        "sync_kernel", claim,
+        [&](int blocks, std::uint32_t sm) {
+          ARCHBENCH_CUDA(cudaMemset(claim, 0, 2 * sizeof *claim));
+          kernel<<<blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr, sm, claim);
+        },
+        l.pin_sm);
   } else {
     kernel<<<l.blocks, l.threads_per_block>>>(iterations, slot_ptr, out_ptr, unpinned, no_claim);
   }

@@ -52,7 +52,7 @@ struct WgmmaLaunch {
 inline constexpr int kWgmmaMaxWarpgroupsPerBlock = 3;  // __launch_bounds__(384): 168 registers for N = 256
 
 struct WgmmaResult {
-  std::vector<WarpTiming> warps;         // one per warp; check = the warp's lane-0 sum bits
+  std::vector<WarpTiming> warps;           // one per warp; check = the warp's lane-0 sum bits
   std::vector<std::uint32_t> thread_sums;  // per thread of the grid: its accumulators' sum, raw bits
 };
 

@@ -5,10 +5,20 @@
 
 namespace archbench::dev {
 
-template <int kBytes> struct VecOf;
-template <> struct VecOf<4> { using T = std::uint32_t; };
-template <> struct VecOf<8> { using T = uint2; };
-template <> struct VecOf<16> { using T = uint4; };
+template <int kBytes>
+struct VecOf;
+template <>
+struct VecOf<4> {
+  using T = std::uint32_t;
+};
+template <>
+struct VecOf<8> {
+  using T = uint2;
+};
+template <>
+struct VecOf<16> {
+  using T = uint4;
+};
 
 __device__ __forceinline__ std::uint32_t fold(std::uint32_t v) { return v; }
 __device__ __forceinline__ std::uint32_t fold(uint2 v) { return v.x ^ v.y; }
@@ -31,7 +41,9 @@ __device__ __forceinline__ typename VecOf<kBytes>::T lds(std::uint32_t a) {
   } else if constexpr (kBytes == 8) {
     asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(a));
   } else {
-    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(a));
   }
   return v;
 }

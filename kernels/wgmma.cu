@@ -33,11 +33,12 @@ namespace dev::wgmma {
 #define AB_FOR_10(M) AB_FOR_8(M) M(8) M(9)
 #define AB_FOR_16(M) AB_FOR_10(M) M(10) M(11) M(12) M(13) M(14) M(15)
 #define AB_FOR_32(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) M(30) M(31)
-#define AB_FOR_64(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) \
-  M(60) M(61) M(62) M(63)
-#define AB_FOR_128(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) \
-  AB_TEN(M, 6) AB_TEN(M, 7) AB_TEN(M, 8) AB_TEN(M, 9) AB_TEN(M, 10) AB_TEN(M, 11)                    \
-  M(120) M(121) M(122) M(123) M(124) M(125) M(126) M(127)
+#define AB_FOR_64(M) \
+  AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) M(60) M(61) M(62) M(63)
+#define AB_FOR_128(M)                                                                                                  \
+  AB_FOR_10(M)                                                                                                         \
+  AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) AB_TEN(M, 6) AB_TEN(M, 7) AB_TEN(M, 8) AB_TEN(M, 9) \
+      AB_TEN(M, 10) AB_TEN(M, 11) M(120) M(121) M(122) M(123) M(124) M(125) M(126) M(127)
 
 #define AB_REG(i) ", d" #i
 #define AB_ADD_F32(i) "add.f32 s, s, d" #i ";\n"
@@ -50,7 +51,7 @@ namespace dev::wgmma {
   "wgmma.mma_async.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, " A ", " B ", " P TAIL ";\n"
 
 // The whole timed sequence: the first wgmma overwrites D (pz false), the loop accumulates.
-#define AB_BODY(R, INSTR_PZ, INSTR_PT, ITERS, LOOP, ADD)                              \
+#define AB_BODY(R, INSTR_PZ, INSTR_PT, ITERS, LOOP, ADD) \
   "{\n.reg .b32 d<" #R ">;\n.reg .b32 it, s;\n.reg .pred pz, pt, pl;\n"               \
   "mov.b32 it, 0;\nsetp.ne.b32 pz, it, 0;\nsetp.eq.b32 pt, it, 0;\n"                  \
   "mov.b32 it, " ITERS ";\n"                                                          \
@@ -66,35 +67,39 @@ struct Asm;
 
 // SS operands: %0 sum, %1 A descriptor, %2 B descriptor, %3 iterations.
 // RS operands: %0 sum, %1 B descriptor, %2 iterations, %3..%6 A registers.
-#define AB_WGMMA(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                  \
-  template <>                                                                                               \
-  struct Asm<WgmmaType::T, N> {                                                                             \
-    static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n) { \
-      std::uint32_t s;                                                                                      \
-      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),               \
-                           AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3",             \
-                           AB_LOOP_THROUGHPUT, ADD)                                                         \
-                   : "=r"(s) : "l"(da), "l"(db), "r"(n) : "memory");                                        \
-      return s;                                                                                             \
-    }                                                                                                       \
-    static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db,          \
-                                                               std::uint32_t n) {                           \
-      std::uint32_t s;                                                                                      \
-      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),               \
-                           AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3",             \
-                           AB_LOOP_LATENCY, ADD)                                                            \
-                   : "=r"(s) : "l"(da), "l"(db), "r"(n) : "memory");                                        \
-      return s;                                                                                             \
-    }                                                                                                       \
-    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,       \
-                                                       std::uint32_t n) {                                   \
-      std::uint32_t s;                                                                                      \
-      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pz", RS_TAIL), \
-                           AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pt", RS_TAIL), "%2", \
-                           AB_LOOP_THROUGHPUT, ADD)                                                         \
-                   : "=r"(s) : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]) : "memory");     \
-      return s;                                                                                             \
-    }                                                                                                       \
+#define AB_WGMMA(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                             \
+  template <>                                                                                                          \
+  struct Asm<WgmmaType::T, N> {                                                                                        \
+    static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n) {          \
+      std::uint32_t s;                                                                                                 \
+      asm volatile(                                                                                                    \
+          AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),                                   \
+                  AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3", AB_LOOP_THROUGHPUT, ADD)       \
+          : "=r"(s)                                                                                                    \
+          : "l"(da), "l"(db), "r"(n)                                                                                   \
+          : "memory");                                                                                                 \
+      return s;                                                                                                        \
+    }                                                                                                                  \
+    static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db, std::uint32_t n) {  \
+      std::uint32_t s;                                                                                                 \
+      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pz", SS_TAIL),                          \
+                           AB_INSTR("m64n" #N "k" #K TYPES, R, "%1", "%2", "pt", SS_TAIL), "%3", AB_LOOP_LATENCY, ADD) \
+                   : "=r"(s)                                                                                           \
+                   : "l"(da), "l"(db), "r"(n)                                                                          \
+                   : "memory");                                                                                        \
+      return s;                                                                                                        \
+    }                                                                                                                  \
+    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,                  \
+                                                       std::uint32_t n) {                                              \
+      std::uint32_t s;                                                                                                 \
+      asm volatile(AB_BODY(R, AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pz", RS_TAIL),            \
+                           AB_INSTR("m64n" #N "k" #K TYPES, R, "{%3, %4, %5, %6}", "%1", "pt", RS_TAIL), "%2",         \
+                           AB_LOOP_THROUGHPUT, ADD)                                                                    \
+                   : "=r"(s)                                                                                           \
+                   : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])                                       \
+                   : "memory");                                                                                        \
+      return s;                                                                                                        \
+    }                                                                                                                  \
   };
 
 // Every N of one type: registers per thread are N/2 (32-bit accumulators) or N/4 (f16x2).
@@ -134,10 +139,9 @@ __device__ __forceinline__ std::uint64_t descriptor(const void* smem) {
 constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
 
 template <WgmmaType T, int N, WgmmaMode M>
-__global__ void __launch_bounds__(kMaxThreads) wgmma_kernel(const uint4* __restrict__ a_image,
-                                                             const uint4* __restrict__ b_image,
-                                                             std::uint32_t iterations, WarpTiming* __restrict__ out,
-                                                             std::uint32_t* __restrict__ sums) {
+__global__ void __launch_bounds__(kMaxThreads)
+    wgmma_kernel(const uint4* __restrict__ a_image, const uint4* __restrict__ b_image, std::uint32_t iterations,
+                 WarpTiming* __restrict__ out, std::uint32_t* __restrict__ sums) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaKBytes) / 16];
   constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaKBytes / 16;
@@ -158,9 +162,12 @@ __global__ void __launch_bounds__(kMaxThreads) wgmma_kernel(const uint4* __restr
   __syncthreads();  // the warpgroups of a block start together
   const WarpClock clock = warp_clock_start();
   std::uint32_t s;
-  if constexpr (M == WgmmaMode::ss) s = Asm<T, N>::ss(da, db, iterations);
-  else if constexpr (M == WgmmaMode::ss_latency) s = Asm<T, N>::ss_latency(da, db, iterations);
-  else s = Asm<T, N>::rs(a, db, iterations);
+  if constexpr (M == WgmmaMode::ss)
+    s = Asm<T, N>::ss(da, db, iterations);
+  else if constexpr (M == WgmmaMode::ss_latency)
+    s = Asm<T, N>::ss_latency(da, db, iterations);
+  else
+    s = Asm<T, N>::rs(a, db, iterations);
   warp_clock_stop(mine, clock, s);
   sums[blockIdx.x * blockDim.x + threadIdx.x] = s;
 #else
@@ -178,9 +185,12 @@ using KernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, WarpTiming*
 template <WgmmaType T, int N>
 KernelFn kernel_for(WgmmaMode m) {
   switch (m) {
-    case WgmmaMode::ss: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss>;
-    case WgmmaMode::rs: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::rs>;
-    case WgmmaMode::ss_latency: return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss_latency>;
+    case WgmmaMode::ss:
+      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss>;
+    case WgmmaMode::rs:
+      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::rs>;
+    case WgmmaMode::ss_latency:
+      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss_latency>;
   }
   throw std::invalid_argument("wgmma: unknown mode");
 }
@@ -188,26 +198,40 @@ KernelFn kernel_for(WgmmaMode m) {
 template <WgmmaType T>
 KernelFn kernel_for(int n, WgmmaMode m) {
   switch (n) {
-    case 8: return kernel_for<T, 8>(m);
-    case 16: return kernel_for<T, 16>(m);
-    case 32: return kernel_for<T, 32>(m);
-    case 64: return kernel_for<T, 64>(m);
-    case 128: return kernel_for<T, 128>(m);
-    case 256: return kernel_for<T, 256>(m);
-    default: break;
+    case 8:
+      return kernel_for<T, 8>(m);
+    case 16:
+      return kernel_for<T, 16>(m);
+    case 32:
+      return kernel_for<T, 32>(m);
+    case 64:
+      return kernel_for<T, 64>(m);
+    case 128:
+      return kernel_for<T, 128>(m);
+    case 256:
+      return kernel_for<T, 256>(m);
+    default:
+      break;
   }
   throw std::invalid_argument("wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
 }
 
 KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
   switch (t) {
-    case WgmmaType::f16_f32: return kernel_for<WgmmaType::f16_f32>(n, m);
-    case WgmmaType::f16_f16: return kernel_for<WgmmaType::f16_f16>(n, m);
-    case WgmmaType::bf16_f32: return kernel_for<WgmmaType::bf16_f32>(n, m);
-    case WgmmaType::tf32_f32: return kernel_for<WgmmaType::tf32_f32>(n, m);
-    case WgmmaType::e4m3_f32: return kernel_for<WgmmaType::e4m3_f32>(n, m);
-    case WgmmaType::e5m2_f32: return kernel_for<WgmmaType::e5m2_f32>(n, m);
-    case WgmmaType::s8_s32: return kernel_for<WgmmaType::s8_s32>(n, m);
+    case WgmmaType::f16_f32:
+      return kernel_for<WgmmaType::f16_f32>(n, m);
+    case WgmmaType::f16_f16:
+      return kernel_for<WgmmaType::f16_f16>(n, m);
+    case WgmmaType::bf16_f32:
+      return kernel_for<WgmmaType::bf16_f32>(n, m);
+    case WgmmaType::tf32_f32:
+      return kernel_for<WgmmaType::tf32_f32>(n, m);
+    case WgmmaType::e4m3_f32:
+      return kernel_for<WgmmaType::e4m3_f32>(n, m);
+    case WgmmaType::e5m2_f32:
+      return kernel_for<WgmmaType::e5m2_f32>(n, m);
+    case WgmmaType::s8_s32:
+      return kernel_for<WgmmaType::s8_s32>(n, m);
   }
   throw std::invalid_argument("wgmma: unknown type");
 }
@@ -216,9 +240,12 @@ KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
 
 const char* wgmma_mode_name(WgmmaMode m) {
   switch (m) {
-    case WgmmaMode::ss: return "ss";
-    case WgmmaMode::rs: return "rs";
-    case WgmmaMode::ss_latency: return "ss_latency";
+    case WgmmaMode::ss:
+      return "ss";
+    case WgmmaMode::rs:
+      return "rs";
+    case WgmmaMode::ss_latency:
+      return "ss_latency";
   }
   return "?";
 }

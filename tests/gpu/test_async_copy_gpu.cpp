@@ -44,8 +44,13 @@ TEST(AsyncCopy, EveryLoadPathLandsEveryWordWhereItBelongs) {
   if (tma(g)) {
     cases.push_back({"bulk 4 KiB x 4, 2 pipelines", bulk(AsyncLevel::l2, 4096, 4, 2)});
     cases.push_back({"bulk 4 KiB x 4, 2 pipelines, dynamic", bulk(AsyncLevel::l2, 4096, 4, 2, true)});
-    for (auto [dims, swizzle] : std::vector<std::pair<std::vector<std::uint32_t>, int>>{
-             {{256}, 0}, {{64, 64}, 0}, {{64, 8, 8}, 0}, {{64, 4, 4, 2, 2}, 0}, {{8, 256}, 32}, {{16, 128}, 64}, {{32, 64}, 128}}) {
+    for (auto [dims, swizzle] : std::vector<std::pair<std::vector<std::uint32_t>, int>>{{{256}, 0},
+                                                                                        {{64, 64}, 0},
+                                                                                        {{64, 8, 8}, 0},
+                                                                                        {{64, 4, 4, 2, 2}, 0},
+                                                                                        {{8, 256}, 32},
+                                                                                        {{16, 128}, 64},
+                                                                                        {{32, 64}, 128}}) {
       AsyncCase t;
       t.op = AsyncOp::tensor, t.level = AsyncLevel::l2, t.stages = 2, t.warps_per_block = 2;
       t.box = tensor_box(dims, swizzle);
@@ -177,8 +182,8 @@ TEST(AsyncCopy, OneCopysLatencyGrowsWithItsSizeAndItsLevel) {
     const double small_l2 = median_of(runner().latency(op, AsyncLevel::l2, 256, 32).cycles);
     const double small_dram = median_of(runner().latency(op, AsyncLevel::dram, 256, 32).cycles);
     const double large_l2 = median_of(runner().latency(op, AsyncLevel::l2, 65536, 32).cycles);
-    std::printf("%-12s 256 B: L2 %5.0f, DRAM %5.0f cycles; 64 KiB from L2: %6.0f cycles\n", async_op_info(op).name, small_l2,
-                small_dram, large_l2);
+    std::printf("%-12s 256 B: L2 %5.0f, DRAM %5.0f cycles; 64 KiB from L2: %6.0f cycles\n", async_op_info(op).name,
+                small_l2, small_dram, large_l2);
     EXPECT_GT(small_dram, small_l2 + 100) << async_op_info(op).name;
     // 64 KiB cannot land faster than an SM's shared memory takes it (128 B per clock).
     EXPECT_GE(large_l2 - small_l2, 65536.0 / 128) << async_op_info(op).name;

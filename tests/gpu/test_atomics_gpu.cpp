@@ -50,10 +50,11 @@ TEST(Atomics, ContentionOnOneAddressIsSlowerThanDistinctAddresses) {
 
 TEST(Atomics, FarL2PartitionAtomicsAreSlowerAndChecked) {
   const L2Homes& h = l2_homes();
-  std::printf("L2 home probe: %d SMs, near %.0f cycles, far %.0f cycles, %.0f %% near, confidence %.3f, "
-              "robust separation min %.2f median %.2f\n",
-              h.sms_probed, h.near_cycles, h.far_cycles, 100 * h.near_fraction, h.min_split_confidence,
-              h.min_robust_separation, h.median_robust_separation);
+  std::printf(
+      "L2 home probe: %d SMs, near %.0f cycles, far %.0f cycles, %.0f %% near, confidence %.3f, "
+      "robust separation min %.2f median %.2f\n",
+      h.sms_probed, h.near_cycles, h.far_cycles, 100 * h.near_fraction, h.min_split_confidence, h.min_robust_separation,
+      h.median_robust_separation);
   EXPECT_EQ(h.sms_probed, Gpu::current().info().sm_count);
   // Skip on the medians, not on the worst SM's split confidence (one SM's probe can be noisy).
   if (h.far_cycles < 1.1 * h.near_cycles) GTEST_SKIP() << "one L2 partition on this GPU (no near/far split)";

@@ -116,7 +116,9 @@ BwMeasurement best_dram(BwVariant v, std::initializer_list<BwDist> dists, std::i
       for (int u : unrolls)
         for (std::uint32_t chunk : {0u, d == BwDist::dynamic_blocks ? 512u << 10 : 64u << 10}) {
           if ((d == BwDist::static_slices || d == BwDist::grid_order) && chunk != 0) continue;
-          BwCase c{v, 16, 8 * g.l2_bytes / std::size_t(v.arrays()) / (512u << 10) * (512u << 10), BwShape{1, w, g.sm_count}, u, d};
+          BwCase c{
+              v, 16, 8 * g.l2_bytes / std::size_t(v.arrays()) / (512u << 10) * (512u << 10), BwShape{1, w, g.sm_count},
+              u, d};
           c.chunk_bytes = chunk;
           BwMeasurement m;
           try {
@@ -124,8 +126,8 @@ BwMeasurement best_dram(BwVariant v, std::initializer_list<BwDist> dists, std::i
           } catch (const std::invalid_argument&) {  // too few claims per claimer, or no such kernel
             continue;
           }
-          std::printf("%-14s %-13s %2d warps unroll %d chunk %6u: %7.1f GB/s (%.1f %% of %.1f GB/s)\n", v.name().c_str(),
-                      bw_dist_name(d), w, u, m.chunk_bytes, m.bytes_per_second / 1e9, m.pct_of_peak,
+          std::printf("%-14s %-13s %2d warps unroll %d chunk %6u: %7.1f GB/s (%.1f %% of %.1f GB/s)\n",
+                      v.name().c_str(), bw_dist_name(d), w, u, m.chunk_bytes, m.bytes_per_second / 1e9, m.pct_of_peak,
                       g.dram_peak_bytes_per_s / 1e9);
           if (m.bytes_per_second > best.bytes_per_second) best = m;
         }
@@ -140,7 +142,8 @@ double reference_rate(BwReference r) {
   const BwReferenceTiming trial = run_bw_reference(r, array, 1);
   const int reps = std::clamp(int(20e-3 / trial.seconds), 1, 1000);
   const BwReferenceTiming t = run_bw_reference(r, array, reps);
-  std::printf("reference %-7s %-16s: %7.1f GB/s\n", bw_reference_kind(r), bw_reference_name(r), t.bytes / t.seconds / 1e9);
+  std::printf("reference %-7s %-16s: %7.1f GB/s\n", bw_reference_kind(r), bw_reference_name(r),
+              t.bytes / t.seconds / 1e9);
   return t.bytes / t.seconds;
 }
 

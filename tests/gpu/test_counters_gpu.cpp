@@ -27,8 +27,8 @@
 namespace archbench {
 namespace {
 
-#define SKIP_WITHOUT_COUNTERS()                                                        \
-  do {                                                                                 \
+#define SKIP_WITHOUT_COUNTERS()                                                           \
+  do {                                                                                    \
     if (const auto why = hw_counters_unavailable()) GTEST_SKIP() << "counters: " << *why; \
   } while (0)
 
@@ -48,9 +48,10 @@ BwCounters bandwidth(BwVariant v, std::size_t footprint) {
   c.by_footprint = m.level;
   c.hw = profile_hw(kHwMemory, {nullptr, [&] { runner.measure(v, 16, footprint, shape, passes); }});
   for (const auto& [k, x] : hw_derived(c.hw)) c.hw[k] = x;
-  std::printf("%-14s %11zu B: kernel %.4g B, DRAM read %.4g B, write %.4g B; served L1 %.1f %%, L2 %.1f %%, DRAM %.1f %%\n",
-              v.name().c_str(), footprint, c.kernel_bytes, c.hw["hw_dram_read_bytes"], c.hw["hw_dram_write_bytes"],
-              c.hw["hw_served_l1_pct"], c.hw["hw_served_l2_pct"], c.hw["hw_served_dram_pct"]);
+  std::printf(
+      "%-14s %11zu B: kernel %.4g B, DRAM read %.4g B, write %.4g B; served L1 %.1f %%, L2 %.1f %%, DRAM %.1f %%\n",
+      v.name().c_str(), footprint, c.kernel_bytes, c.hw["hw_dram_read_bytes"], c.hw["hw_dram_write_bytes"],
+      c.hw["hw_served_l1_pct"], c.hw["hw_served_l2_pct"], c.hw["hw_served_dram_pct"]);
   return c;
 }
 
@@ -68,7 +69,8 @@ TEST(Counters, BandwidthDramBytesAreTheKernelsBytes) {
 TEST(Counters, BandwidthLevelIsTheFootprintsAtL1AndL2) {
   SKIP_WITHOUT_COUNTERS();
   const GpuInfo& g = Gpu::current().info();
-  const BwCounters l1 = bandwidth({BwKind::read, BwLoad::ca, BwStore::none}, g.smem_per_sm_bytes / 2 * g.sm_count / 4096 * 4096);
+  const BwCounters l1 =
+      bandwidth({BwKind::read, BwLoad::ca, BwStore::none}, g.smem_per_sm_bytes / 2 * g.sm_count / 4096 * 4096);
   ASSERT_EQ(l1.by_footprint, MemLevel::l1);
   EXPECT_EQ(l1.hw.at("hw_level"), mem_level_value(MemLevel::l1));
   const BwCounters l2 = bandwidth({BwKind::read, BwLoad::cg, BwStore::none}, g.l2_bytes * 7 / 16 / 4096 * 4096);
@@ -94,8 +96,10 @@ TEST(Counters, ChaseStepsAreOneRequestEachAtTheirLevel) {
     for (const auto& [k, x] : hw_derived(hw)) hw[k] = x;
     std::printf("chain %s %10zu B: %.0f requests, served L1 %.1f %%, L2 %.1f %%, DRAM %.1f %% (%.1f DRAM B/step)\n",
                 cache_op_name(c.op), c.footprint, hw["hw_l1_global_load_requests"], hw["hw_served_l1_pct"],
-                hw["hw_served_l2_pct"], hw["hw_served_dram_pct"], hw["hw_dram_read_bytes"] / ChaseRunner::kCounterSteps);
-    EXPECT_EQ(hw.at("hw_l1_global_load_requests"), double(ChaseRunner::kCounterSteps)) << cache_op_name(c.op) << " " << c.footprint;
+                hw["hw_served_l2_pct"], hw["hw_served_dram_pct"],
+                hw["hw_dram_read_bytes"] / ChaseRunner::kCounterSteps);
+    EXPECT_EQ(hw.at("hw_l1_global_load_requests"), double(ChaseRunner::kCounterSteps))
+        << cache_op_name(c.op) << " " << c.footprint;
     EXPECT_EQ(hw.at("hw_level"), mem_level_value(c.level)) << cache_op_name(c.op) << " " << c.footprint;
   }
 }
@@ -108,8 +112,10 @@ TEST(Counters, SmemWavefrontsAreTheBankModels) {
     const std::uint32_t iterations = calibrate_bank_throughput_iterations(p, 32);
     HwValues hw = profile_hw(kHwShared, {nullptr, [&] { measure_bank_throughput(p, 32, iterations); }});
     const double per_request = hw_derived(hw).at("hw_smem_load_wavefronts_per_request");
-    std::printf("smem stride %2d: %.3f wavefronts per request, model %d\n", stride, per_request, model_wavefronts(geometry, p));
-    EXPECT_NEAR(per_request, model_wavefronts(geometry, p), 0.02 * model_wavefronts(geometry, p)) << "stride " << stride;
+    std::printf("smem stride %2d: %.3f wavefronts per request, model %d\n", stride, per_request,
+                model_wavefronts(geometry, p));
+    EXPECT_NEAR(per_request, model_wavefronts(geometry, p), 0.02 * model_wavefronts(geometry, p))
+        << "stride " << stride;
   }
 }
 
@@ -146,8 +152,8 @@ TEST(Counters, PipelineStepsAreOneInstructionOnTheirPipe) {
     const std::uint32_t iterations = calibrate_throughput_iterations(c.op, shape);
     const HwValues hw = profile_hw(kHwInstructions, {nullptr, [&] { measure_throughput(c.op, shape, iterations); }});
     const double steps = double(shape.warps_per_sm) * iterations * kPipelineBodySteps;
-    std::printf("%s: %.4g warp instructions, %.4g on %s, per step %.4f\n", pipe_op_info(c.op).name, hw.at("hw_inst_executed"),
-                hw.at(c.pipe_counter), c.pipe_counter, hw.at("hw_inst_executed") / steps);
+    std::printf("%s: %.4g warp instructions, %.4g on %s, per step %.4f\n", pipe_op_info(c.op).name,
+                hw.at("hw_inst_executed"), hw.at(c.pipe_counter), c.pipe_counter, hw.at("hw_inst_executed") / steps);
     EXPECT_GE(hw.at("hw_inst_executed") / steps, 1.0) << pipe_op_info(c.op).name;
     EXPECT_LE(hw.at("hw_inst_executed") / steps, 1.1) << pipe_op_info(c.op).name;
     EXPECT_NEAR(hw.at(c.pipe_counter) / steps, 1.0, 0.05) << pipe_op_info(c.op).name;
@@ -161,11 +167,12 @@ TEST(Counters, EveryMmaSyncIsOneTensorPipeInstruction) {
     if (mma_op_unsupported(info, Gpu::current().info())) continue;
     const MmaShape shape{4, 8, 1};
     const TensorThroughput timed = measure_mma_throughput(op, shape, TensorFill::random);
-    const HwValues hw = profile_hw(kHwInstructions | kHwTensor,
-                                   {nullptr, [&] { measure_mma_throughput(op, shape, TensorFill::random, timed.iterations); }});
+    const HwValues hw =
+        profile_hw(kHwInstructions | kHwTensor,
+                   {nullptr, [&] { measure_mma_throughput(op, shape, TensorFill::random, timed.iterations); }});
     const double per = hw.at("hw_inst_pipe_tensor") / (timed.summary.total_work / info.flop_per_instruction());
-    std::printf("%s: %.4g tensor-pipe instructions, %.4f per mma.sync (%u iterations), tensor pipe active %.1f %%\n", info.name,
-                hw.at("hw_inst_pipe_tensor"), per, timed.iterations,
+    std::printf("%s: %.4g tensor-pipe instructions, %.4f per mma.sync (%u iterations), tensor pipe active %.1f %%\n",
+                info.name, hw.at("hw_inst_pipe_tensor"), per, timed.iterations,
                 hw.count("hw_tensor_pipe_active_pct") ? hw.at("hw_tensor_pipe_active_pct") : -1.0);
     EXPECT_NEAR(per, 1.0, 0.01) << info.name;
   }
@@ -181,10 +188,11 @@ TEST(Counters, PersistingCapacityByDramBytesIsTheGrant) {
   enable_hw_counters(false);
   ASSERT_TRUE(m.hw_kept_fraction.has_value());
   const double by_counters = *m.hw_kept_fraction * double(m.window_bytes) / double(m.setaside_bytes);
-  std::printf("set-aside %zu B granted, window %zu B: kept %.4f of the grant by DRAM bytes (%.4g of %.4g B saved), %.4f by "
-              "the latency threshold\n", m.setaside_bytes, m.window_bytes, by_counters,
-              m.hw_probe_dram_bytes_without_setaside - m.hw_probe_dram_bytes, m.hw_probe_dram_bytes_without_setaside,
-              m.kept_bytes / double(m.setaside_bytes));
+  std::printf(
+      "set-aside %zu B granted, window %zu B: kept %.4f of the grant by DRAM bytes (%.4g of %.4g B saved), %.4f by "
+      "the latency threshold\n",
+      m.setaside_bytes, m.window_bytes, by_counters, m.hw_probe_dram_bytes_without_setaside - m.hw_probe_dram_bytes,
+      m.hw_probe_dram_bytes_without_setaside, m.kept_bytes / double(m.setaside_bytes));
   // H100s kept 0.995-0.998 of the grant; H200s keep a little less, on every board: 0.977 (GPU-ac77c2d2),
   // 0.973 (GPU-00a38a08), 0.969 (GPU-6be2cf26). The test asks for the grant within 5 %.
   EXPECT_NEAR(by_counters, 1.0, 0.05);

@@ -26,7 +26,7 @@ TEST(Geometry, FillGranularities) {
               ca.outer_bytes, ca.confidence, cg.outer_bytes, cg.confidence);
   EXPECT_GT(ca.confidence, 0.5);
   EXPECT_EQ(ca.outer_bytes, cg.outer_bytes);  // both see the L2's fill from DRAM
-  if (is_sm90()) {  // reference values (DESIGN.md): 32 B sectors; the H100's DRAM fills 64 B
+  if (is_sm90()) {                            // reference values (DESIGN.md): 32 B sectors; the H100's DRAM fills 64 B
     EXPECT_EQ(ca.inner_bytes, 32);
     EXPECT_EQ(ca.outer_bytes, 64);
   }
@@ -34,14 +34,14 @@ TEST(Geometry, FillGranularities) {
 
 TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
   const MeasuredCapacity all = measure_l1_capacity(0), most_smem = measure_l1_capacity(100);
-  std::printf("L1 %zu B at carveout 0 %% (onset %zu, W %d), %zu B at 100 %% (onset %zu)\n", all.r.capacity,
-              all.r.onset, all.r.ways_fit, most_smem.r.capacity, most_smem.r.onset);
+  std::printf("L1 %zu B at carveout 0 %% (onset %zu, W %d), %zu B at 100 %% (onset %zu)\n", all.r.capacity, all.r.onset,
+              all.r.ways_fit, most_smem.r.capacity, most_smem.r.onset);
   ASSERT_GT(all.r.capacity, 0u);
   EXPECT_GT(all.r.capacity, most_smem.r.capacity + Gpu::current().info().smem_per_sm_bytes / 2);
   EXPECT_GT(all.r.miss_cycles, 2 * all.r.hit_cycles);
-  const ReplacementEvidence rep = measure_replacement(
-      GeometryRunner::get().stride_latency(CacheOp::ca, kGeometryLine, 0, 2.0), all.r, kGeometryLine,
-      4 * Gpu::current().info().smem_per_sm_bytes);
+  const ReplacementEvidence rep =
+      measure_replacement(GeometryRunner::get().stride_latency(CacheOp::ca, kGeometryLine, 0, 2.0), all.r,
+                          kGeometryLine, 4 * Gpu::current().info().smem_per_sm_bytes);
   std::printf("L1 replacement %s (%.2f of the loads miss at 1.5x the capacity)\n", rep.policy.c_str(),
               rep.miss_fraction_at_1_5x);
   EXPECT_NE(rep.policy, "undetermined");
@@ -69,8 +69,9 @@ L2Reference l2_reference() {
   const double api = double(Gpu::current().info().l2_bytes);
   std::string why;
   if (const auto c = measure_unit_census(&why)) {
-    std::printf("census: %d L2 slices, %d DRAM channel units carrying %.1f channels' traffic: %.2f MiB of the API's %.2f hold data\n",
-                c->l2_slices, c->dram_channels, c->dram_full_channels, api * c->dram_enabled_share() / 1048576, api / 1048576);
+    std::printf(
+        "census: %d L2 slices, %d DRAM channel units carrying %.1f channels' traffic: %.2f MiB of the API's %.2f hold data\n",
+        c->l2_slices, c->dram_channels, c->dram_full_channels, api * c->dram_enabled_share() / 1048576, api / 1048576);
     // Within 3 % (the bound), and the zigzag never reads more than it holds (+1 %).
     return {api * c->dram_enabled_share(), 0.97};
   }
@@ -92,15 +93,17 @@ TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
     EXPECT_NEAR(double(l.levels.back().capacity) / api, 1.0, 0.03);
     return;
   }
-  std::printf("L2 %.2f MiB (reference %.2f MiB, %.3fx), confidence %.3f; line map: %.3f of the lines on side 0, separation %.1f\n",
-              double(p.capacity()) / 1048576, api / 1048576, double(p.capacity()) / api, p.confidence(),
-              p.homed_fraction, p.probe_separation);
+  std::printf(
+      "L2 %.2f MiB (reference %.2f MiB, %.3fx), confidence %.3f; line map: %.3f of the lines on side 0, separation %.1f\n",
+      double(p.capacity()) / 1048576, api / 1048576, double(p.capacity()) / api, p.confidence(), p.homed_fraction,
+      p.probe_separation);
   for (const L2Partition& s : p.sides) {
-    std::printf("  partition of SM %d: %.2f MiB (%.3fx half the API's; +- %.3f), confidence %.3f; the transition fit's "
-                "%.3fx (misses from %.3fx, W %d, %.3f); hit %.1f, DRAM %.1f cycles; %s\n",
-                s.sm, double(s.capacity) / 1048576, 2 * double(s.capacity) / api, 2 * s.zigzag.sd_lines * 128 / api,
-                s.confidence, 2 * double(s.fit.capacity) / api, 2 * double(s.fit.onset) / api, s.fit.ways_fit,
-                s.fit.confidence, s.fit.hit_cycles, s.zigzag.miss_cycles, s.replacement.policy.c_str());
+    std::printf(
+        "  partition of SM %d: %.2f MiB (%.3fx half the API's; +- %.3f), confidence %.3f; the transition fit's "
+        "%.3fx (misses from %.3fx, W %d, %.3f); hit %.1f, DRAM %.1f cycles; %s\n",
+        s.sm, double(s.capacity) / 1048576, 2 * double(s.capacity) / api, 2 * s.zigzag.sd_lines * 128 / api,
+        s.confidence, 2 * double(s.fit.capacity) / api, 2 * double(s.fit.onset) / api, s.fit.ways_fit, s.fit.confidence,
+        s.fit.hit_cycles, s.zigzag.miss_cycles, s.replacement.policy.c_str());
     // Each partition is half the L2. The zigzag counts the lines a pass keeps: never more than
     // the partition holds (+1 % for noise), and 0.980-0.992 of half the L2 on eight H100 boards,
     // 0.981-0.994 of half the slices that hold data on six H200 boards.
@@ -124,8 +127,9 @@ TEST(Geometry, L2SliceCensusAddsUpToTheApiL2) {
   if (!c) GTEST_SKIP() << "no census of the L2 slices: " << why;
   const GpuInfo& g = Gpu::current().info();
   const double per_slice = double(g.l2_bytes) * c->dram_enabled_share() / c->l2_slices;
-  std::printf("%d L2 slices, %d DRAM channel units carrying %.1f full channels (bus %d bits): %.1f KiB of the API's L2 per slice\n",
-              c->l2_slices, c->dram_channels, c->dram_full_channels, g.bus_width_bits, per_slice / 1024);
+  std::printf(
+      "%d L2 slices, %d DRAM channel units carrying %.1f full channels (bus %d bits): %.1f KiB of the API's L2 per slice\n",
+      c->l2_slices, c->dram_channels, c->dram_full_channels, g.bus_width_bits, per_slice / 1024);
   EXPECT_GT(c->l2_slices, 0);
   EXPECT_GT(c->dram_enabled_share(), 0.5);
   EXPECT_LE(c->dram_enabled_share(), 1.0);

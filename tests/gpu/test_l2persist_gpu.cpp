@@ -22,11 +22,12 @@ TEST(L2Persist, TheSetAsideKeepsTheWindowThroughAStream) {
   const PersistMeasurement over = measure_persistence(half, pages(1.5 * double(half)), 1.0);
   const PersistMeasurement reset = measure_persistence(half, half, 1.0, true);
   for (const auto* m : {&none, &kept, &over, &reset})
-    std::printf("set aside %zu B, window %zu B: kept %.3f (%.0f B); medians hit %.0f, miss %.0f, probe %.0f cycles; "
-                "hits below %.0f: resident %.3f, survived without set-aside %.3f; read %.0f GB/s\n",
-                m->setaside_bytes, m->window_bytes, m->kept_fraction, m->kept_bytes, m->hit_cycles, m->miss_cycles,
-                m->probe_cycles, m->threshold_cycles, m->resident_below_threshold, m->survived_without_setaside,
-                m->read_bytes_per_second / 1e9);
+    std::printf(
+        "set aside %zu B, window %zu B: kept %.3f (%.0f B); medians hit %.0f, miss %.0f, probe %.0f cycles; "
+        "hits below %.0f: resident %.3f, survived without set-aside %.3f; read %.0f GB/s\n",
+        m->setaside_bytes, m->window_bytes, m->kept_fraction, m->kept_bytes, m->hit_cycles, m->miss_cycles,
+        m->probe_cycles, m->threshold_cycles, m->resident_below_threshold, m->survived_without_setaside,
+        m->read_bytes_per_second / 1e9);
   EXPECT_GT(none.miss_cycles, 1.2 * none.hit_cycles) << "the probe cannot tell a hit from a miss";
   EXPECT_GT(none.resident_below_threshold, 0.95) << "resident lines must count as hits";
   // With no set-aside the window still keeps a little: 3.0-3.2 MB of 16-49 MB windows on an H100

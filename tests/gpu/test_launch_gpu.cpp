@@ -37,9 +37,10 @@ TEST(Launch, CostsAreOrderedAsLaunchesAre) {
   const Costs graph = batch_costs(LaunchPath::graph);
   const Costs big = batch_costs(LaunchPath::stream, 4000);
   const double e2e = median(launch_and_sync_ns(LaunchPath::stream, StreamKind::created, 0, 200));
-  std::printf("stream: host %.0f ns, GPU gap %.0f ns; graph: host %.0f ns/kernel, gap %.0f ns; 4000 B of parameters: "
-              "host %.0f ns, gap %.0f ns; launch+sync %.0f ns\n",
-              stream.host_ns, stream.gap_ns, graph.host_ns, graph.gap_ns, big.host_ns, big.gap_ns, e2e);
+  std::printf(
+      "stream: host %.0f ns, GPU gap %.0f ns; graph: host %.0f ns/kernel, gap %.0f ns; 4000 B of parameters: "
+      "host %.0f ns, gap %.0f ns; launch+sync %.0f ns\n",
+      stream.host_ns, stream.gap_ns, graph.host_ns, graph.gap_ns, big.host_ns, big.gap_ns, e2e);
   EXPECT_GT(stream.host_ns, 100.0) << "a launch call cannot cost less than 0.1 us";
   EXPECT_GT(stream.gap_ns, 0.0);
   EXPECT_LT(stream.host_ns, e2e) << "a queued launch must cost the host less than launch + synchronise";
@@ -53,7 +54,8 @@ TEST(Launch, ProgrammaticDependentLaunchClosesTheGap) {
   const Costs stream = batch_costs(LaunchPath::stream);
   const Costs pdl = batch_costs(LaunchPath::pdl);
   const Costs cluster = batch_costs(LaunchPath::cluster);
-  std::printf("GPU gap: stream %.0f ns, pdl %.0f ns, cluster of 2 %.0f ns\n", stream.gap_ns, pdl.gap_ns, cluster.gap_ns);
+  std::printf("GPU gap: stream %.0f ns, pdl %.0f ns, cluster of 2 %.0f ns\n", stream.gap_ns, pdl.gap_ns,
+              cluster.gap_ns);
   EXPECT_LT(pdl.gap_ns, stream.gap_ns);
   EXPECT_GT(cluster.gap_ns, 0.0);
 }

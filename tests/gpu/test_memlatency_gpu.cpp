@@ -103,8 +103,8 @@ TEST(MemLatency, SelfCheckCatchesAWrongChase) {
 // the first check on a GPU whose SM 0 is not at the median.
 TEST(MemLatency, ChasesRunOnTheReferenceSmOfMedianL2Latency) {
   const ReferenceSmChoice c = choose_reference_sm();
-  std::printf("reference SM %u: %.2f cycles (SMs: median %.2f, min %.2f, max %.2f)\n", c.sm, c.sm_cycles, c.median_cycles,
-              c.min_cycles, c.max_cycles);
+  std::printf("reference SM %u: %.2f cycles (SMs: median %.2f, min %.2f, max %.2f)\n", c.sm, c.sm_cycles,
+              c.median_cycles, c.min_cycles, c.max_cycles);
   int ran = 0, below = 0, above = 0;
   for (double x : c.cycles_per_sm) {
     if (x <= 0) continue;

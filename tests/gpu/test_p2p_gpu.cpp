@@ -25,8 +25,7 @@ constexpr int kGpu = 0, kPeer = 1;
 class P2P : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (Gpu::device_count() < 2)
-      GTEST_SKIP() << Gpu::device_count() << " GPU(s) visible: P2P needs two";
+    if (Gpu::device_count() < 2) GTEST_SKIP() << Gpu::device_count() << " GPU(s) visible: P2P needs two";
   }
 };
 
@@ -52,7 +51,8 @@ TEST_F(P2P, CopiesArriveIntactAndStayBelowTheLinkPeak) {
   for (bool bi : {false, true}) {
     PeerCopier copier(kGpu, kPeer, bytes, bi);
     const PeerCopy c = copier.measure(copier.calibrate());
-    std::printf("copy %s 64 MiB: %.1f GB/s (peer access %d)\n", bi ? "bi " : "uni", c.bytes_per_second / 1e9, c.peer_access);
+    std::printf("copy %s 64 MiB: %.1f GB/s (peer access %d)\n", bi ? "bi " : "uni", c.bytes_per_second / 1e9,
+                c.peer_access);
     EXPECT_GT(c.bytes_per_second, 1e9);
     if (const auto peak = query_peer_link(kGpu, kPeer).model.peak_bytes_per_second) {
       EXPECT_LE(c.bytes_per_second, 1.02 * *peak * (bi ? 2 : 1));
@@ -77,7 +77,8 @@ TEST_F(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
   auto rate = [](int peer, BwKind kind) {
     RemoteAccessRunner r(kGpu, peer, kind);
     const RemoteAccess m = r.measure(r.calibrate());
-    std::printf("%s GPU 0 -> GPU %d: %.1f GB/s\n", kind == BwKind::read ? "read " : "write", peer, m.bytes_per_second / 1e9);
+    std::printf("%s GPU 0 -> GPU %d: %.1f GB/s\n", kind == BwKind::read ? "read " : "write", peer,
+                m.bytes_per_second / 1e9);
     return m.bytes_per_second;
   };
   const double local = rate(kGpu, BwKind::read), remote = rate(kPeer, BwKind::read);

@@ -58,7 +58,8 @@ TEST(Scheduling, ATimelineOfThreeWavesRecordsEveryWarpAtTheOccupancy) {
   const int blocks = 3 * resident * g.sm_count;
   const auto warps = run_ffma_timeline(blocks, 256, 16);
   ASSERT_EQ(warps.size(), std::size_t(blocks) * 8);
-  for (const WarpRecord& w : warps) ASSERT_GT(w.end_ns, w.start_ns) << "block " << w.block << " warp " << w.warp_in_block;
+  for (const WarpRecord& w : warps)
+    ASSERT_GT(w.end_ns, w.start_ns) << "block " << w.block << " warp " << w.warp_in_block;
   const TimelineSummary t = summarize_timeline(warps);
   std::printf("%d blocks: makespan %.0f us, %d co-resident per SM (occupancy %d), %.2f waves, SM start skew %.0f ns\n",
               blocks, t.makespan_ns / 1e3, t.max_coresident_blocks_per_sm, resident, t.waves, t.sm_start_skew_ns);
@@ -79,8 +80,9 @@ TEST(Scheduling, StraightLineCodeShowsAnInstructionCacheKnee) {
   }
   const IcacheLevels r = infer_icache_levels(samples, kSassInstructionBytes);
   std::printf("loop overhead %.1f cycles, %zu levels", r.loop_overhead_cycles, r.levels.size());
-  for (const auto& l : r.levels) std::printf(", %.0f KiB (%.2f -> %.2f cycles/instruction, confidence %.2f)",
-                                             l.reach / 1024, l.hit_cycles, l.hit_cycles + l.miss_penalty_cycles, l.confidence);
+  for (const auto& l : r.levels)
+    std::printf(", %.0f KiB (%.2f -> %.2f cycles/instruction, confidence %.2f)", l.reach / 1024, l.hit_cycles,
+                l.hit_cycles + l.miss_penalty_cycles, l.confidence);
   std::printf("\n");
   EXPECT_NEAR(r.net.front().y, 1.0, 0.1);  // one warp issues about one FFMA per cycle from the L0
   ASSERT_GE(r.levels.size(), 1u);

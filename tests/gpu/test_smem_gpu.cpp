@@ -23,9 +23,10 @@ double cycles(const SmemPattern& p) {
 TEST(SmemBanks, InfersThirtyTwoBanksOfFourBytes) {
   const BankGeometryResult& g = bank_geometry();
   const BankInference& r = g.inference;
-  std::printf("inferred %d banks x %d B (confidence %.3f, %.2f cycles per wavefront, rms %.3f; runner-up %d x %d B, rms %.3f)\n",
-              r.geometry.banks, r.geometry.bank_bytes, r.confidence, r.cycles_per_wavefront, r.rms_log_error,
-              r.runner_up.banks, r.runner_up.bank_bytes, r.runner_up_rms_log_error);
+  std::printf(
+      "inferred %d banks x %d B (confidence %.3f, %.2f cycles per wavefront, rms %.3f; runner-up %d x %d B, rms %.3f)\n",
+      r.geometry.banks, r.geometry.bank_bytes, r.confidence, r.cycles_per_wavefront, r.rms_log_error, r.runner_up.banks,
+      r.runner_up.bank_bytes, r.runner_up_rms_log_error);
   if (Gpu::current().info().cc() >= 50) {  // reference values, not used by the inference
     EXPECT_EQ(r.geometry.banks, 32);
     EXPECT_EQ(r.geometry.bank_bytes, 4);

@@ -65,8 +65,8 @@ TEST(Sync, ShufflesIssueAtOneRateAndBallotsNoSlower) {
   const PipelineShape shape{8, 32, 1};
   auto rate = [&](PipeOp op) {
     const ThroughputMeasurement m = measure_throughput(op, shape, calibrate_throughput_iterations(op, shape));
-    std::printf("%-11s ilp 8, 32 warps, one SM: %.2f results/clk/SM (%.1f %% of the guide's %s)\n", pipe_op_info(op).name,
-                m.results_per_clk_per_sm, m.pct_of_peak,
+    std::printf("%-11s ilp 8, 32 warps, one SM: %.2f results/clk/SM (%.1f %% of the guide's %s)\n",
+                pipe_op_info(op).name, m.results_per_clk_per_sm, m.pct_of_peak,
                 m.peak_results_per_clk_per_sm ? std::to_string(*m.peak_results_per_clk_per_sm).c_str() : "none");
     return m;
   };
@@ -127,7 +127,8 @@ TEST(Sync, BarriersAndFencesRunCheckThemselvesAndOrderAsTheirScopes) {
 // mean over SMs, the figure the benchmark reports.
 TEST(Sync, GpuScopeFenceSweepCoversEverySmAndRepeats) {
   const GpuInfo& gpu = Gpu::current().info();
-  const SyncSmSweep a = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1), b = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
+  const SyncSmSweep a = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1),
+                    b = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
   ASSERT_EQ(a.latency_cycles.size(), std::size_t(gpu.sm_count));
   ASSERT_EQ(b.latency_cycles.size(), std::size_t(gpu.sm_count));
   int moved = 0;
@@ -146,7 +147,8 @@ TEST(Sync, ClusterBarrierAndGridSyncGrowWithWhatTheyWaitFor) {
   const GpuInfo& gpu = Gpu::current().info();
   auto cycles = [&](SyncStep s, int blocks) {
     const SyncMeasurement m = measure_sync(s, 4, calibrate_sync_iterations(s, 4, blocks), blocks);
-    std::printf("%-16s %3d blocks of 4 warps: %8.1f cycles per step\n", sync_step_info(s).name, blocks, m.slope.latency_cycles);
+    std::printf("%-16s %3d blocks of 4 warps: %8.1f cycles per step\n", sync_step_info(s).name, blocks,
+                m.slope.latency_cycles);
     return m.slope.latency_cycles;
   };
   if (!sync_step_unsupported(sync_step_info(SyncStep::cluster_barrier), gpu)) {
@@ -177,7 +179,8 @@ TEST(Sync, AFreshContextRunsStepsAndGivesThePrimaryBack) {
     const FreshContext::Current made_current(fresh);
     EXPECT_NE(current(), primary);
     const SyncSmSweep sweep = measure_sync_every_sm(SyncStep::fence_sc_gpu, 1);
-    const SyncMeasurement grid = measure_sync(SyncStep::grid_sync, 4, calibrate_sync_iterations(SyncStep::grid_sync, 4, 2), 2);
+    const SyncMeasurement grid =
+        measure_sync(SyncStep::grid_sync, 4, calibrate_sync_iterations(SyncStep::grid_sync, 4, 2), 2);
     std::printf("in a fresh context: fence.sc.gpu mean over SMs %.2f cycles, grid sync over 2 blocks %.2f\n",
                 sweep.mean_cycles, grid.slope.latency_cycles);
     EXPECT_GE(sweep.mean_cycles, step_cycles(SyncStep::fence_sc_cta, 1));

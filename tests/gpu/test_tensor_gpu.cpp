@@ -21,7 +21,8 @@ TEST(TensorCore, WgmmaIsExactForEveryTypeNAndMode) {
   for (const WgmmaTypeInfo& t : wgmma_types())
     for (int n : kWgmmaNs)
       for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs, WgmmaMode::ss_latency})
-        EXPECT_NO_THROW(check_wgmma_exact(t.type, n, mode, 1, 2)) << t.name << " n" << n << " " << wgmma_mode_name(mode);
+        EXPECT_NO_THROW(check_wgmma_exact(t.type, n, mode, 1, 2))
+            << t.name << " n" << n << " " << wgmma_mode_name(mode);
   // Several warpgroups share the block's operands.
   EXPECT_NO_THROW(check_wgmma_exact(WgmmaType::f16_f32, 256, WgmmaMode::ss, kWgmmaMaxWarpgroupsPerBlock, 3));
 }
@@ -51,9 +52,9 @@ TEST(TensorCore, EveryMmaSyncOpChecksItselfWithAPlausibleLatency) {
     }
   }
   // Twice the K on the same M x N is longer (H100: 24 against 17 cycles).
-  for (const auto& [shorter, longer] : {std::pair{"f16_m16n8k8_f32", "f16_m16n8k16_f32"},
-                                        std::pair{"bf16_m16n8k8_f32", "bf16_m16n8k16_f32"},
-                                        std::pair{"tf32_m16n8k4_f32", "tf32_m16n8k8_f32"}})
+  for (const auto& [shorter, longer] :
+       {std::pair{"f16_m16n8k8_f32", "f16_m16n8k16_f32"}, std::pair{"bf16_m16n8k8_f32", "bf16_m16n8k16_f32"},
+        std::pair{"tf32_m16n8k4_f32", "tf32_m16n8k8_f32"}})
     if (latency.count(shorter) && latency.count(longer)) {
       EXPECT_GT(latency[longer], latency[shorter]) << longer;
     }
@@ -62,12 +63,12 @@ TEST(TensorCore, EveryMmaSyncOpChecksItselfWithAPlausibleLatency) {
 TEST(TensorCore, WgmmaBeatsMmaSyncAndReachesThePeak) {
   if (const auto why = wgmma_unsupported()) GTEST_SKIP() << *why;
   const int all = Gpu::current().info().sm_count;
-  const TensorThroughput w = measure_wgmma_throughput(WgmmaType::f16_f32, 256, WgmmaShape{WgmmaMode::ss, 2, all},
-                                                      TensorFill::random);
+  const TensorThroughput w =
+      measure_wgmma_throughput(WgmmaType::f16_f32, 256, WgmmaShape{WgmmaMode::ss, 2, all}, TensorFill::random);
   double best_mma = 0;
   for (int warps : {8, 16})
-    best_mma = std::max(best_mma, measure_mma_throughput(MmaOp::f16_m16n8k16_f32, MmaShape{4, warps, all},
-                                                         TensorFill::random).flops);
+    best_mma = std::max(
+        best_mma, measure_mma_throughput(MmaOp::f16_m16n8k16_f32, MmaShape{4, warps, all}, TensorFill::random).flops);
   std::printf("f16: wgmma %.0f TFLOP/s (%.1f %% of peak at %.0f MHz), mma.sync %.0f TFLOP/s\n", w.flops / 1e12,
               w.pct_of_peak, w.summary.sm_clock_mhz, best_mma / 1e12);
   EXPECT_GT(w.flops, 1.2 * best_mma);

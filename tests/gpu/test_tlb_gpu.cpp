@@ -23,7 +23,8 @@ TEST(Tlb, AManagedCurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
   std::vector<CurvePoint> curve;
   const TlbProbe probe{TlbMapping::managed, CacheOp::cg};
   for (const TlbPoint& p : tlb_sweep(free, tlb_max_elements(probe.op), false, false)) {
-    if (p.stride != kStride || p.footprint / p.stride < 32) continue;  // as Tlb/geometry: enough lines to average the L2's homes
+    if (p.stride != kStride || p.footprint / p.stride < 32)
+      continue;  // as Tlb/geometry: enough lines to average the L2's homes
     const TlbLatency m = runner.measure(probe, p.stride, p.footprint);
     curve.push_back({double(p.footprint), m.cycles});
   }

@@ -32,13 +32,14 @@ TEST(Sass, AsyncCopyKernelsHoldTheCopyInstructionOfTheirPath) {
       const std::string ldg_plain = std::string("LDG") + (w == 4 ? ".E" : width_suffix[w]) + ".STRONG.GPU";
       if (AsyncOp(op) == AsyncOp::ld_st) {
         const int n = count_exact(f, ldg_plain);
-        EXPECT_TRUE(n >= u && n % u == 0) << f.name << ": " << n << " " << ldg_plain << " for " << u << " loads in flight";
+        EXPECT_TRUE(n >= u && n % u == 0)
+            << f.name << ": " << n << " " << ldg_plain << " for " << u << " loads in flight";
         EXPECT_GE(count_prefix(f, "STS"), u) << f.name;
         EXPECT_EQ(count_prefix(f, "LDGSTS"), 0) << f.name;
       } else {
         const std::string ldgsts = AsyncOp(op) == AsyncOp::cp_async_cg ? "LDGSTS.E.BYPASS.128"
-                                   : w == 4                          ? "LDGSTS.E"
-                                                                     : std::string("LDGSTS") + width_suffix[w];
+                                   : w == 4                            ? "LDGSTS.E"
+                                                                       : std::string("LDGSTS") + width_suffix[w];
         EXPECT_GE(count_exact(f, ldgsts), 1) << f.name << ": no " << ldgsts;
         EXPECT_EQ(count_prefix(f, "LDG.") + count_exact(f, "LDG"), 0) << f.name << ": a plain load beside cp.async";
         char depbar[32];
@@ -54,23 +55,32 @@ TEST(Sass, AsyncCopyKernelsHoldTheCopyInstructionOfTheirPath) {
         EXPECT_GE(count_exact(f, "UBLKCP.S.G.MULTICAST"), 1) << f.name;
       } else {
         for (int d = 1; d <= 5; ++d)
-          EXPECT_GE(count_exact(f, "UTMALDG." + std::to_string(d) + "D"), 1) << f.name << ": no " << d << "D tensor load";
+          EXPECT_GE(count_exact(f, "UTMALDG." + std::to_string(d) + "D"), 1)
+              << f.name << ": no " << d << "D tensor load";
       }
       EXPECT_GE(count_exact(f, "SYNCS.PHASECHK.TRANS64.TRYWAIT"), 1) << f.name << ": no wait on the stage's mbarrier";
       ++tma_kernels;
     } else if (f.name.find("async_store_kernel") != std::string::npos) {
       ASSERT_EQ(std::sscanf(f.name.c_str() + f.name.find("AsyncOpE") + 8, "%dE", &op), 1) << f.name;
       switch (AsyncOp(op)) {
-        case AsyncOp::st_global: EXPECT_GE(count_exact(f, "STG.E.128"), 1) << f.name; break;
-        case AsyncOp::bulk_store: EXPECT_GE(count_exact(f, "UBLKCP.G.S"), 1) << f.name; break;
-        case AsyncOp::bulk_reduce_add: EXPECT_GE(count_exact(f, "UBLKRED.G.S.ADD"), 1) << f.name; break;
+        case AsyncOp::st_global:
+          EXPECT_GE(count_exact(f, "STG.E.128"), 1) << f.name;
+          break;
+        case AsyncOp::bulk_store:
+          EXPECT_GE(count_exact(f, "UBLKCP.G.S"), 1) << f.name;
+          break;
+        case AsyncOp::bulk_reduce_add:
+          EXPECT_GE(count_exact(f, "UBLKRED.G.S.ADD"), 1) << f.name;
+          break;
         case AsyncOp::tensor_store:
           for (int d = 1; d <= 5; ++d) EXPECT_GE(count_exact(f, "UTMASTG." + std::to_string(d) + "D"), 1) << f.name;
           break;
-        default: ADD_FAILURE() << f.name << ": a store kernel of a load path";
+        default:
+          ADD_FAILURE() << f.name << ": a store kernel of a load path";
       }
       if (AsyncOp(op) != AsyncOp::st_global) {
-        EXPECT_TRUE(has_text(f, "FENCE.VIEW.ASYNC.S")) << f.name << ": the TMA reads shared memory written without a proxy fence";
+        EXPECT_TRUE(has_text(f, "FENCE.VIEW.ASYNC.S"))
+            << f.name << ": the TMA reads shared memory written without a proxy fence";
       }
       ++store_kernels;
     } else if (f.name.find("async_latency_kernel") != std::string::npos) {

@@ -39,4 +39,3 @@ TEST(Sass, AtomicsAreRealAtomicsWithNoWarpAggregation) {
   }
   EXPECT_GE(checked, 50);
 }
-

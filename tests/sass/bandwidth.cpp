@@ -90,9 +90,12 @@ TEST(Sass, BandwidthKernelsUseTheNamedCacheOperatorAtEveryWidth) {
     ASSERT_FALSE(ops.empty()) << f.name;
     int n_load = 0, n_store = 0, other_global = 0;
     for (const auto& op : ops) {
-      if (loads && op == expected_load(ld, width)) ++n_load;
-      else if (stores && op == expected_store(st, width)) ++n_store;
-      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
+      if (loads && op == expected_load(ld, width))
+        ++n_load;
+      else if (stores && op == expected_store(st, width))
+        ++n_store;
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0)
+        ++other_global;
     }
     // `unroll` accesses of each kind in the loop and `unroll - 1` predicated ones in the slice's
     // last, partial group (never a loop of single accesses: the group has fewer than `unroll`);
@@ -100,7 +103,8 @@ TEST(Sass, BandwidthKernelsUseTheNamedCacheOperatorAtEveryWidth) {
     // may share the store's opcode).
     EXPECT_EQ(n_load, loads ? 2 * unroll - 1 : 0) << f.name << ": " << expected_load(ld, width);
     const bool check_matches = expected_store(st, width) == "STG.E.64" && stores;
-    EXPECT_EQ(n_store, stores ? 2 * unroll - 1 + (check_matches ? 1 : 0) : 0) << f.name << ": " << expected_store(st, width);
+    EXPECT_EQ(n_store, stores ? 2 * unroll - 1 + (check_matches ? 1 : 0) : 0)
+        << f.name << ": " << expected_store(st, width);
     EXPECT_EQ(other_global, check_matches ? 0 : 1) << f.name;
     // `unroll` loads in flight per thread, as bytes_in_flight_per_sm claims (at 4 and 8 B ptxas
     // once scheduled a fold before the 4th load: DRAM reads a quarter slower). Unroll 8 at 16 B
@@ -141,19 +145,27 @@ TEST(Sass, BandwidthDynamicSharedAndLineKernelsUseTheNamedOperator) {
     const std::string ld = next_tag(f.name, pos);
     const std::string st = is_dynamic ? next_tag(f.name, pos) : "";
     int width = 16, unroll = 0;
-    if (is_lines) ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dE", &unroll), 1) << f.name;
-    else ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dELi%dE", &width, &unroll), 2) << f.name;
+    if (is_lines)
+      ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dE", &unroll), 1) << f.name;
+    else
+      ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dELi%dE", &width, &unroll), 2) << f.name;
     const bool loads = kind != 1, stores = is_dynamic && kind != 0;
     const auto ops = timed_opcodes(f);
     ASSERT_FALSE(ops.empty()) << f.name;
     int n_load = 0, n_store = 0, atomics = 0, lds = 0, other_global = 0;
     for (const auto& op : ops) {
-      if (loads && op == expected_load(ld, width)) ++n_load;
-      else if (stores && op == expected_store(st, width)) ++n_store;
-      else if (op.rfind("ATOMG", 0) == 0) ++atomics;
-      else if (op == "LDS") ++lds;
-      else if (op == "STG.E" || op == "STG.E.64") continue;  // claimed work, the fold
-      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
+      if (loads && op == expected_load(ld, width))
+        ++n_load;
+      else if (stores && op == expected_store(st, width))
+        ++n_store;
+      else if (op.rfind("ATOMG", 0) == 0)
+        ++atomics;
+      else if (op == "LDS")
+        ++lds;
+      else if (op == "STG.E" || op == "STG.E.64")
+        continue;  // claimed work, the fold
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0)
+        ++other_global;
     }
     EXPECT_EQ(other_global, 0) << f.name;
     if (loads) {
@@ -193,11 +205,16 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
     const bool loads = kind != 1, stores = kind != 0;
     int n_load = 0, n_store = 0, atomics = 0, other_global = 0;
     for (const auto& op : f.opcodes) {
-      if (loads && op == expected_load(ld, width)) ++n_load;
-      else if (stores && op == expected_store(st, width)) ++n_store;
-      else if (op.rfind("ATOMG", 0) == 0 || op.rfind("RED", 0) == 0) ++atomics;
-      else if (!stores && op == "STG.E.64") continue;  // a read's fold, stored only on the marker
-      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0) ++other_global;
+      if (loads && op == expected_load(ld, width))
+        ++n_load;
+      else if (stores && op == expected_store(st, width))
+        ++n_store;
+      else if (op.rfind("ATOMG", 0) == 0 || op.rfind("RED", 0) == 0)
+        ++atomics;
+      else if (!stores && op == "STG.E.64")
+        continue;  // a read's fold, stored only on the marker
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0)
+        ++other_global;
     }
     EXPECT_EQ(n_load, loads ? unroll : 0) << f.name << ": " << expected_load(ld, width);
     EXPECT_EQ(n_store, stores ? unroll : 0) << f.name << ": " << expected_store(st, width);
@@ -209,7 +226,8 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
 }
 
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
-  EXPECT_EQ(expect_whole_passes_of_wide_shared_accesses("smem_read_kernel", "LDS", archbench::kSmemReadsPerThreadPerPass), 3);
+  EXPECT_EQ(
+      expect_whole_passes_of_wide_shared_accesses("smem_read_kernel", "LDS", archbench::kSmemReadsPerThreadPerPass), 3);
 }
 
 TEST(Sass, StreamReadIsOneWideL2LoadPerElement) {
@@ -244,4 +262,3 @@ TEST(Sass, ReferenceStoreKernelIsOneEightByteStorePerElement) {
   }
   EXPECT_EQ(checked, 1);
 }
-

@@ -3,7 +3,9 @@
 
 // --- Energy's own kernels (kernels/energy.cu): stores at every width, and a rest that only sleeps
 TEST(Sass, EnergyKernelsStoreWideToSharedMemoryAndRestAtTheBarrier) {
-  EXPECT_EQ(expect_whole_passes_of_wide_shared_accesses("smem_write_kernel", "STS", archbench::kSmemWritesPerThreadPerPass), 3);
+  EXPECT_EQ(
+      expect_whole_passes_of_wide_shared_accesses("smem_write_kernel", "STS", archbench::kSmemWritesPerThreadPerPass),
+      3);
   int rests = 0;
   for (const Function& f : sass()) {
     if (!is_sm90(f) || f.name.find("resident_rest_kernel") == std::string::npos) continue;
@@ -18,4 +20,3 @@ TEST(Sass, EnergyKernelsStoreWideToSharedMemoryAndRestAtTheBarrier) {
   }
   EXPECT_EQ(rests, 1);
 }
-

@@ -21,4 +21,3 @@ TEST(Sass, PersistProbeIsOneL2LoadPerLineBetweenTwoClocks) {
   }
   EXPECT_EQ(checked, 1);
 }
-

@@ -14,4 +14,3 @@ TEST(Sass, PdlStampKernelsWaitForTheGridBeforeTheirStamp) {
   EXPECT_EQ(pdl, 5) << "one pdl kernel per parameter size";
   EXPECT_EQ(plain, 5) << "one per parameter size";
 }
-

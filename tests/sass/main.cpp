@@ -3,7 +3,8 @@
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  if (std::string(ARCHBENCH_CUOBJDUMP).empty() || std::string(ARCHBENCH_CUOBJDUMP).find("NOTFOUND") != std::string::npos) {
+  if (std::string(ARCHBENCH_CUOBJDUMP).empty() ||
+      std::string(ARCHBENCH_CUOBJDUMP).find("NOTFOUND") != std::string::npos) {
     std::printf("cuobjdump not found (pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm): skipped\n");
     return ARCHBENCH_SKIP_CODE;
   }
@@ -15,4 +16,3 @@ int main(int argc, char** argv) {
   }
   return RUN_ALL_TESTS();
 }
-

@@ -4,9 +4,9 @@
 namespace {
 
 struct OpCase {
-  const char* tag;      // mangled tag type: "6LoadCa"
-  const char* sass32;   // the only global load allowed in the 32-bit index chase (fine)
-  const char* sass64;   // ... and in the 64-bit pointer chase (chain)
+  const char* tag;     // mangled tag type: "6LoadCa"
+  const char* sass32;  // the only global load allowed in the 32-bit index chase (fine)
+  const char* sass64;  // ... and in the 64-bit pointer chase (chain)
 };
 const OpCase kOps[] = {{"6LoadCa", "LDG.E.STRONG.SM", "LDG.E.64.STRONG.SM"},
                        {"6LoadCg", "LDG.E.STRONG.GPU", "LDG.E.64.STRONG.GPU"},
@@ -80,4 +80,3 @@ TEST(Sass, ConstantChaseIsOneIndexedLdcPerStep) {
   }
   EXPECT_EQ(checked, 1);
 }
-

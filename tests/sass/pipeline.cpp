@@ -52,7 +52,8 @@ TEST(Sass, EveryPipelineOpAndShapeIsCompiled) {
   for (const archbench::PipeOpInfo& op : archbench::pipe_ops()) {
     int found = 0;
     for (const auto& k : ks) found += k.op == op.name;
-    EXPECT_EQ(found, int(std::size(archbench::kPipelineIlps)) + 2) << op.name << ": one kernel per ILP + two latency bodies";
+    EXPECT_EQ(found, int(std::size(archbench::kPipelineIlps)) + 2)
+        << op.name << ": one kernel per ILP + two latency bodies";
   }
 }
 
@@ -69,10 +70,10 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
     int got = 0;
     std::string seen;
     for (const auto& opcode : op->sass)
-        if (region.count(opcode)) {
-          got += region.at(opcode);
-          seen += opcode + "x" + std::to_string(region.at(opcode)) + " ";
-        }
+      if (region.count(opcode)) {
+        got += region.at(opcode);
+        seen += opcode + "x" + std::to_string(region.at(opcode)) + " ";
+      }
     EXPECT_EQ(got, expected) << k.fn->name << ": " << seen;
     // helpers_per_step helper instructions per step where the op has any, of the opcodes listed
     // (a control chain's step: its compare, its forward branch and, for elect, the move of the
@@ -106,11 +107,11 @@ TEST(Sass, PipelineLoopHoldsOneInstructionPerStepAndNothingFolded) {
       if (!mine && opcode != "NOP;" && opcode != "NOP") others += n;
     }
     const bool packed = op->compiler_packs_pairs && k.ilp >= 2;
-    EXPECT_LE(others, 10 + (packed ? 2 * k.ilp + 2 : 0)) << k.fn->name << ": unexpected instructions in the timed loop: " << [&] {
-      std::string list;
-      for (const auto& [opcode, n] : region) list += opcode + "x" + std::to_string(n) + " ";
-      return list;
-    }();
+    EXPECT_LE(others, 10 + (packed ? 2 * k.ilp + 2 : 0))
+        << k.fn->name << ": unexpected instructions in the timed loop: " << [&] {
+             std::string list;
+             for (const auto& [opcode, n] : region) list += opcode + "x" + std::to_string(n) + " ";
+             return list;
+           }();
   }
 }
-

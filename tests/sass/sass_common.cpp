@@ -41,8 +41,8 @@ std::vector<Function> parse_sass(const std::string& text) {
 }  // namespace
 
 std::vector<Function>& sass() {
-  static std::vector<Function> fns = parse_sass(run(std::string("\"") + ARCHBENCH_CUOBJDUMP + "\" -sass \"" +
-                                                    ARCHBENCH_BINARY + "\" 2>&1"));
+  static std::vector<Function> fns =
+      parse_sass(run(std::string("\"") + ARCHBENCH_CUOBJDUMP + "\" -sass \"" + ARCHBENCH_BINARY + "\" 2>&1"));
   return fns;
 }
 
@@ -67,8 +67,10 @@ std::vector<std::string> timed_opcodes(const Function& f) {
   std::vector<std::string> out;
   int clocks = 0;
   for (std::size_t i = 0; i < f.opcodes.size(); ++i) {
-    if (f.opcodes[i] == "CS2R" && f.text[i].find("SR_CLOCKLO") != std::string::npos) ++clocks;
-    else if (clocks == 1) out.push_back(f.opcodes[i]);
+    if (f.opcodes[i] == "CS2R" && f.text[i].find("SR_CLOCKLO") != std::string::npos)
+      ++clocks;
+    else if (clocks == 1)
+      out.push_back(f.opcodes[i]);
   }
   return clocks == 2 ? out : std::vector<std::string>{};
 }

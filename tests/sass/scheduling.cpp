@@ -5,7 +5,8 @@ TEST(Sass, SchedulingKernelsRunTheirFfmaChains) {
   int checked = 0;
   for (const Function& f : sass()) {
     if (!is_sm90(f)) continue;
-    if (f.name.find("sustained_ffma_kernel") == std::string::npos && f.name.find("timeline_ffma_kernel") == std::string::npos &&
+    if (f.name.find("sustained_ffma_kernel") == std::string::npos &&
+        f.name.find("timeline_ffma_kernel") == std::string::npos &&
         f.name.find("pair_ffma_kernel") == std::string::npos)
       continue;
     int ffma = 0;
@@ -35,4 +36,3 @@ TEST(Sass, IcacheBodiesAreStraightLineFfmaOfTheirSize) {
   }
   for (int size : archbench::kIcacheInstructions) EXPECT_EQ(ffma_of_size[size], size) << "body of " << size;
 }
-

@@ -58,4 +58,3 @@ TEST(Sass, DsmKernelsLoadThroughTheClusterWindow) {
   }
   EXPECT_EQ(checked, 3);
 }
-

@@ -42,4 +42,3 @@ TEST(Sass, SyncLoopsHoldTheirBarrierOrFenceOncePerStep) {
   }
   EXPECT_EQ(checked, int(archbench::sync_steps().size()) * 2) << "every step at two body lengths";
 }
-

@@ -3,9 +3,7 @@
 
 // --- TensorCore kernels: mma_sync_kernel<Op, kIlp> and wgmma_kernel<Type, N, Mode> (sm_90a).
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(Sass, MmaSyncKernelsIssueOneTensorInstructionPerStep) {
   int checked = 0;
@@ -24,10 +22,13 @@ TEST(Sass, MmaSyncKernelsIssueOneTensorInstructionPerStep) {
       }
       int native = 0, other_mma = 0;
       for (const auto& o : f.opcodes) {
-        if (o == op.sass) ++native;
-        else if (o.find("MMA") != std::string::npos) ++other_mma;
+        if (o == op.sass)
+          ++native;
+        else if (o.find("MMA") != std::string::npos)
+          ++other_mma;
       }
-      EXPECT_EQ(native, archbench::kMmaBodySteps) << f.name << ": expected " << archbench::kMmaBodySteps << " " << op.sass;
+      EXPECT_EQ(native, archbench::kMmaBodySteps)
+          << f.name << ": expected " << archbench::kMmaBodySteps << " " << op.sass;
       EXPECT_EQ(other_mma, 0) << f.name;
     }
   }
@@ -59,4 +60,3 @@ TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
   EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 3))
       << "one kernel per type x N x mode, in sm_90a code";
 }
-

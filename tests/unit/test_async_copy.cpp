@@ -31,9 +31,9 @@ TEST(AsyncCopy, TensorBoxesTheTmaCannotTakeAreRefused) {
   EXPECT_THROW(tensor_box({64, 2, 2, 2, 2, 2}), std::invalid_argument);  // six dimensions
   EXPECT_THROW(tensor_box({512}), std::invalid_argument);                // a dimension above 256
   EXPECT_THROW(tensor_box({64, 0}), std::invalid_argument);
-  EXPECT_THROW(tensor_box({2, 64}), std::invalid_argument);              // 8-byte rows
-  EXPECT_THROW(tensor_box({32, 64}, 16), std::invalid_argument);         // no such swizzle
-  EXPECT_THROW(tensor_box({32, 64}, 64), std::invalid_argument);         // 128-byte rows, 64-byte span
+  EXPECT_THROW(tensor_box({2, 64}), std::invalid_argument);       // 8-byte rows
+  EXPECT_THROW(tensor_box({32, 64}, 16), std::invalid_argument);  // no such swizzle
+  EXPECT_THROW(tensor_box({32, 64}, 64), std::invalid_argument);  // 128-byte rows, 64-byte span
   EXPECT_NO_THROW(tensor_box({32, 64}, 128));
   EXPECT_NO_THROW(tensor_box({64, 4, 4, 2, 2}));
 }
@@ -52,9 +52,9 @@ TEST(AsyncCopy, EachCaseCopiesTheStageItsPathDefines) {
   c.op = AsyncOp::ld_st, c.warps_per_block = 32, c.width = 16, c.unroll = 4;
   EXPECT_EQ(async_stage_bytes(c), 32u * 32 * 16 * 4);  // every thread's loads in flight
   c.op = AsyncOp::cp_async_ca, c.width = 8;
-  EXPECT_EQ(async_stage_bytes(c), 32u * 32 * 8);       // one access per thread per commit group
+  EXPECT_EQ(async_stage_bytes(c), 32u * 32 * 8);  // one access per thread per commit group
   c.op = AsyncOp::tensor, c.box = tensor_box({64, 64});
-  EXPECT_EQ(async_stage_bytes(c), 16384u);             // one box
+  EXPECT_EQ(async_stage_bytes(c), 16384u);  // one box
   c.op = AsyncOp::bulk, c.stage_bytes = 4096;
   EXPECT_EQ(async_stage_bytes(c), 4096u);
 }
@@ -104,7 +104,7 @@ TEST(AsyncCopy, EveryPathHasOneNameAndLoadsAndStoresAreTold) {
   EXPECT_EQ(loads, 6);
   GpuInfo ampere = h100();
   ampere.cc_major = 8;
-  EXPECT_TRUE(async_unsupported(AsyncOp::bulk, ampere));        // the TMA is sm_90
+  EXPECT_TRUE(async_unsupported(AsyncOp::bulk, ampere));  // the TMA is sm_90
   EXPECT_FALSE(async_unsupported(AsyncOp::cp_async_cg, ampere));
 }
 

@@ -56,7 +56,8 @@ TEST(AtomicsCheck, MinMaxAndBitOps) {
 TEST(AtomicsCheck, ExchangeEndsOnSomeThreadsLastIterationAndCasOnItsSuccesses) {
   EXPECT_FALSE(check_atomic_final(AtomOp::exch_b32, range(8, 16), 7, 20 * kAtomMaxIterations + 6, 0));
   EXPECT_TRUE(check_atomic_final(AtomOp::exch_b32, range(8, 16), 7, 20 * kAtomMaxIterations + 5, 0));  // not the last
-  EXPECT_TRUE(check_atomic_final(AtomOp::exch_b32, range(8, 16), 7, 40 * kAtomMaxIterations + 6, 0));  // not a thread here
+  EXPECT_TRUE(
+      check_atomic_final(AtomOp::exch_b32, range(8, 16), 7, 40 * kAtomMaxIterations + 6, 0));  // not a thread here
   EXPECT_FALSE(check_atomic_final(AtomOp::cas_b32, range(32), 100, 1234, 1234));
   EXPECT_TRUE(check_atomic_final(AtomOp::cas_b32, range(32), 100, 1233, 1234));
 }

@@ -23,7 +23,8 @@ struct SimCache {
 
   // Average latency of a cyclic chase over `addresses`: two passes to warm, one timed.
   double chase(const std::vector<std::size_t>& addresses) const {
-    std::vector<std::list<std::pair<std::size_t, std::uint32_t>>> cache(static_cast<std::size_t>(sets));  // tag, sector bits
+    std::vector<std::list<std::pair<std::size_t, std::uint32_t>>> cache(
+        static_cast<std::size_t>(sets));  // tag, sector bits
     std::mt19937_64 rng(seed);
     std::size_t misses = 0;
     for (int pass = 0; pass < 3; ++pass)
@@ -39,7 +40,8 @@ struct SimCache {
         }
         auto& s = cache[set];
         auto it = s.begin();
-        for (; it != s.end() && it->first != tag; ++it) {}
+        for (; it != s.end() && it->first != tag; ++it) {
+        }
         bool hit = false;
         if (it != s.end()) {
           hit = (it->second & bit) != 0;
@@ -47,8 +49,10 @@ struct SimCache {
           if (lru) s.splice(s.begin(), s, it);
         } else {
           if (int(s.size()) == ways) {
-            if (lru) s.pop_back();
-            else s.erase(std::next(s.begin(), long(rng() % s.size())));
+            if (lru)
+              s.pop_back();
+            else
+              s.erase(std::next(s.begin(), long(rng() % s.size())));
           }
           s.emplace_front(tag, bit);
         }
@@ -161,10 +165,10 @@ TEST(CacheGeometry, LineFromApparentCapacityAtUnevenStrides) {
 // 2026-11-2[45]-geometry-tlb-*): the L2 holds 1.13-1.18x at 192 B where 256-B units predict 1.0,
 // the mixed chase's levels moving between runs; 256 B stays far ahead of 128 and 512.
 TEST(CacheGeometry, L2LineOfTheGpusRuns) {
-  for (const auto& caps : std::vector<std::vector<double>>{
-           {57972416, 68126592, 82392000, 102436544, 156335616},    // H200 GPU-16d4233a
-           {51433792, 58078464, 71588160, 88266304, 133458624},     // H100 GPU-3dccd03a
-           {53419968, 57506112, 70053760, 87187072, 134286912}}) {  // H100 GPU-c96f6c2f
+  for (const auto& caps :
+       std::vector<std::vector<double>>{{57972416, 68126592, 82392000, 102436544, 156335616},    // H200 GPU-16d4233a
+                                        {51433792, 58078464, 71588160, 88266304, 133458624},     // H100 GPU-3dccd03a
+                                        {53419968, 57506112, 70053760, 87187072, 134286912}}) {  // H100 GPU-c96f6c2f
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     for (std::size_t k = 1; k < caps.size(); ++k) apparent.emplace_back(64 + 128 * k, std::size_t(caps[k]));
     const LineFit l = infer_line_bytes(64, std::size_t(caps[0]), apparent);
@@ -232,7 +236,8 @@ TEST(CacheGeometry, TransitionFitRecoversCapacityAndWaysOfAHashedCache) {
   for (int ways : {4, 16, 64}) {
     const double line = 128, c = 224.0 * 1024;
     std::vector<std::pair<double, double>> pts;
-    for (double f = 0.6 * c; f <= 1.6 * c; f += 0.05 * c) pts.emplace_back(f, hashed_miss_fraction(f / line, c / line, ways));
+    for (double f = 0.6 * c; f <= 1.6 * c; f += 0.05 * c)
+      pts.emplace_back(f, hashed_miss_fraction(f / line, c / line, ways));
     const TransitionFit fit = fit_transition(pts, line);
     EXPECT_NEAR(fit.capacity, c, 0.005 * c) << ways;
     EXPECT_EQ(fit.ways, ways);
@@ -244,7 +249,7 @@ TEST(CacheGeometry, CapacityFromTheTransitionOfAModuloAndAHashedCache) {
   // Modulo index, sequential lines: the transition is a step at the capacity.
   const SimCache modulo{64, 16, 128, 32};
   auto r = find_capacity([&](std::size_t f) { return modulo.stride_chase(f, 128); }, 4096, 1 << 20, 128, 0.05, 12);
-  EXPECT_EQ(r.onset, modulo.capacity());  // exact for a modulo index
+  EXPECT_EQ(r.onset, modulo.capacity());                            // exact for a modulo index
   EXPECT_NEAR(double(r.capacity), double(modulo.capacity()), 128);  // the modulo model fits it, to a line
   EXPECT_EQ(r.ways_fit, 16);
   EXPECT_GT(r.confidence, 0.9);
@@ -300,7 +305,8 @@ TEST(Zigzag, ScatterWidensTheConfidence) {
   std::vector<std::pair<double, double>> p;
   const double wobble[] = {3, -4, 2, -3, 4};
   int i = 0;
-  for (double n : {2000.0, 2400.0, 2800.0, 3200.0, 3600.0}) p.emplace_back(n, (100 * 1000 + 500 * (n - 1000)) / n + wobble[i++]);
+  for (double n : {2000.0, 2400.0, 2800.0, 3200.0, 3600.0})
+    p.emplace_back(n, (100 * 1000 + 500 * (n - 1000)) / n + wobble[i++]);
   const archbench::ZigzagCapacity z = archbench::capacity_from_zigzag(p, 100, 0.5);
   EXPECT_GT(z.sd_lines, 10);
   EXPECT_LT(z.confidence, 0.9);
@@ -335,7 +341,9 @@ TEST(PlateauStart, SkipsThePreviousLevelsTransition) {
   EXPECT_LE(double(s), 1.1 * 32 * mb);
   EXPECT_EQ(s % step, 0u);
   // Already on a plateau: the footprint itself, aligned.
-  EXPECT_EQ(archbench::plateau_start(curve, std::size_t(34.6 * mb), limit, step, 0.2), std::size_t(34.6 * mb) / step * step);
+  EXPECT_EQ(archbench::plateau_start(curve, std::size_t(34.6 * mb), limit, step, 0.2),
+            std::size_t(34.6 * mb) / step * step);
   // A curve that keeps rising has no plateau below the limit.
-  EXPECT_EQ(archbench::plateau_start([](std::size_t f) { return double(f); }, 1 << 20, 1 << 24, step, 0.2), std::size_t(1) << 24);
+  EXPECT_EQ(archbench::plateau_start([](std::size_t f) { return double(f); }, 1 << 20, 1 << 24, step, 0.2),
+            std::size_t(1) << 24);
 }

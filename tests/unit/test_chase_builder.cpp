@@ -65,8 +65,7 @@ TEST(RandomCycle, DeterministicPerSeedAndNotSequential) {
   EXPECT_EQ(a.next, b.next);
   EXPECT_NE(a.next, c.next);
   std::size_t sequential = 0;
-  for (std::size_t line = 0; line + 1 < (1 << 20) / 128; ++line)
-    sequential += a.next[line * 32] == (line + 1) * 32;
+  for (std::size_t line = 0; line + 1 < (1 << 20) / 128; ++line) sequential += a.next[line * 32] == (line + 1) * 32;
   EXPECT_LT(sequential, 20u);
 }
 

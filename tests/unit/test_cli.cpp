@@ -25,7 +25,8 @@ TEST(Cli, DefaultsAndPassThrough) {
   const CliOptions o = parse({"--benchmark_filter=MemLatency", "--benchmark_repetitions=3"});
   EXPECT_EQ(o.device, 0);
   EXPECT_FALSE(o.quick);
-  EXPECT_EQ(o.rest, (std::vector<std::string>{"archbench", "--benchmark_filter=MemLatency", "--benchmark_repetitions=3"}));
+  EXPECT_EQ(o.rest,
+            (std::vector<std::string>{"archbench", "--benchmark_filter=MemLatency", "--benchmark_repetitions=3"}));
 }
 
 TEST(Cli, OwnOptionsAreTakenOut) {
@@ -47,9 +48,16 @@ TEST(Cli, EnvironmentAndFlagPrecedence) {
 }
 
 TEST(Cli, BadValuesGiveOneLineErrors) {
-  for (const auto& bad : std::vector<std::vector<std::string>>{
-           {"--device=abc"}, {"--device=-1"}, {"--device="}, {"--device"}, {"--device=1x"},
-           {"--results_dir="}, {"--tag=a/b"}, {"--reference_sm=-1"}, {"--reference_sm=x"}, {"--reference_sm="}}) {
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--device=abc"},
+                                                               {"--device=-1"},
+                                                               {"--device="},
+                                                               {"--device"},
+                                                               {"--device=1x"},
+                                                               {"--results_dir="},
+                                                               {"--tag=a/b"},
+                                                               {"--reference_sm=-1"},
+                                                               {"--reference_sm=x"},
+                                                               {"--reference_sm="}}) {
     try {
       parse(bad);
       ADD_FAILURE() << "accepted " << bad[0];
@@ -114,8 +122,9 @@ TEST(Cli, SustainedSecondsAreAWholeNumberOfSeconds) {
 }
 
 TEST(Cli, SkipFeatureTakesACommaSeparatedList) {
-  EXPECT_EQ(archbench::parse_cli({"archbench", "--skip_feature=P2P"}, [](const char*) { return nullptr; }).skip_features,
-            (std::vector<std::string>{"P2P"}));
+  EXPECT_EQ(
+      archbench::parse_cli({"archbench", "--skip_feature=P2P"}, [](const char*) { return nullptr; }).skip_features,
+      (std::vector<std::string>{"P2P"}));
   EXPECT_EQ(parse({"--skip_feature=P2P,Tlb"}).skip_features, (std::vector<std::string>{"P2P", "Tlb"}));
   EXPECT_THROW(parse({"--skip_feature="}), archbench::CliError);
   EXPECT_THROW(parse({"--skip_feature=P2P,"}), archbench::CliError);
@@ -144,8 +153,9 @@ TEST(GpuProfile, ReadsTheGpuOfACommittedRun) {
 
 TEST(GpuProfile, ReadsACommittedGzipRun) {
   // Most committed runs are .json.gz: the H200 full run of 2026-11-26 (part A).
-  const std::string path = std::string(ARCHBENCH_TEST_DATA) +
-                           "/../../results/nvidia-h200/regression/2026-11-26-full-39a21a3a2f50-GPU-f17408b6-partA.json.gz";
+  const std::string path =
+      std::string(ARCHBENCH_TEST_DATA) +
+      "/../../results/nvidia-h200/regression/2026-11-26-full-39a21a3a2f50-GPU-f17408b6-partA.json.gz";
   try {
     const archbench::GpuInfo i = archbench::gpu_info_from_result(path);
     EXPECT_EQ(i.name, "NVIDIA H200");

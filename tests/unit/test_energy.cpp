@@ -18,7 +18,7 @@ namespace {
 // NVML reports it), read every `read_s` from 0 to `until_s`; power_w(t) is the board's power.
 std::vector<EnergyRead> counter_trace(const std::function<double(double)>& power_w, double period, double read_s,
                                       double until_s, double delay = 0) {
-  constexpr double dt = 1e-4;  // the integration step
+  constexpr double dt = 1e-4;          // the integration step
   std::vector<double> integral_mj{0};  // at k dt
   for (double t = 0; t <= until_s + dt; t += dt) integral_mj.push_back(integral_mj.back() + power_w(t) * dt * 1e3);
   const auto energy_at = [&](double t) { return t <= 0 ? 0.0 : integral_mj[std::size_t(t / dt)]; };

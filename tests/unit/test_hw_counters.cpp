@@ -11,7 +11,8 @@ using namespace archbench;
 
 TEST(HwCounters, NamesAreUniqueAndSayTheirUnit) {
   std::set<std::string> cupti, json;
-  const std::regex unit("^hw_[a-z0-9_]+_(sectors|bytes|requests|wavefronts|conflicts|cycles|pct)$|^hw_inst_[a-z0-9_]+$");
+  const std::regex unit(
+      "^hw_[a-z0-9_]+_(sectors|bytes|requests|wavefronts|conflicts|cycles|pct)$|^hw_inst_[a-z0-9_]+$");
   for (const HwMetric& m : hw_metrics()) {
     EXPECT_TRUE(cupti.insert(m.cupti).second) << m.cupti;
     EXPECT_TRUE(json.insert(m.counter).second) << m.counter;
@@ -30,9 +31,10 @@ TEST(HwCounters, NamesAreUniqueAndSayTheirUnit) {
     EXPECT_NE(m.group, 0u) << m.counter;
   }
   // What the issue asks for is there.
-  for (const char* n : {"hw_l1_global_load_hit_sectors", "hw_l2_read_sectors", "hw_l2_write_sectors", "hw_l2_read_hit_sectors",
-                        "hw_l2_fabric_sectors", "hw_dram_read_bytes", "hw_dram_write_bytes", "hw_smem_load_bank_conflicts",
-                        "hw_smem_load_wavefronts", "hw_inst_executed", "hw_tensor_hmma_active_cycles"})
+  for (const char* n :
+       {"hw_l1_global_load_hit_sectors", "hw_l2_read_sectors", "hw_l2_write_sectors", "hw_l2_read_hit_sectors",
+        "hw_l2_fabric_sectors", "hw_dram_read_bytes", "hw_dram_write_bytes", "hw_smem_load_bank_conflicts",
+        "hw_smem_load_wavefronts", "hw_inst_executed", "hw_tensor_hmma_active_cycles"})
     EXPECT_EQ(json.count(n), 1u) << n;
 }
 
@@ -42,7 +44,8 @@ TEST(HwCounters, GroupsSelectTheirCounters) {
   EXPECT_EQ(hw_metrics_in(kHwMemory | kHwShared | kHwInstructions | kHwTensor | kHwUnits).size(), hw_metrics().size());
   EXPECT_EQ(hw_metrics_in(kHwUnits).size(), 5u);
   const auto memory = hw_metrics_in(kHwMemory);
-  EXPECT_TRUE(std::any_of(memory.begin(), memory.end(), [](const HwMetric& m) { return std::string(m.counter) == "hw_dram_read_bytes"; }));
+  EXPECT_TRUE(std::any_of(memory.begin(), memory.end(),
+                          [](const HwMetric& m) { return std::string(m.counter) == "hw_dram_read_bytes"; }));
 }
 
 TEST(HwCounters, DifferenceIsPerNameAndNeverNegative) {
@@ -76,11 +79,15 @@ HwValues census_values(int slices, int channels, int half, double sectors = 1e8)
 // The counts an H100 SXM (80 slices, 40 channels) and an H200 (94 slices, 48 channel units of
 // which two carry half: 47 channels, its 6016-bit bus) returned, 2026-11-25.
 TEST(HwCounters, UnitCensusCountsSlicesAndEnabledChannels) {
-  const HwValues h100 = {{"hw_l2_slice_sectors", 102111129}, {"hw_l2_slice_mean_sectors", 1276389.11},
-                         {"hw_dram_channel_read_sectors", 67110176}, {"hw_dram_channel_mean_read_sectors", 1677754.40},
+  const HwValues h100 = {{"hw_l2_slice_sectors", 102111129},
+                         {"hw_l2_slice_mean_sectors", 1276389.11},
+                         {"hw_dram_channel_read_sectors", 67110176},
+                         {"hw_dram_channel_mean_read_sectors", 1677754.40},
                          {"hw_dram_channel_max_read_sectors", 1677848}};
-  const HwValues h200 = {{"hw_l2_slice_sectors", 101619618}, {"hw_l2_slice_mean_sectors", 1081059.77},
-                         {"hw_dram_channel_read_sectors", 67109776}, {"hw_dram_channel_mean_read_sectors", 1398120.33},
+  const HwValues h200 = {{"hw_l2_slice_sectors", 101619618},
+                         {"hw_l2_slice_mean_sectors", 1081059.77},
+                         {"hw_dram_channel_read_sectors", 67109776},
+                         {"hw_dram_channel_mean_read_sectors", 1398120.33},
                          {"hw_dram_channel_max_read_sectors", 1427944}};
   const UnitCensus a = *unit_census(h100), b = *unit_census(h200);
   EXPECT_EQ(a.l2_slices, 80);
@@ -116,8 +123,11 @@ TEST(HwCounters, UnitCensusNeedsEveryCounterAndSomeTraffic) {
 namespace {
 
 HwValues global(double ld, double hit, double st, double dram_r, double dram_w) {
-  return {{"hw_l1_global_load_sectors", ld}, {"hw_l1_global_load_hit_sectors", hit}, {"hw_l1_global_store_sectors", st},
-          {"hw_dram_read_bytes", dram_r}, {"hw_dram_write_bytes", dram_w}};
+  return {{"hw_l1_global_load_sectors", ld},
+          {"hw_l1_global_load_hit_sectors", hit},
+          {"hw_l1_global_store_sectors", st},
+          {"hw_dram_read_bytes", dram_r},
+          {"hw_dram_write_bytes", dram_w}};
 }
 
 MemLevel level_of(const HwValues& v) { return served_level(*served_shares(v)); }

@@ -56,8 +56,8 @@ TEST(Icache, AFlatCurveHasNoLevel) {
 TEST(Icache, AnH100CurveShowsL0AndL1) {
   // Scheduling/icache/ffma/instructions:S/warps_per_sm:1 on an H100 SXM (commit 92d5cbb22412).
   const std::vector<IcacheSample> h100 = {
-      {128, 1.2189},  {192, 1.1459},  {256, 1.1096},  {384, 1.0991},   {512, 1.0744},   {768, 1.0496},
-      {1024, 1.0373}, {1536, 1.0249}, {2048, 1.1299}, {3072, 2.0245},  {4096, 2.0203},  {6144, 2.0123},
+      {128, 1.2189},  {192, 1.1459},   {256, 1.1096},   {384, 1.0991},  {512, 1.0744},  {768, 1.0496},
+      {1024, 1.0373}, {1536, 1.0249},  {2048, 1.1299},  {3072, 2.0245}, {4096, 2.0203}, {6144, 2.0123},
       {8192, 2.3887}, {12288, 5.5633}, {16384, 5.5612}, {24576, 5.554}, {32768, 5.539}};
   const IcacheLevels r = infer_icache_levels(h100, kBytes);
   ASSERT_EQ(r.levels.size(), 2u);

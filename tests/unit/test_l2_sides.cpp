@@ -58,7 +58,8 @@ TEST(L2Sides, OneLatencyGroupOrAnUndecidedSmIsRefusedWithAReason) {
   for (double& c : s.map) c = 500;  // one partition
   EXPECT_FALSE(assign_l2_sides(s.map, s.samples, 63).sides);
   s = synthetic(8192, 8, 63, 20);
-  for (std::size_t i = 0; i < s.samples[3].size(); ++i) s.samples[3][i] = (i / 3) % 2 ? 400 : 600;  // agrees with neither
+  for (std::size_t i = 0; i < s.samples[3].size(); ++i)
+    s.samples[3][i] = (i / 3) % 2 ? 400 : 600;  // agrees with neither
   const L2SidesResult r = assign_l2_sides(s.map, s.samples, 63);
   EXPECT_FALSE(r.sides);
   EXPECT_NE(r.why_not.find("SM 3"), std::string::npos) << r.why_not;

@@ -8,7 +8,9 @@ using namespace archbench;
 TEST(MemoryLevels, FootprintLevelBySharePerSmAndL2) {
   // A GPU of 100 SMs, 200 KiB of shared memory per SM, 80 MiB of L2 (synthetic numbers).
   const std::size_t smem = 200 << 10, l2 = 80u << 20;
-  const auto level = [&](std::size_t f, bool via_l1, int sms = 100) { return footprint_level(f, sms, via_l1, false, smem, l2); };
+  const auto level = [&](std::size_t f, bool via_l1, int sms = 100) {
+    return footprint_level(f, sms, via_l1, false, smem, l2);
+  };
   EXPECT_EQ(level(100 * (100 << 10), true), MemLevel::l1);  // 100 KiB per SM
   EXPECT_EQ(level(100 * smem, true), MemLevel::l1);         // the bound itself
   EXPECT_EQ(level(100 * smem + 4096, true), MemLevel::l1_l2);

@@ -37,8 +37,8 @@ TEST(PipelineOps, PeakTableFollowsTheProgrammingGuide) {
 TEST(PipelineOps, HostReplayOfIntegerChainsCountsEveryStep) {
   const PipeOpInfo& imad = pipe_op_info(PipeOp::imad);  // x = 3x + 1 from 1
   EXPECT_EQ(emulate_chains(imad, 1, 0), 1u);
-  EXPECT_EQ(emulate_chains(imad, 1, 3), 40u);  // 1 -> 4 -> 13 -> 40
-  EXPECT_EQ(emulate_chains(imad, 2, 1), 4u ^ 7u);  // chain 1 starts at 2
+  EXPECT_EQ(emulate_chains(imad, 1, 3), 40u);            // 1 -> 4 -> 13 -> 40
+  EXPECT_EQ(emulate_chains(imad, 2, 1), 4u ^ 7u);        // chain 1 starts at 2
   const PipeOpInfo& iadd = pipe_op_info(PipeOp::iadd3);  // x = x + 3 + 5
   EXPECT_EQ(emulate_chains(iadd, 1, 1000), 1u + 8000u);
   const PipeOpInfo& dpx = pipe_op_info(PipeOp::dpx_viaddmax);  // max(x + 3, 5)
@@ -52,7 +52,7 @@ TEST(PipelineOps, HostReplayOfFmaReachesTheFixedPoint) {
   std::uint32_t one_bits;
   std::memcpy(&one_bits, &one, 4);
   EXPECT_EQ(emulate_chains(ffma, 1, 1000000000ull), one_bits);  // stops early at the fixed point
-  const float after_one = std::fmaf(1.0625f, 0.75f, 0.25f);       // chain 1 starts at 1 + 1/16
+  const float after_one = std::fmaf(1.0625f, 0.75f, 0.25f);     // chain 1 starts at 1 + 1/16
   std::uint32_t b;
   std::memcpy(&b, &after_one, 4);
   EXPECT_EQ(emulate_chains(ffma, 2, 1), one_bits ^ b);

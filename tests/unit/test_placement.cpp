@@ -10,8 +10,10 @@ using namespace archbench;
 
 TEST(Placement, ReferenceSmIsTheMedianOfTheSmsThatRan) {
   // Per-SM L2 latencies as on an H100 board: pairs of SMs of one TPC read alike; 0 = no block ran.
-  EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9, 281.0}), 6u);  // 266 272 272 [277] 279 281 288
-  EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9}), 1u);  // even: lower median, 272.3 on SM 0 and 1 -> 1
+  EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9, 281.0}),
+            6u);  // 266 272 272 [277] 279 281 288
+  EXPECT_EQ(median_latency_sm({272.3, 272.3, 0, 279.3, 266.4, 288.4, 276.9}),
+            1u);                                   // even: lower median, 272.3 on SM 0 and 1 -> 1
   EXPECT_EQ(median_latency_sm({5, 4, 3, 2}), 2u);  // lower median: 2 3 | 4 5 -> 3, on SM 2
   EXPECT_EQ(median_latency_sm({7, 7, 7}), 1u);     // ties: the SM number decides, the same every run
   EXPECT_FALSE(median_latency_sm({0, 0}).has_value());

@@ -33,8 +33,8 @@ TEST(PrimaryMetrics, SlowFaultParsesAndRejectsWithAReason) {
   ASSERT_TRUE(f);
   EXPECT_EQ(f->feature, "Atomics");
   EXPECT_DOUBLE_EQ(f->pct, 3.0);
-  for (const char* bad : {"slow:", "slow::3", "slow:Atomics", "slow:Atomics:", "slow:Atomics:x", "slow:Atomics:-1",
-                          "slow:Atomics:3%"}) {
+  for (const char* bad :
+       {"slow:", "slow::3", "slow:Atomics", "slow:Atomics:", "slow:Atomics:x", "slow:Atomics:-1", "slow:Atomics:3%"}) {
     try {
       parse_slow_fault(bad);
       ADD_FAILURE() << bad << " was accepted";
@@ -58,8 +58,8 @@ TEST(MethodIds, AreTwelveHexDigitsThatFollowTheDigestAndTheDeclaration) {
   const std::string id = archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower");
   ASSERT_EQ(id.size(), 12u);
   EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
-  EXPECT_EQ(id, archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower"));  // stable
-  EXPECT_NE(id, archbench::method_id("2b0b7f3e9046ee49", "primary=latency_cycles:lower"));  // the code
+  EXPECT_EQ(id, archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower"));   // stable
+  EXPECT_NE(id, archbench::method_id("2b0b7f3e9046ee49", "primary=latency_cycles:lower"));   // the code
   EXPECT_NE(id, archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:higher"));  // the meaning
   // The two parts cannot slide into each other.
   EXPECT_NE(archbench::method_id("ab", "c"), archbench::method_id("a", "bc"));

@@ -14,7 +14,8 @@ std::vector<PairSlowdown> pairs(int warps, int schedulers, double noise) {
   std::normal_distribution<double> jitter(0.0, noise);
   std::vector<PairSlowdown> p;
   for (int a = 0; a < warps; ++a)
-    for (int b = a + 1; b < warps; ++b) p.push_back({a, b, (a % schedulers == b % schedulers ? 2.0 : 1.0) + jitter(rng)});
+    for (int b = a + 1; b < warps; ++b)
+      p.push_back({a, b, (a % schedulers == b % schedulers ? 2.0 : 1.0) + jitter(rng)});
   return p;
 }
 

@@ -79,7 +79,9 @@ TEST(SmemBankModel, TheWideModelMatchesWhatAnH100Measured) {
     EXPECT_EQ(wide_model_wavefronts(g, c.p), c.measured) << c.p.access_bytes << " B " << c.p.name;
   }
   for (int s = 1; s <= 64; ++s) {
-    for (int w : {4, 8, 16}) EXPECT_EQ(wide_model_wavefronts(g, stride_pattern(w, s, kLanes)), model_wavefronts(g, stride_pattern(w, s, kLanes)));
+    for (int w : {4, 8, 16})
+      EXPECT_EQ(wide_model_wavefronts(g, stride_pattern(w, s, kLanes)),
+                model_wavefronts(g, stride_pattern(w, s, kLanes)));
   }
 }
 
@@ -108,7 +110,8 @@ TEST(SmemBankInference, RecoversThirtyTwoBanksOfFourBytesFromCleanCosts) {
 }
 
 TEST(SmemBankInference, RecoversTheGeometryFromNoisyCostsWithOutliers) {
-  for (const BankGeometry truth : {BankGeometry{32, 4}, BankGeometry{16, 4}, BankGeometry{32, 8}, BankGeometry{64, 4}}) {
+  for (const BankGeometry truth :
+       {BankGeometry{32, 4}, BankGeometry{16, 4}, BankGeometry{32, 8}, BankGeometry{64, 4}}) {
     const BankInference r = infer_bank_geometry(synthetic(truth, 1.0, 0.05, 4));
     EXPECT_EQ(r.geometry.banks, truth.banks) << truth.banks << "x" << truth.bank_bytes;
     EXPECT_EQ(r.geometry.bank_bytes, truth.bank_bytes) << truth.banks << "x" << truth.bank_bytes;

@@ -34,7 +34,8 @@ TEST(Supervisor, SplitsAndJoinsBenchmarkJson) {
 })";
   const auto parts = split_benchmark_json(text);
   ASSERT_TRUE(parts);
-  EXPECT_EQ(nlohmann::json::parse(parts->context), nlohmann::json::parse(R"({"gpu_name": "X {weird} \"quoted\"", "n": 3})"));
+  EXPECT_EQ(nlohmann::json::parse(parts->context),
+            nlohmann::json::parse(R"({"gpu_name": "X {weird} \"quoted\"", "n": 3})"));
   ASSERT_EQ(parts->benchmarks.size(), 2u);
   EXPECT_EQ(nlohmann::json::parse(parts->benchmarks[1]), nlohmann::json::parse(R"({"name": "B/]2", "v": -1.5e3})"));
   std::vector<std::string> all = parts->benchmarks;

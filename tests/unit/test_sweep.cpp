@@ -28,8 +28,8 @@ TEST(LogSweep, DenserInsideDenseRegions) {
   const auto in = [&](std::size_t lo, std::size_t hi) {
     return std::count_if(v.begin(), v.end(), [&](std::size_t x) { return x >= lo && x <= hi; });
   };
-  EXPECT_GE(in(l2 / 4, 2 * l2), 3 * 8);      // three octaves at 8 per octave
-  EXPECT_LE(in(1024, 8192), 3 * 2 + 1);       // three octaves at 2 per octave
+  EXPECT_GE(in(l2 / 4, 2 * l2), 3 * 8);  // three octaves at 8 per octave
+  EXPECT_LE(in(1024, 8192), 3 * 2 + 1);  // three octaves at 2 per octave
 }
 
 TEST(LogSweep, RejectsBadInput) {

@@ -81,10 +81,18 @@ TEST(TensorOps, ProductSumOfOnesIsMTimesNTimesK) {
     const int eb = tensor_element_bytes(d);
     std::uint64_t one = 0;
     switch (d) {
-      case TensorDtype::f16: one = 0x3C00; break;
-      case TensorDtype::tf32: one = 0x3F800000; break;
-      case TensorDtype::e4m3: one = 0x38; break;
-      default: one = 1; break;
+      case TensorDtype::f16:
+        one = 0x3C00;
+        break;
+      case TensorDtype::tf32:
+        one = 0x3F800000;
+        break;
+      case TensorDtype::e4m3:
+        one = 0x38;
+        break;
+      default:
+        one = 1;
+        break;
     }
     const int n = 32;
     std::vector<std::uint8_t> a(kWgmmaABytes), b(std::size_t(n) * kWgmmaKBytes);
@@ -94,8 +102,8 @@ TEST(TensorOps, ProductSumOfOnesIsMTimesNTimesK) {
   }
   // One non-zero element in each: only their K positions meet.
   std::vector<std::uint8_t> a(kWgmmaABytes, 0), b(8 * kWgmmaKBytes, 0);
-  a[wgmma_operand_offset(5, 20)] = 3;   // A[5][k=20] = 3
-  b[wgmma_operand_offset(7, 20)] = 2;   // B[7][k=20] = 2
+  a[wgmma_operand_offset(5, 20)] = 3;  // A[5][k=20] = 3
+  b[wgmma_operand_offset(7, 20)] = 2;  // B[7][k=20] = 2
   EXPECT_EQ(wgmma_product_sum(TensorDtype::s8, a, b, 8), 6.0);
   b[wgmma_operand_offset(7, 20)] = 0;
   b[wgmma_operand_offset(7, 21)] = 2;  // another K: no product
