@@ -1,6 +1,7 @@
 """The suite's features, from benchmarks/features.json: the one list the scripts read (CMake's
 tests read the same file). Each row: name, label (ctest), plot (scripts/plot_<plot>.py),
-plot_files, doc, run (default, apart, on_request, fault_injection)."""
+plot_files, doc, run (default, apart, on_request, fault_injection), and gpus (how many its GPU tests
+need, where more than one)."""
 import json
 import os
 
