@@ -1,9 +1,15 @@
 """The suite's features, from benchmarks/features.json: the one list the scripts read (CMake's
 tests read the same file). Each row: name, label (ctest), plot (scripts/plot_<plot>.py),
-plot_files, doc, run (default, apart, on_request, fault_injection), and gpus (how many its GPU tests
-need, where more than one)."""
+plot_files, doc, run (default, apart, on_request, fault_injection), gpus (how many its GPU tests
+need, where more than one), and summary (its row in the README's feature table).
+
+    features.py --write-readme README.md    rewrites the README's feature table from the table
+    features.py --check-readme README.md    exit 1 when the README's table is not the table's
+"""
+import argparse
 import json
 import os
+import sys
 
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks", "features.json")
 
@@ -42,3 +48,54 @@ def plots():
 def feature_of_plot():
     """{plot script name: feature name}."""
     return {r["plot"]: r["name"] for r in rows() if r["plot"]}
+
+
+README_HEADER = "| Feature | What you get | Page |"
+
+
+def readme_rows():
+    """The README's feature table (its docs index): a row per feature a user runs, in the table's order."""
+    return [f"| `{r['name']}` | {r['summary']} | [{r['doc']}]({r['doc']}) |" for r in rows()
+            if r["run"] != "fault_injection"]
+
+
+def with_readme_table(text):
+    """`text` (the README) with its feature table's rows replaced by the table's."""
+    lines = text.split("\n")
+    if README_HEADER not in lines:
+        raise ValueError(f"no feature table ('{README_HEADER}') in the README")
+    start = lines.index(README_HEADER) + 2  # past the header and its |---| line
+    end = start
+    while end < len(lines) and lines[end].startswith("| `"):
+        end += 1
+    return "\n".join(lines[:start] + readme_rows() + lines[end:])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="The README's feature table from benchmarks/features.json")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write-readme", metavar="README")
+    g.add_argument("--check-readme", metavar="README")
+    args = ap.parse_args(argv)
+    path = args.write_readme or args.check_readme
+    try:
+        with open(path) as f:
+            text = f.read()
+        new = with_readme_table(text)
+    except (OSError, ValueError) as e:
+        print(f"features.py: error: {e}", file=sys.stderr)
+        return 2
+    if args.write_readme:
+        if new != text:
+            with open(path, "w") as f:
+                f.write(new)
+        return 0
+    if new != text:
+        print(f"features.py: {path}'s feature table is not benchmarks/features.json's "
+              "(scripts/features.py --write-readme README.md)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -53,10 +53,18 @@ def test_the_binary_registers_the_tables_features_by_their_run():
 
 
 def test_the_readme_lists_every_feature_with_its_page():
-    """The README's feature table (its docs index): a row per feature a user runs, each linking the
-    table's doc page, and no row for anything else."""
+    """The README's feature table (its docs index) is the table's: a row per feature a user runs,
+    its summary and its doc page, written by scripts/features.py --write-readme; a hand edit of
+    the README's rows fails here, and a README without the table is an error (exit 2)."""
     import re
     readme = open(os.path.join(ROOT, "README.md")).read()
+    assert features.with_readme_table(readme) == readme, "run scripts/features.py --write-readme README.md"
     rows = dict(re.findall(r"^\| `(\w+)` \|.*\[(docs/[\w.]+)\]", readme, flags=re.M))
     wanted = {r["name"]: r["doc"] for r in features.rows() if r["run"] != "fault_injection"}
     assert rows == wanted
+    script = os.path.join(ROOT, "scripts", "features.py")
+    edited = readme.replace("| `Tlb` | ", "| `Tlb` | hand-edited ", 1)
+    assert features.with_readme_table(edited) == readme
+    r = subprocess.run([sys.executable, script, "--check-readme", os.path.join(ROOT, "docs", "tlb.md")],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "no feature table" in r.stderr
