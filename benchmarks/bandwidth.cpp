@@ -375,7 +375,9 @@ void register_bandwidth(const SuiteConfig& cfg) {
             if (d == BwDist::static_slices && chunk != (16u << 10)) continue;
             if (d == BwDist::dynamic_chunks && chunk > (64u << 10)) continue;
             if (by_block && chunk < (128u << 10)) continue;
-            if (d != BwDist::static_slices && (footprint / chunk < 4 * claimers || chunk % group != 0)) continue;
+            if (d != BwDist::static_slices &&
+                (!enough_chunks_per_claimer(footprint, chunk, claimers) || chunk % group != 0))
+              continue;
             BwCase bc{t.variant, 16, footprint, BwShape{1, w, int(sms)}, u, d};
             if (d != BwDist::static_slices) bc.chunk_bytes = chunk;
             BwLaunch probe;

@@ -279,12 +279,12 @@ std::vector<WarpTiming> run_grid_order(const BwLaunch& l, const Entry& e) {
   ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, e.kernel, l.threads_per_block, 0));
   const std::size_t n = l.footprint_bytes / l.width, group = std::size_t(l.threads_per_block) * l.unroll;
   const std::size_t groups = (n + group - 1) / group, resident = std::size_t(fit) * sm_count;
-  // Groups per pass >= 4 x the blocks resident at once (as dynamic claims' 4 chunks per claimer):
-  // a group's next pass is dispatched long after this one ended.
-  if (groups < 4 * resident)
+  // Groups per pass >= kMinChunksPerClaimer x the blocks resident at once (the dynamic claims' rule,
+  // a group for a chunk): a group's next pass is dispatched long after this one ended.
+  if (groups < kMinChunksPerClaimer * resident)
     throw std::invalid_argument("bandwidth: " + std::to_string(groups) + " thread groups per pass for " +
-                                std::to_string(resident) +
-                                " resident blocks; grid order needs at least 4 per resident block");
+                                std::to_string(resident) + " resident blocks; grid order needs at least " +
+                                std::to_string(kMinChunksPerClaimer) + " per resident block");
   if (groups * l.passes > 0x7fffffffu) throw std::invalid_argument("bandwidth: grid order needs more than 2^31 blocks");
   BwLaunch g = l;
   g.grid_groups = std::uint32_t(groups);
@@ -424,13 +424,11 @@ std::vector<WarpTiming> run_bandwidth(const BwLaunch& l) {
     const std::size_t group = std::size_t(by_block ? l.threads_per_block : 32) * l.unroll * l.width;
     if (l.chunk_bytes == 0 || l.chunk_bytes % group != 0)
       throw std::invalid_argument("bandwidth: a dynamic chunk must be a multiple of " + std::to_string(group) + " B");
-    // Chunks per pass >= 4 x claimers: a chunk is done long before its next pass's turn comes, so
-    // nobody reads it while it is in flight (an L2 hit that a DRAM figure must not contain).
-    if (l.footprint_bytes / l.chunk_bytes < 4 * claimers)
+    if (!enough_chunks_per_claimer(l.footprint_bytes, l.chunk_bytes, claimers))
       throw std::invalid_argument("bandwidth: " + std::to_string(l.footprint_bytes / l.chunk_bytes) +
                                   " chunks per pass for " + std::to_string(claimers) +
-                                  (by_block ? " blocks" : " warps") +
-                                  "; dynamic distribution needs at least 4 per claimer");
+                                  (by_block ? " blocks" : " warps") + "; dynamic distribution needs at least " +
+                                  std::to_string(kMinChunksPerClaimer) + " per claimer");
     if (l.footprint_bytes % l.chunk_bytes != 0)
       throw std::invalid_argument("bandwidth: the footprint must be a multiple of the dynamic chunk");
     static DeviceBuffer<std::uint32_t> ticket(1);

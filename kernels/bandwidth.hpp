@@ -107,6 +107,15 @@ inline std::size_t bw_lines_shared_bytes(std::size_t max_lines_per_sm, std::size
   return max_lines_per_sm * 4 > smem_per_sm / 2 + 1024 ? max_lines_per_sm * 4 : smem_per_sm / 2 + 1024;
 }
 
+// Dynamic distribution hands out at least kMinChunksPerClaimer chunks per claimer (warp or block)
+// in a pass: a chunk is done long before its next pass's turn comes, so nobody reads it while it
+// is in flight (an L2 hit that a DRAM figure must not contain). The one statement of the rule: the
+// launch (run_bandwidth), the runner's chunk choice and the tuning sweep ask it.
+inline constexpr std::size_t kMinChunksPerClaimer = 4;
+inline bool enough_chunks_per_claimer(std::size_t footprint_bytes, std::size_t chunk_bytes, std::size_t claimers) {
+  return footprint_bytes / chunk_bytes >= kMinChunksPerClaimer * claimers;
+}
+
 // Whether a kernel exists for this variant, width, unroll, distribution and data (the defaults,
 // static slices of 4 accesses, exist for every variant and width).
 bool bw_has_kernel(const BwLaunch& l);
