@@ -46,8 +46,8 @@ def kernels(text):
             arch = line.split("=", 1)[1].strip()
             name = None
             continue
-        if line.startswith(("identifier = ", "code for ", "Fatbin ", "producer = ", "host = ", "compile_size = ")):
-            name = None if not line.startswith("code for") else name
+        if line.startswith(("identifier = ", "Fatbin ", "producer = ", "host = ", "compile_size = ")):
+            name = None  # a fatbin's header: no kernel's code until the next Function
             continue
         m = FUNCTION.match(line)
         if m:
