@@ -171,33 +171,71 @@ void write_offset_chase(std::uint8_t* base, const std::uint64_t* d_offsets, std:
   cuda_check_launch("write_offset_chase");
 }
 
-std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
-                                  int target_sm, int sm_count) {
+namespace {
+
+// The one-SM chase kernel's launch, for every cache operator: four blocks per SM, so that every
+// SM receives at least one.
+void launch_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
+                     int target_sm, int sm_count, unsigned* claimed, SmChase* out, cudaStream_t stream) {
   if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_sm_chase: timed steps");
   if (target_sm >= sm_count) throw std::invalid_argument("run_sm_chase: no SM " + std::to_string(target_sm));
-  DeviceBuffer<unsigned> claimed(std::size_t(sm_count) + 64);  // %smid may exceed the count on some parts
-  DeviceBuffer<SmChase> out(std::size_t(sm_count) + 64);
-  ARCHBENCH_CUDA(cudaMemset(claimed.get(), 0, claimed.bytes()));
-  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.bytes()));
-  // Four blocks per SM: every SM receives at least one.
   const dim3 grid(4 * sm_count), block(32);
   const std::uint32_t timed_blocks = timed_steps / kChainUnroll;
   switch (op) {
     case CacheOp::ca:
       sm_chase_kernel<dev::LoadCa>
-          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+          <<<grid, block, 0, stream>>>(start, warm_steps, timed_blocks, target_sm, claimed, out);
       break;
     case CacheOp::cg:
       sm_chase_kernel<dev::LoadCg>
-          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+          <<<grid, block, 0, stream>>>(start, warm_steps, timed_blocks, target_sm, claimed, out);
       break;
     case CacheOp::nc:
       sm_chase_kernel<dev::LoadNc>
-          <<<grid, block>>>(start, warm_steps, timed_blocks, target_sm, claimed.get(), out.get());
+          <<<grid, block, 0, stream>>>(start, warm_steps, timed_blocks, target_sm, claimed, out);
       break;
   }
   cuda_check_launch("sm_chase");
+}
+
+}  // namespace
+
+std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
+                                  int target_sm, int sm_count) {
+  DeviceBuffer<unsigned> claimed(std::size_t(sm_count) + 64);  // %smid may exceed the count on some parts
+  DeviceBuffer<SmChase> out(std::size_t(sm_count) + 64);
+  ARCHBENCH_CUDA(cudaMemset(claimed.get(), 0, claimed.bytes()));
+  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.bytes()));
+  launch_sm_chase(op, start, warm_steps, timed_steps, target_sm, sm_count, claimed.get(), out.get(), nullptr);
   return out.download();
+}
+
+std::vector<SmChase> run_sm_chases_at_once(CacheOp op, const std::vector<SmChaseSpec>& chases, int sm_count) {
+  const std::size_t slots = std::size_t(sm_count) + 64;
+  DeviceBuffer<unsigned> claimed(slots * chases.size());
+  DeviceBuffer<SmChase> out(slots * chases.size());
+  ARCHBENCH_CUDA(cudaMemset(claimed.get(), 0, claimed.bytes()));
+  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.bytes()));
+  std::vector<cudaStream_t> streams(chases.size(), nullptr);
+  try {
+    for (std::size_t i = 0; i < chases.size(); ++i) {
+      const SmChaseSpec& c = chases[i];
+      if (c.sm < 0) throw std::invalid_argument("run_sm_chases_at_once: every chase needs its SM");
+      ARCHBENCH_CUDA(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+      launch_sm_chase(op, c.start, c.warm_steps, c.timed_steps, c.sm, sm_count, claimed.get() + i * slots,
+                      out.get() + i * slots, streams[i]);
+    }
+    ARCHBENCH_CUDA(cudaDeviceSynchronize());
+  } catch (...) {
+    for (cudaStream_t s : streams)
+      if (s) cudaStreamDestroy(s);
+    throw;
+  }
+  for (cudaStream_t s : streams) ARCHBENCH_CUDA(cudaStreamDestroy(s));
+  const std::vector<SmChase> all = out.download();
+  std::vector<SmChase> records;
+  for (std::size_t i = 0; i < chases.size(); ++i) records.push_back(all[i * slots + std::size_t(chases[i].sm)]);
+  return records;
 }
 
 }  // namespace archbench

@@ -2,12 +2,14 @@
 // hierarchy says. The checks are relations between measurements, not one GPU's numbers.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "analysis/stats.hpp"
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/placement.hpp"
+#include "kernels/chase_fill.hpp"
 #include "kernels/placement.hpp"
 
 namespace archbench {
@@ -96,6 +98,25 @@ TEST(MemLatency, SelfCheckCatchesAWrongChase) {
   const std::uint32_t skip = 64;
   ASSERT_EQ(cudaMemcpy(runner.index_data(), &skip, sizeof skip, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_THROW(runner.fine_once(), SelfCheckError);
+}
+
+// The device fill writes the words the host's stride chain would upload, in both forms
+// (kernels/chase_fill.hpp): every word, the zeros between the elements included.
+TEST(MemLatency, DeviceFilledStrideChainsEqualTheHostArrays) {
+  for (const auto& [footprint, stride] :
+       {std::pair<std::size_t, std::size_t>{4096, 128}, {1000, 8}, {(1 << 20) + 8, 24}, {8 << 20, 2 << 20}}) {
+    const ChaseArray c = stride_chain(footprint, stride);
+    const StrideChain shape = stride_chain_shape(footprint, stride);
+    DeviceBuffer<std::uint32_t> indices(shape.words);
+    fill_stride_chain_indices(indices.get(), shape.words, shape.stride_words, shape.cycle_length);
+    EXPECT_EQ(indices.download(), c.next) << footprint << "/" << stride;
+    DeviceBuffer<std::uint64_t> pointers(shape.words / 2);
+    fill_stride_chain_pointers(pointers.get(), shape.words, shape.stride_words, shape.cycle_length);
+    EXPECT_EQ(pointers.download(), to_pointer_chase(c, reinterpret_cast<std::uint64_t>(pointers.get())))
+        << footprint << "/" << stride;
+  }
+  DeviceBuffer<std::uint64_t> small(64);
+  EXPECT_THROW(fill_stride_chain_pointers(small.get(), 128, 6, 4), std::invalid_argument);  // 12 B stride
 }
 
 // The reference SM is the median of every SM's L2 latency, and a pinned chase then runs there and

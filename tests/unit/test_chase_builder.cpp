@@ -2,6 +2,7 @@
 
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "fixtures/chase_builder.hpp"
 
@@ -44,6 +45,27 @@ TEST(StrideChain, RejectsBadInput) {
   EXPECT_THROW(stride_chain(4096, 6), std::invalid_argument);
   EXPECT_THROW(stride_chain(4098, 4), std::invalid_argument);
   EXPECT_THROW(stride_chain(128, 256), std::invalid_argument);
+}
+
+// The shape the device fill and the runner's self-check use walks the chain the array encodes.
+TEST(StrideChain, ShapeWalksAsTheArray) {
+  for (const auto& [footprint, stride] : {std::pair<std::size_t, std::size_t>{4096, 128},
+                                          {1000, 256},
+                                          {64, 4},
+                                          {2 << 20, 2 << 20},
+                                          {(1 << 20) + 8, 24}}) {
+    const ChaseArray c = stride_chain(footprint, stride);
+    const StrideChain shape = stride_chain_shape(footprint, stride);
+    EXPECT_EQ(shape.words, c.next.size());
+    EXPECT_EQ(shape.cycle_length, c.cycle_length);
+    EXPECT_EQ(shape.stride_words, stride / 4);
+    for (std::uint64_t steps : {0ull, 1ull, 7ull, 1000ull, 123457ull})
+      for (std::uint32_t from : {0u, std::uint32_t((c.cycle_length - 1) * (stride / 4))})
+        EXPECT_EQ(shape.follow(from, steps), follow_chase(c, from, steps)) << footprint << "/" << stride;
+  }
+  EXPECT_THROW(stride_chain_shape(4096, 6), std::invalid_argument);
+  EXPECT_THROW(stride_chain_shape(4096, 128).follow(31, 1), std::invalid_argument);  // not on the chain
+  EXPECT_THROW(stride_chain_shape(4096, 128).follow(4096, 1), std::invalid_argument);
 }
 
 TEST(RandomCycle, IsOneCycleOverAllLines) {
