@@ -219,9 +219,11 @@ std::vector<SmChase> run_sm_chases_at_once(CacheOp op, const std::vector<SmChase
   std::vector<cudaStream_t> streams(chases.size(), nullptr);
   try {
     for (std::size_t i = 0; i < chases.size(); ++i) {
-      const SmChaseSpec& c = chases[i];
-      if (c.sm < 0) throw std::invalid_argument("run_sm_chases_at_once: every chase needs its SM");
+      if (chases[i].sm < 0) throw std::invalid_argument("run_sm_chases_at_once: every chase needs its SM");
       ARCHBENCH_CUDA(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+    }
+    for (std::size_t i = 0; i < chases.size(); ++i) {
+      const SmChaseSpec& c = chases[i];
       launch_sm_chase(op, c.start, c.warm_steps, c.timed_steps, c.sm, sm_count, claimed.get() + i * slots,
                       out.get() + i * slots, streams[i]);
     }

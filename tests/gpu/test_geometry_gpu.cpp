@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -130,10 +131,14 @@ TEST(Geometry, PartitionZigzagsAtOnceReadAsAlone) {
   const std::size_t half_lines = Gpu::current().info().l2_bytes / kGeometryLine / 2;
   std::array<std::size_t, 2> n{};
   for (std::size_t side = 0; side < 2; ++side) n[side] = std::min(half_lines * 12 / 5, m.lines[side].size()) / 8 * 8;
+  const auto t0 = std::chrono::steady_clock::now();
   const double alone = l2_partition_zigzags({n[0], 0})[0];
+  const auto t1 = std::chrono::steady_clock::now();
   const std::array<double, 2> both = l2_partition_zigzags(n);
-  std::printf("side 0 zigzag over %zu lines: %.2f cycles alone, %.2f beside side 1's (%.2f)\n", n[0], alone, both[0],
-              both[1]);
+  const auto t2 = std::chrono::steady_clock::now();
+  const auto s = [](auto d) { return std::chrono::duration<double>(d).count(); };
+  std::printf("side 0 zigzag over %zu lines: %.2f cycles alone (%.2f s), %.2f beside side 1's %.2f (%.2f s)\n", n[0],
+              alone, s(t1 - t0), both[0], both[1], s(t2 - t1));
   EXPECT_NEAR(both[0], alone, 0.01 * alone);
   EXPECT_GT(both[1], 0.0);
 }
