@@ -116,7 +116,7 @@ TEST(MemLatency, DeviceFilledStrideChainsEqualTheHostArrays) {
         << footprint << "/" << stride;
   }
   DeviceBuffer<std::uint64_t> small(64);
-  EXPECT_THROW(fill_stride_chain_pointers(small.get(), 128, 6, 4), std::invalid_argument);  // 12 B stride
+  EXPECT_THROW(fill_stride_chain_pointers(small.get(), 128, 3, 4), std::invalid_argument);  // a 12 B stride
 }
 
 // The reference SM is the median of every SM's L2 latency, and a pinned chase then runs there and
