@@ -602,7 +602,9 @@ void register_geometry(const SuiteConfig& cfg) {
                    [op, s](benchmark::State& st) { fill_point(st, op, s); }});
     p.push_back({"Geometry/fill/" + name, [op](benchmark::State& st) { fill_fit(st, op); }});
   }
-  for (std::size_t f : geometric(std::size_t(1) << 20, 4 * g.l2_bytes, cfg.quick ? 1 : 4))
+  // A quick run's L2 sweep ends at 2x the L2 (its point at 4x, DRAM, took 1.1 of a quick run's
+  // Geometry on an H200; MemLatency's DRAM point is the quick run's DRAM latency).
+  for (std::size_t f : geometric(std::size_t(1) << 20, (cfg.quick ? 2 : 4) * g.l2_bytes, cfg.quick ? 1 : 4))
     p.push_back({"Geometry/l2/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { l2_sweep(st, f); }});
   p.push_back({"Geometry/l2/capacity", [quick = cfg.quick](benchmark::State& st) { l2_capacity(st, quick); }});
   if (!cfg.quick) {

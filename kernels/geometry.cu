@@ -18,31 +18,6 @@ __global__ void write_offset_chase_kernel(std::uint8_t* base, const std::uint64_
   }
 }
 
-// One thread's chase from `start`: warm_steps untimed, then timed_blocks x kChainUnroll timed,
-// recorded for SM `sm`.
-template <class Load>
-__device__ __forceinline__ void chase_and_record(std::uint64_t start, std::uint32_t warm_steps,
-                                                 std::uint32_t timed_blocks, std::uint32_t sm, SmChase* record) {
-  std::uint64_t p = start;
-#pragma unroll 1
-  for (std::uint32_t i = 0; i < warm_steps; ++i) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
-  dev::st_global_u64(&record->final_pointer, p);
-  const std::uint64_t c0 = dev::clock64_ordered();
-  const std::uint64_t g0 = dev::globaltimer_ns();
-#pragma unroll 1
-  for (std::uint32_t b = 0; b < timed_blocks; ++b) {
-#pragma unroll
-    for (unsigned u = 0; u < kChainUnroll; ++u) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
-  }
-  dev::st_global_u64(&record->final_pointer, p);
-  const std::uint64_t c1 = dev::clock64_ordered();
-  const std::uint64_t g1 = dev::globaltimer_ns();
-  record->cycles = c1 - c0;
-  record->ns = g1 - g0;
-  record->smid = sm;
-  record->ran = 1;
-}
-
 // Thread 0 of the first block to reach each SM (or of the target SM) chases; the others leave.
 template <class Load>
 __global__ void __launch_bounds__(32)
@@ -52,28 +27,24 @@ __global__ void __launch_bounds__(32)
   const std::uint32_t sm = dev::smid();
   if (target_sm >= 0 && sm != std::uint32_t(target_sm)) return;
   if (atomicCAS(&claimed[sm], 0u, 1u) != 0u) return;
-  chase_and_record<Load>(start, warm_steps, timed_blocks, sm, &out[sm]);
-}
-
-// Several one-SM chases in one launch: thread 0 of the first block to reach task k's SM runs
-// task k (record k); the others leave. The tasks are read with plain loads (not __restrict__),
-// so that the chase's cache operator is the only one its SASS shows (tests/sass/memlatency.cpp).
-struct SmChaseTask {
-  std::uint64_t start;
-  std::uint32_t warm_steps, timed_blocks;
-  int sm;
-};
-template <class Load>
-__global__ void __launch_bounds__(32)
-    sm_chases_kernel(const SmChaseTask* tasks, int count, unsigned* __restrict__ claimed, SmChase* __restrict__ out) {
-  if (threadIdx.x != 0) return;
-  const std::uint32_t sm = dev::smid();
-  for (int k = 0; k < count; ++k)
-    if (tasks[k].sm == int(sm)) {
-      if (atomicCAS(&claimed[k], 0u, 1u) == 0u)
-        chase_and_record<Load>(tasks[k].start, tasks[k].warm_steps, tasks[k].timed_blocks, sm, &out[k]);
-      return;
-    }
+  std::uint64_t p = start;
+#pragma unroll 1
+  for (std::uint32_t i = 0; i < warm_steps; ++i) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
+  dev::st_global_u64(&out[sm].final_pointer, p);
+  const std::uint64_t c0 = dev::clock64_ordered();
+  const std::uint64_t g0 = dev::globaltimer_ns();
+#pragma unroll 1
+  for (std::uint32_t b = 0; b < timed_blocks; ++b) {
+#pragma unroll
+    for (unsigned u = 0; u < kChainUnroll; ++u) p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
+  }
+  dev::st_global_u64(&out[sm].final_pointer, p);
+  const std::uint64_t c1 = dev::clock64_ordered();
+  const std::uint64_t g1 = dev::globaltimer_ns();
+  out[sm].cycles = c1 - c0;
+  out[sm].ns = g1 - g0;
+  out[sm].smid = sm;
+  out[sm].ran = 1;
 }
 
 __global__ void __launch_bounds__(1)
@@ -226,42 +197,6 @@ std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t
       break;
   }
   cuda_check_launch("sm_chase");
-  return out.download();
-}
-
-std::vector<SmChase> run_sm_chases_at_once(CacheOp op, const std::vector<SmChaseSpec>& chases, int sm_count) {
-  // One launch, not a stream per chase: kernels of several streams did not overlap here (two
-  // zigzags took twice one's wall time on an H200).
-  std::vector<SmChaseTask> tasks;
-  for (const SmChaseSpec& c : chases) {
-    if (c.sm < 0 || c.sm >= sm_count)
-      throw std::invalid_argument("run_sm_chases_at_once: no SM " + std::to_string(c.sm));
-    if (c.timed_steps == 0 || c.timed_steps % kChainUnroll)
-      throw std::invalid_argument("run_sm_chases_at_once: timed steps");
-    for (const SmChaseTask& t : tasks)
-      if (t.sm == c.sm) throw std::invalid_argument("run_sm_chases_at_once: two chases on SM " + std::to_string(c.sm));
-    tasks.push_back({c.start, c.warm_steps, c.timed_steps / kChainUnroll, c.sm});
-  }
-  if (tasks.empty()) return {};
-  const DeviceBuffer<SmChaseTask> d_tasks(tasks);
-  DeviceBuffer<unsigned> claimed(tasks.size());
-  DeviceBuffer<SmChase> out(tasks.size());
-  ARCHBENCH_CUDA(cudaMemset(claimed.get(), 0, claimed.bytes()));
-  ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.bytes()));
-  const dim3 grid(4 * sm_count), block(32);  // four blocks per SM: every SM receives at least one
-  const int n = int(tasks.size());
-  switch (op) {
-    case CacheOp::ca:
-      sm_chases_kernel<dev::LoadCa><<<grid, block>>>(d_tasks.get(), n, claimed.get(), out.get());
-      break;
-    case CacheOp::cg:
-      sm_chases_kernel<dev::LoadCg><<<grid, block>>>(d_tasks.get(), n, claimed.get(), out.get());
-      break;
-    case CacheOp::nc:
-      sm_chases_kernel<dev::LoadNc><<<grid, block>>>(d_tasks.get(), n, claimed.get(), out.get());
-      break;
-  }
-  cuda_check_launch("sm_chases");
   return out.download();
 }
 

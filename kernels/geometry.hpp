@@ -24,15 +24,6 @@ struct SmChase {
 std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
                                   int target_sm, int sm_count);
 
-// Several one-SM chases at once, a stream each: chase i starts at starts[i] on SM sms[i] (as
-// run_sm_chase with that target), with its own warm and timed steps. One record per chase.
-struct SmChaseSpec {
-  std::uint64_t start = 0;
-  std::uint32_t warm_steps = 0, timed_steps = 0;
-  int sm = 0;
-};
-std::vector<SmChase> run_sm_chases_at_once(CacheOp op, const std::vector<SmChaseSpec>& chases, int sm_count);
-
 // Two chases at once on one SM: `a` with ld.ca, `b` with ld.nc (the read-only path), one load
 // of each per step, independent. Cycles per step of the pair, and where each ended. If the two
 // paths share storage, footprints that each fit alone thrash together.

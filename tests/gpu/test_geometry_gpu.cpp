@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -118,29 +116,6 @@ TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
   EXPECT_LE(double(p.capacity()) / api, 1.01);
   EXPECT_GE(double(p.capacity()) / api, ref.floor);
   EXPECT_GE(p.confidence(), 0.9);
-}
-
-// The two partitions' zigzags run at once (each side's SM on lines its own partition homes): one
-// side reads the same with the other chasing beside it as alone, past its capacity, where a shared
-// slice or a shared queue would show. Planted defect: both chases on one side's lines would differ.
-TEST(Geometry, PartitionZigzagsAtOnceReadAsAlone) {
-  const GeometryRunner::PartitionMap& m = GeometryRunner::get().l2_partition_map();
-  if (!m.sides.sides || m.sm_of_side[0] < 0 || m.sm_of_side[1] < 0)
-    GTEST_SKIP() << "no two L2 partitions: " << m.sides.why_not;
-  // 2.4x a partition's share of the API's L2: past the capacity, well within the lines mapped.
-  const std::size_t half_lines = Gpu::current().info().l2_bytes / kGeometryLine / 2;
-  std::array<std::size_t, 2> n{};
-  for (std::size_t side = 0; side < 2; ++side) n[side] = std::min(half_lines * 12 / 5, m.lines[side].size()) / 8 * 8;
-  const auto t0 = std::chrono::steady_clock::now();
-  const double alone = l2_partition_zigzags({n[0], 0})[0];
-  const auto t1 = std::chrono::steady_clock::now();
-  const std::array<double, 2> both = l2_partition_zigzags(n);
-  const auto t2 = std::chrono::steady_clock::now();
-  const auto s = [](auto d) { return std::chrono::duration<double>(d).count(); };
-  std::printf("side 0 zigzag over %zu lines: %.2f cycles alone (%.2f s), %.2f beside side 1's %.2f (%.2f s)\n", n[0],
-              alone, s(t1 - t0), both[0], both[1], s(t2 - t1));
-  EXPECT_NEAR(both[0], alone, 0.01 * alone);
-  EXPECT_GT(both[1], 0.0);
 }
 
 // The census counts what the API's L2 is made of: on Hopper 640 KiB slices, two per 128-bit

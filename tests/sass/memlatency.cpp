@@ -68,23 +68,6 @@ TEST(Sass, PerSmChaseLoadsWithItsCacheHint) {
   EXPECT_EQ(checked, 3);
 }
 
-// The chases at once (Geometry's partition zigzags): the chase's loads carry its cache hint, the
-// task table's are plain loads (an LDG.E for the SM, two LDG.E.64 for the start and the step counts).
-TEST(Sass, PerSmChasesAtOnceLoadWithTheirCacheHint) {
-  int checked = 0;
-  for (const OpCase& op : kOps) {
-    for (const Function* f : kernels("sm_chases_kernel", op.tag)) {
-      const auto m = loads(*f);
-      EXPECT_EQ(m.count(op.sass64) ? m.at(op.sass64) : 0, int(1 + kChainUnroll)) << f->name;
-      EXPECT_EQ(m.size(), 3u) << f->name << ": the chase's loads and the task table's plain ones";
-      EXPECT_EQ(m.count("LDG.E") ? m.at("LDG.E") : 0, 1) << f->name;
-      EXPECT_EQ(m.count("LDG.E.64") ? m.at("LDG.E.64") : 0, 2) << f->name;
-      ++checked;
-    }
-  }
-  EXPECT_EQ(checked, 3);
-}
-
 TEST(Sass, ConstantChaseIsOneIndexedLdcPerStep) {
   int checked = 0;
   for (const Function& f : sass()) {
