@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/atomics_check.hpp"
+#include "kernels/shared/atomics_check.hpp"
 #include "fixtures/atomics_runner.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
@@ -124,7 +124,7 @@ void register_atomics(const SuiteConfig& cfg) {
   const int sms = cfg.gpu.info().sm_count;
   std::vector<BenchmarkPoint> points;
   // Where each SM's atomics go to lines of its own, the SMs' rates add up and their sum is the
-  // primary; where SMs share lines, the grid total (fixtures/atomics_check.hpp). So too with
+  // primary; where SMs share lines, the grid total (kernels/shared/atomics_check.hpp). So too with
   // fewer than 4 warps per SM: each SM's rate is then its few lines' round trip, near or far
   // as the placement falls (the sum read 35.7 and 45.6 at one warp per SM in two processes),
   // while the grid total, set by the SMs whose lines are far, repeats (29.3 in both).

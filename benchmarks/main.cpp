@@ -21,7 +21,7 @@
 #include "archbench/build_info.hpp"
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/cli.hpp"
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/gpu_profile.hpp"
 #include "fixtures/hw_profiler.hpp"

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "fixtures/atomics_check.hpp"
+#include "kernels/shared/atomics_check.hpp"
 #include "fixtures/p2p_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"

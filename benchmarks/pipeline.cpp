@@ -2,7 +2,7 @@
 //   Pipeline/latency/<op>                                      one warp, one dependent chain per thread
 //   Pipeline/throughput/<op>/ilp:I/warps_per_sm:W/sms:S        I chains per thread, W warps on each of S SMs
 // <op>: hfma hfma2 hfma2_oob bf16_fma bf16x2_fma bf16x2_oob ffma dfma imad iadd3 mufu_rsq mufu_ex2 mufu_sin dpx_viaddmax
-// (fixtures/pipeline_ops.cpp says what each one is in PTX and SASS).
+// (kernels/shared/pipeline_ops.cpp says what each one is in PTX and SASS).
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -30,6 +30,7 @@
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/scheduling_side_files.hpp"
+#include "fixtures/sustained_run.hpp"
 #include "kernels/icache.hpp"
 #include "fixtures/tensor_runner.hpp"
 #include "fixtures/timed_loop.hpp"
@@ -84,7 +85,7 @@ void sustained_clock(benchmark::State& state, double seconds) {
     SustainedRun run;
     timed_loop(state, [&] {
       // Every SM full in one wave (64 warps per SM on an H100): a second wave would go unsampled.
-      run = run_sustained_ffma(seconds, kSampleMs, g.sm_count * std::max(1, g.max_threads_per_sm / 1024), 1024);
+      run = sustained_ffma_with_nvml(seconds, kSampleMs, g.sm_count * std::max(1, g.max_threads_per_sm / 1024), 1024);
       return run.kernel_seconds;
     });
     report_sustained(state, run, "ffma");

@@ -11,7 +11,7 @@
 //   context and 4 fresh ones)
 // <op>: shfl_idx shfl_bfly shfl_up shfl_down vote_ballot match_any redux_add redux_max elect
 // (elect: a chain through a compare and a branch, its latency against the same step around a shuffle)
-// (fixtures/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
+// (kernels/shared/pipeline_ops.cpp says what each is in PTX and SASS). They run on the Pipeline kernel:
 // inline PTX on runtime operands, the same starts in every lane, every warp's result checked
 // against the host's replay, the SASS test counting one collective per step.
 #include <benchmark/benchmark.h>

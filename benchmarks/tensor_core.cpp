@@ -4,7 +4,7 @@
 //   TensorCore/wgmma/latency/<type>/n:N/fill:F                              one warpgroup, one wgmma at a time
 //   TensorCore/wgmma/throughput/<type>/<ss|rs>/n:N/warpgroups_per_sm:G/sms:S/fill:F
 //   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
-// <op> is mma.sync's dtype_shape_accumulator (fixtures/tensor_ops.cpp); <type> is wgmma's input type
+// <op> is mma.sync's dtype_shape_accumulator (kernels/shared/tensor_ops.cpp); <type> is wgmma's input type
 // (f16_acc_f16: f16 accumulators). fill: random (default) or zero (runs faster: less toggling).
 // wgmma is built for sm_90a only; elsewhere those benchmarks skip with the reason.
 #include <benchmark/benchmark.h>

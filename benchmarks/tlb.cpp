@@ -19,7 +19,7 @@
 
 #include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 #include "fixtures/placement.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"

@@ -12,9 +12,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
-#include "fixtures/self_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
+#include "kernels/shared/self_check.hpp"
 #include "kernels/async_copy.cuh"
 #include "kernels/pinned_launch.cuh"
 

@@ -1,6 +1,6 @@
 // The atomic operations the Atomics feature measures, and the operand every thread uses in every
 // iteration. Shared by device code (kernels/atomics.cuh) and the host's expected final values
-// (fixtures/atomics_check.cpp), so both sides compute the same operands.
+// (kernels/shared/atomics_check.cpp), so both sides compute the same operands.
 #pragma once
 #include <cstdint>
 
@@ -43,7 +43,7 @@ inline constexpr std::uint32_t kAtomMaxIterations = 4096;
 
 // The operand's bit pattern (zero-extended) for thread `gtid` in iteration `it`:
 //  add (integers, f32, f64): lane + 1, distinct per lane so that nothing may merge them;
-//  add f16x2 / bf16x2: 1.0 in both halves (sums saturate exactly, see fixtures/atomics_check.cpp);
+//  add f16x2 / bf16x2: 1.0 in both halves (sums saturate exactly, see kernels/shared/atomics_check.cpp);
 //  min / max: (gtid, it) encoded, so the extreme is one known thread's last iteration;
 //  and / or: one bit per (gtid + it); xor: one bit per thread; exch: (gtid, it) encoded.
 ARCHBENCH_HD inline std::uint64_t atomic_operand(AtomOp op, std::uint32_t gtid, std::uint32_t it) {

@@ -7,9 +7,9 @@
 #include <string>
 #include <tuple>
 
-#include "fixtures/atomics_check.hpp"
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/atomics_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/atomics.cuh"
 
 namespace archbench {

@@ -7,8 +7,8 @@
 #include <string>
 #include <tuple>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/bandwidth.cuh"
 
 namespace archbench {

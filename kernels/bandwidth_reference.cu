@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
-#include "fixtures/self_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
+#include "kernels/shared/self_check.hpp"
 
 namespace archbench {
 

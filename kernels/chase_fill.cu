@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 
 namespace archbench {
 namespace {

@@ -2,7 +2,7 @@
 // kernel that traps (a sticky CUDA error) and one that never returns.
 #include "kernels/fault.hpp"
 
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 
 namespace archbench {
 namespace {

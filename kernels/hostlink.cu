@@ -1,7 +1,7 @@
 #include "kernels/hostlink.hpp"
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 
 namespace archbench {
 namespace {

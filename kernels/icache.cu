@@ -7,8 +7,8 @@
 #include <iterator>
 #include <utility>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/clock.cuh"
 #include "kernels/pinned_launch.cuh"
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
-#include "fixtures/streams.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
+#include "kernels/shared/streams.hpp"
 #include "kernels/clock.cuh"
 
 namespace archbench {

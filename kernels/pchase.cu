@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 #include "kernels/pchase.cuh"
 #include "kernels/pinned_launch.cuh"
 

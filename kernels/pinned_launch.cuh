@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "fixtures/cuda_check.hpp"
+#include "kernels/shared/cuda_check.hpp"
 #include "kernels/clock.cuh"
 #include "kernels/placement.hpp"
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/pipeline.cuh"
 
 namespace archbench {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
-#include "fixtures/pipeline_ops.hpp"
+#include "kernels/shared/pipeline_ops.hpp"
 
 namespace archbench {
 

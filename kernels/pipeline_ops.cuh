@@ -1,4 +1,4 @@
-// One step of each dependent chain the Pipeline feature times (fixtures/pipeline_ops.hpp lists
+// One step of each dependent chain the Pipeline feature times (kernels/shared/pipeline_ops.hpp lists
 // them as data). Every step is inline PTX on runtime operands, so the front end can neither
 // fold nor reassociate it; `volatile` keeps the steps in program order. The SASS test checks that
 // ptxas emitted one instruction per step.
@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "fixtures/pipeline_ops.hpp"
+#include "kernels/shared/pipeline_ops.hpp"
 #include "kernels/arch_guard.cuh"
 #include "kernels/warp_clock.cuh"
 
@@ -127,7 +127,7 @@ ARCHBENCH_PIPE_OP(redux_add, Plain<std::uint32_t>, 80,
 ARCHBENCH_PIPE_OP(redux_max, Plain<std::uint32_t>, 80,
                   asm volatile("redux.sync.max.u32 %0, %0, 0xffffffff;"
                                : "+r"(x)));
-// A chain through control (fixtures/pipeline_ops.cpp says why): x is never 0xffffffff, so the
+// A chain through control (kernels/shared/pipeline_ops.cpp says why): x is never 0xffffffff, so the
 // branch is never taken, but the election cannot issue before the compare of the last x is done.
 // A label is local to its { } scope, so every step may use the same one.
 ARCHBENCH_PIPE_OP(elect, Plain<std::uint32_t>, 90,

@@ -4,10 +4,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/nvml.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/clock.cuh"
 
 namespace archbench {
@@ -142,7 +140,8 @@ int ffma_timeline_resident_blocks(int threads) {
   return n;
 }
 
-SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads) {
+SustainedKernelRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads,
+                                      const std::function<void(double)>& beside) {
   if (!(seconds > 0) || !(sample_ms > 0) || blocks < 1 || threads < 32 || threads > 1024 || threads % 32 != 0)
     throw std::invalid_argument("sustained: seconds and sample interval > 0, 1+ blocks of 32..1024 threads");
   const auto max_samples = static_cast<std::uint32_t>(seconds * 1000.0 / sample_ms) + 16;
@@ -152,20 +151,15 @@ SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, in
   DeviceBuffer<float> sink(1);
   ARCHBENCH_CUDA(cudaMemset(chunks.get(), 0, sizeof(unsigned long long)));
   ARCHBENCH_CUDA(cudaMemset(count.get(), 0, sizeof(std::uint32_t)));
-  SustainedRun run;
-  const Nvml& nvml = Gpu::current().nvml();
+  SustainedKernelRun run;
   const auto t0 = std::chrono::steady_clock::now();
   sustained_ffma_kernel<<<blocks, threads>>>(0.9999f, 1e-3f, static_cast<std::uint64_t>(seconds * 1e9),
                                              static_cast<std::uint64_t>(sample_ms * 1e6), samples.get(), max_samples,
                                              count.get(), chunks.get(), sink.get());
   ARCHBENCH_CUDA(cudaGetLastError());
-  // NVML beside the kernel, at the same interval, until it finishes.
+  // The host's samples beside the kernel, at the same interval, until it finishes.
   while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
-    if (nvml.available())
-      if (const auto s = nvml.sample()) {
-        run.nvml.push_back(*s);
-        run.host_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
+    if (beside) beside(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sample_ms));
   }
   cuda_check_launch("sustained_ffma_kernel");

@@ -1,12 +1,13 @@
 // Host side of the Scheduling kernels (kernels/scheduling.cu): FFMA on every SM for a given time,
-// with the SM clock sampled in-kernel while the host samples NVML; and a grid of FFMA warps that
-// records each warp's start, end, SM and slot (timelines).
+// with the SM clock sampled in-kernel while the host samples beside it (NVML: fixtures/
+// sustained_run.hpp); and a grid of FFMA warps that records each warp's start, end, SM and slot
+// (timelines).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analysis/timeline.hpp"
-#include "fixtures/nvml.hpp"
 
 namespace archbench {
 
@@ -14,17 +15,18 @@ struct KernelClockSample {
   std::uint64_t ns = 0, cycles = 0;  // %globaltimer and clock64 of the sampling warp's SM
 };
 
-struct SustainedRun {
+// What the kernel of a sustained run records.
+struct SustainedKernelRun {
   std::vector<KernelClockSample> samples;  // about every sample_ms, from one warp of block 0
-  std::vector<double> host_seconds;        // when each NVML sample was taken, from launch
-  std::vector<NvmlSample> nvml;            // empty without NVML
   double flop = 0;                         // FFMA x 2, every thread
   double kernel_seconds = 0;               // first to last in-kernel sample
 };
 
 // `blocks` blocks of `threads` threads run 8 independent FFMA chains per thread until `seconds`
-// have passed on %globaltimer. Throws std::invalid_argument on a bad shape, CudaError on failure.
-SustainedRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads);
+// have passed on %globaltimer. While the kernel runs, the host calls beside(seconds since the
+// launch) about every sample_ms. Throws std::invalid_argument on a bad shape, CudaError on failure.
+SustainedKernelRun run_sustained_ffma(double seconds, double sample_ms, int blocks, int threads,
+                                      const std::function<void(double)>& beside);
 
 // The FFMA kernels' shape: kFfmaChains independent chains per thread (enough for one warp to issue
 // every cycle), kFfmaStepsPerChunk FFMA per chain between two looks at the timer. The host counts

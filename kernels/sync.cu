@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/arch_guard.cuh"
 #include "kernels/pinned_launch.cuh"
 #include "kernels/warp_clock.cuh"

@@ -1,6 +1,6 @@
 // Host side of the Sync feature's barrier and fence kernels (kernels/sync.cu): a loop of one
 // synchronisation step, timed per warp. The warp collectives run on the Pipeline kernel instead
-// (fixtures/pipeline_ops.hpp).
+// (kernels/shared/pipeline_ops.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
-#include "fixtures/tensor_ops.hpp"
+#include "kernels/shared/tensor_ops.hpp"
 
 namespace archbench {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fixtures/async_copy_runner.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "fixtures/gpu.hpp"
 
 namespace archbench {

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "fixtures/atomics_check.hpp"
+#include "kernels/shared/atomics_check.hpp"
 #include "fixtures/atomics_runner.hpp"
 #include "fixtures/gpu.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fixtures/bandwidth_runner.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "kernels/bandwidth.hpp"
 #include "kernels/bandwidth_reference.hpp"
 

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "fixtures/atomics_check.hpp"
+#include "kernels/shared/atomics_check.hpp"
 #include "fixtures/atomics_runner.hpp"
 #include "fixtures/bandwidth_runner.hpp"
 #include "fixtures/chase_runner.hpp"

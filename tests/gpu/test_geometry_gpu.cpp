@@ -10,7 +10,7 @@
 
 #include "fixtures/geometry_runner.hpp"
 #include "fixtures/gpu.hpp"
-#include "fixtures/self_check.hpp"
+#include "kernels/shared/self_check.hpp"
 
 namespace archbench {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "fixtures/cuda_check.hpp"
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "fixtures/gpu.hpp"
 #include "fixtures/timing.hpp"
 

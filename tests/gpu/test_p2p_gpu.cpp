@@ -13,7 +13,7 @@
 
 #include "fixtures/gpu.hpp"
 #include "fixtures/p2p_runner.hpp"
-#include "fixtures/self_check.hpp"
+#include "kernels/shared/self_check.hpp"
 
 namespace archbench {
 namespace {

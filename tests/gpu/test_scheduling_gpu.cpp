@@ -9,6 +9,7 @@
 #include "analysis/clock_trace.hpp"
 #include "analysis/scheduler_map.hpp"
 #include "fixtures/gpu.hpp"
+#include "fixtures/sustained_run.hpp"
 #include "analysis/icache.hpp"
 #include "kernels/icache.hpp"
 #include "kernels/scheduling.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 TEST(Scheduling, ThreeSecondsOfFfmaKeepAPlausibleClock) {
   const GpuInfo& g = Gpu::current().info();
-  const SustainedRun run = run_sustained_ffma(3.0, 100.0, g.sm_count * 2, 1024);
+  const SustainedRun run = sustained_ffma_with_nvml(3.0, 100.0, g.sm_count * 2, 1024);
   ASSERT_GE(run.samples.size(), 20u);
   std::vector<ClockPoint> points;
   for (const auto& s : run.samples) points.push_back({s.ns, s.cycles});

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/device_buffer.hpp"
+#include "kernels/shared/device_buffer.hpp"
 #include "fixtures/driver_api.hpp"
 #include "fixtures/fresh_context.hpp"
 #include "fixtures/gpu.hpp"

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/pipeline_ops.hpp"
+#include "kernels/shared/pipeline_ops.hpp"
 #include "kernels/async_copy.hpp"
 #include "kernels/bandwidth.hpp"
 #include "kernels/energy.hpp"

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "fixtures/atomics_check.hpp"
+#include "kernels/shared/atomics_check.hpp"
 
 using namespace archbench;
 

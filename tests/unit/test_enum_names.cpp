@@ -1,11 +1,11 @@
-// One table per enum, read both ways (fixtures/enum_names.hpp), and the tables the fixtures write
+// One table per enum, read both ways (kernels/shared/enum_names.hpp), and the tables the fixtures write
 // with it: every value of each enum has its name, and each name reads back as its value.
 #include <gtest/gtest.h>
 
-#include "fixtures/atomics_check.hpp"
-#include "fixtures/enum_names.hpp"
+#include "kernels/shared/atomics_check.hpp"
+#include "kernels/shared/enum_names.hpp"
 #include "fixtures/p2p_links.hpp"
-#include "fixtures/tensor_ops.hpp"
+#include "kernels/shared/tensor_ops.hpp"
 
 namespace archbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "fixtures/pipeline_ops.hpp"
+#include "kernels/shared/pipeline_ops.hpp"
 
 using namespace archbench;
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <set>
 
-#include "fixtures/tensor_ops.hpp"
+#include "kernels/shared/tensor_ops.hpp"
 
 namespace archbench {
 namespace {
