@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/async_copy_runner.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
@@ -140,6 +141,9 @@ void register_async_copy(const SuiteConfig& cfg) {
   const std::vector<int> depth = cfg.quick ? std::vector<int>{1, 8} : std::vector<int>{1, 2, 4, 8};
   // Cases that cannot fit this GPU (shared memory, or too small a footprint for the pipelines'
   // stages in flight) are not registered.
+  // A tensor box's shape ("64x64") and a swizzle span's name in benchmark names.
+  const auto box_shape = [](const TensorBox& b) { return b.name().substr(0, b.name().find('/')); };
+  const auto swizzle_name = [](int swizzle) { return swizzle ? std::to_string(swizzle) : std::string("none"); };
   auto add = [&](const std::string& name, AsyncCase c) {
     if (!async_case_unfit(c, g)) points.push_back({name, [c](benchmark::State& st) { bandwidth(st, c); }});
   };
@@ -151,9 +155,7 @@ void register_async_copy(const SuiteConfig& cfg) {
         for (int u : depth) {
           AsyncCase c;
           c.op = AsyncOp::ld_st, c.level = level, c.width = width, c.unroll = u, c.warps_per_block = w, c.stages = 1;
-          add("AsyncCopy/load/ld_st" + lv + "/width:" + std::to_string(width) + "/unroll:" + std::to_string(u) +
-                  "/warps_per_block:" + std::to_string(w),
-              c);
+          add(bench_name("AsyncCopy/load/ld_st" + lv, {{"width", width}, {"unroll", u}, {"warps_per_block", w}}), c);
         }
     for (AsyncOp op : {AsyncOp::cp_async_ca, AsyncOp::cp_async_cg})
       for (int w : warps)
@@ -162,8 +164,8 @@ void register_async_copy(const SuiteConfig& cfg) {
           for (int s : depth) {
             AsyncCase c;
             c.op = op, c.level = level, c.width = width, c.warps_per_block = w, c.stages = s;
-            add(std::string("AsyncCopy/load/") + async_op_info(op).name + lv + "/width:" + std::to_string(width) +
-                    "/stages:" + std::to_string(s) + "/warps_per_block:" + std::to_string(w),
+            add(bench_name(std::string("AsyncCopy/load/") + async_op_info(op).name + lv,
+                           {{"width", width}, {"stages", s}, {"warps_per_block", w}}),
                 c);
           }
         }
@@ -178,8 +180,9 @@ void register_async_copy(const SuiteConfig& cfg) {
             AsyncCase c;
             c.op = AsyncOp::bulk, c.level = level, c.stage_bytes = b, c.stages = s, c.warps_per_block = p,
             c.dynamic = dynamic;
-            add("AsyncCopy/load/bulk" + lv + "/stage_bytes:" + std::to_string(b) + "/stages:" + std::to_string(s) +
-                    "/pipelines:" + std::to_string(p) + "/dist:" + (dynamic ? "dynamic" : "static"),
+            add(bench_name(
+                    "AsyncCopy/load/bulk" + lv,
+                    {{"stage_bytes", b}, {"stages", s}, {"pipelines", p}, {"dist", dynamic ? "dynamic" : "static"}}),
                 c);
           }
     // TMA tensor copies: 1D-5D boxes (16 KiB, the 1D box at most 256 words), box shapes and swizzle
@@ -203,10 +206,10 @@ void register_async_copy(const SuiteConfig& cfg) {
         while (c.stages < 16 && std::size_t(c.stages) * 2 * p * c.box.words() * 4 <= (128u << 10) &&
                c.stages * 2 * p <= kAsyncMaxStages)
           c.stages *= 2;
-        const std::string shape = c.box.name().substr(0, c.box.name().find('/'));
-        add("AsyncCopy/load/tensor" + lv + "/box:" + shape +
-                "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none") + "/stages:" + std::to_string(c.stages) +
-                "/pipelines:" + std::to_string(p),
+        add(bench_name("AsyncCopy/load/tensor" + lv, {{"box", box_shape(c.box)},
+                                                      {"swizzle", swizzle_name(t.swizzle)},
+                                                      {"stages", c.stages},
+                                                      {"pipelines", p}}),
             c);
       }
     // Multicast against the cluster size, 16 KiB stages, 128 KiB in flight per block (one block
@@ -216,8 +219,9 @@ void register_async_copy(const SuiteConfig& cfg) {
         AsyncCase c;
         c.op = AsyncOp::bulk_multicast, c.level = level, c.cluster = cluster, c.stage_bytes = 16384, c.stages = 8 / p;
         c.warps_per_block = p;
-        add("AsyncCopy/load/bulk_multicast" + lv + "/cluster_size:" + std::to_string(cluster) +
-                "/stage_bytes:16384/stages:" + std::to_string(c.stages) + "/pipelines:" + std::to_string(p),
+        add(bench_name(
+                "AsyncCopy/load/bulk_multicast" + lv,
+                {{"cluster_size", cluster}, {"stage_bytes", c.stage_bytes}, {"stages", c.stages}, {"pipelines", p}}),
             c);
       }
     // Stores: from shared memory, the plain path (every thread) and the TMA's bulk stores, bulk
@@ -229,21 +233,23 @@ void register_async_copy(const SuiteConfig& cfg) {
           AsyncCase c;
           c.op = op, c.level = level, c.stage_bytes = b, c.stages = s,
           c.warps_per_block = op == AsyncOp::st_global ? 32 : 1;
-          add(std::string("AsyncCopy/store/") + async_op_info(op).name + lv + "/stage_bytes:" + std::to_string(b) +
-                  "/stages:" + std::to_string(s),
+          add(bench_name(std::string("AsyncCopy/store/") + async_op_info(op).name + lv,
+                         {{"stage_bytes", b}, {"stages", s}}),
               c);
         }
     for (int s : depth) {
       AsyncCase c;
       c.op = AsyncOp::tensor_store, c.level = level, c.stages = s, c.box = tensor_box({64, 64});
-      add("AsyncCopy/store/tensor_store" + lv + "/box:64x64/swizzle:none/stages:" + std::to_string(s), c);
+      add(bench_name("AsyncCopy/store/tensor_store" + lv,
+                     {{"box", box_shape(c.box)}, {"swizzle", swizzle_name(0)}, {"stages", s}}),
+          c);
     }
     // Latency against the copy's size.
     for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::cp_async_cg, AsyncOp::bulk, AsyncOp::tensor})
       for (std::uint32_t bytes : cfg.quick ? std::vector<std::uint32_t>{16, 4096}
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
         points.push_back(
-            {std::string("AsyncCopy/latency/") + async_op_info(op).name + lv + "/bytes:" + std::to_string(bytes),
+            {bench_name(std::string("AsyncCopy/latency/") + async_op_info(op).name + lv, {{"bytes", bytes}}),
              [op, level, bytes](benchmark::State& st) { latency(st, op, level, bytes); }});
     // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
     // boxes, rows at the swizzle span, with and without it).
@@ -255,8 +261,8 @@ void register_async_copy(const SuiteConfig& cfg) {
                               box.box[0] * 4 != 128))
           continue;  // the 1D box and the wide 8 KiB rows are in the bandwidth sweep only
         points.push_back(
-            {"AsyncCopy/latency/tensor" + lv + "/box:" + box.name().substr(0, box.name().find('/')) +
-                 "/swizzle:" + (t.swizzle ? std::to_string(t.swizzle) : "none"),
+            {bench_name("AsyncCopy/latency/tensor" + lv,
+                        {{"box", box_shape(box)}, {"swizzle", swizzle_name(t.swizzle)}}),
              [level, bytes, box](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, box); }});
       }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/shared/atomics_check.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/atomics_runner.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
@@ -113,11 +114,13 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
 
 std::string shape_name(const AtomicLaunch& l, int sms) {
   const std::uint32_t spacing = l.spacing_bytes ? l.spacing_bytes : std::uint32_t(atom_op_info(l.op).bytes);
-  return std::string("Atomics/") + atom_space_name(l.space) + "/" + atom_form_name(l.form) + "." +
-         atom_op_info(l.op).name + "/" + atom_scope_name(l.space == AtomSpace::shared ? AtomScope::cta : l.scope) +
-         "/contention:" + contention_name(l.contention) + "/spacing:" + std::to_string(spacing) +
-         "/warps_per_block:" + std::to_string(l.threads_per_block / 32) +
-         "/blocks_per_sm:" + std::to_string(l.blocks / sms);
+  return bench_name(std::string("Atomics/") + atom_space_name(l.space) + "/" + atom_form_name(l.form) + "." +
+                        atom_op_info(l.op).name + "/" +
+                        atom_scope_name(l.space == AtomSpace::shared ? AtomScope::cta : l.scope),
+                    {{"contention", contention_name(l.contention)},
+                     {"spacing", spacing},
+                     {"warps_per_block", l.threads_per_block / 32},
+                     {"blocks_per_sm", l.blocks / sms}});
 }
 
 void register_atomics(const SuiteConfig& cfg) {

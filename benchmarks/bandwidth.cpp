@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/bandwidth_runner.hpp"
 #include "fixtures/calibrate.hpp"
 #include "fixtures/hw_profiler.hpp"
@@ -116,9 +117,11 @@ void global_bandwidth(benchmark::State& state, BwVariant v, int width, std::size
 std::string shape_name(const BwCase& c) {
   const bool grid = c.dist == BwDist::grid_order;
   const bool chunks = c.dist == BwDist::dynamic_chunks || c.dist == BwDist::dynamic_blocks;
-  return c.variant.name() + "/dist:" + bw_dist_name(c.dist) + (grid ? "/warps_per_block:" : "/warps_per_sm:") +
-         std::to_string(c.shape.warps_per_block) + "/unroll:" + std::to_string(c.unroll) +
-         (chunks ? "/chunk_kib:" + std::to_string(c.chunk_bytes / 1024) : "");
+  const std::string name =
+      bench_name(c.variant.name(), {{"dist", bw_dist_name(c.dist)},
+                                    {grid ? "warps_per_block" : "warps_per_sm", c.shape.warps_per_block},
+                                    {"unroll", c.unroll}});
+  return chunks ? bench_name(name, {{"chunk_kib", c.chunk_bytes / 1024}}) : name;
 }
 // An L2 case's name: "shared/ld.cg".
 std::string l2_case_label(const BwCase& c) {
@@ -287,10 +290,10 @@ void register_bandwidth(const SuiteConfig& cfg) {
       if (!std::binary_search(footprints_of[i].begin(), footprints_of[i].end(), f)) continue;
       const BwVariant v = variants[i];
       for (int w : widths)
-        points.push_back({"Bandwidth/" + v.name() + "/width:" + std::to_string(w) + "/footprint:" + std::to_string(f),
-                          [v, w, f](benchmark::State& st) {
-                            global_bandwidth(st, v, w, f, BwShape{0, 0, 0});
-                          }});
+        points.push_back(
+            {bench_name("Bandwidth/" + v.name(), {{"width", w}, {"footprint", f}}), [v, w, f](benchmark::State& st) {
+               global_bandwidth(st, v, w, f, BwShape{0, 0, 0});
+             }});
     }
 
   // Launch shapes at one footprint per level (width 16): blocks per SM x warps per block on every
@@ -317,9 +320,11 @@ void register_bandwidth(const SuiteConfig& cfg) {
   for (const LevelCase& lc : levels)
     for (const BwShape& s : shapes) {
       const std::size_t f = lc.footprint(s.sms);
-      points.push_back({std::string("Bandwidth/shape/") + lc.level + "/" + lc.variant.name() +
-                            "/width:16/blocks_per_sm:" + std::to_string(s.blocks_per_sm) +
-                            "/warps_per_block:" + std::to_string(s.warps_per_block) + "/sms:" + std::to_string(s.sms),
+      points.push_back({bench_name(std::string("Bandwidth/shape/") + lc.level + "/" + lc.variant.name(),
+                                   {{"width", 16},
+                                    {"blocks_per_sm", s.blocks_per_sm},
+                                    {"warps_per_block", s.warps_per_block},
+                                    {"sms", s.sms}}),
                         [lc, s, f](benchmark::State& st) { global_bandwidth(st, lc.variant, 16, f, s); }});
     }
 
@@ -333,8 +338,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
       for (BwLoad op : {BwLoad::cg, BwLoad::nc, BwLoad::ca}) {
         if (cfg.quick && (f != l2_footprints[0] || op != BwLoad::cg)) continue;
         const BwCase bc{read_of(op), 16, f, every_sm, c == L2Case::private_slices ? 4 : 8, BwDist::static_slices, c};
-        points.push_back({std::string("Bandwidth/l2/") + l2_case_name(c) + "/" + bw_load_name(op) +
-                              "/width:16/footprint:" + std::to_string(f),
+        points.push_back({bench_name(std::string("Bandwidth/l2/") + l2_case_name(c) + "/" + bw_load_name(op),
+                                     {{"width", 16}, {"footprint", f}}),
                           [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
       }
 
@@ -437,9 +442,10 @@ void register_bandwidth(const SuiteConfig& cfg) {
     for (BwShape s : std::vector<BwShape>{
              {1, 4, int(sms)}, {1, 8, int(sms)}, {1, 16, int(sms)}, {1, 32, int(sms)}, {2, 16, int(sms)}})
       if (!cfg.quick || s.warps_per_block == 32)
-        points.push_back({"Bandwidth/smem/ld.shared/width:" + std::to_string(w) + "/blocks_per_sm:" +
-                              std::to_string(s.blocks_per_sm) + "/warps_per_block:" + std::to_string(s.warps_per_block),
-                          [w, s](benchmark::State& st) { smem_bandwidth(st, w, s); }});
+        points.push_back(
+            {bench_name("Bandwidth/smem/ld.shared",
+                        {{"width", w}, {"blocks_per_sm", s.blocks_per_sm}, {"warps_per_block", s.warps_per_block}}),
+             [w, s](benchmark::State& st) { smem_bandwidth(st, w, s); }});
 
   // On chip, bytes per clock per SM; a footprint served from DRAM, bytes per second (report()).
   register_points("Bandwidth", points, kIterations, {{"Bandwidth/", {higher("bytes_per_clk_per_sm")}}});

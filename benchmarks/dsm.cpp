@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/smem_runner.hpp"
@@ -98,13 +99,14 @@ void register_dsm(const SuiteConfig& cfg) {
       cfg.quick ? std::vector<int>{2, 16} : std::vector<int>(std::begin(kClusterSizes), std::end(kClusterSizes));
   for (int size : sizes)
     points.push_back(
-        {"Dsm/latency/cluster:" + std::to_string(size), [size](benchmark::State& st) { latency(st, size); }});
+        {bench_name("Dsm/latency", {{"cluster", size}}), [size](benchmark::State& st) { latency(st, size); }});
   for (int size : sizes)
     for (DsmPattern p : kDsmPatterns)
       for (DsmLoad load : kDsmLoads)
-        points.push_back({"Dsm/bandwidth/cluster:" + std::to_string(size) + "/pattern:" + dsm_pattern_name(p) +
-                              "/load:" + dsm_load_name(load),
-                          [p, load, size](benchmark::State& st) { bandwidth(st, p, load, size); }});
+        points.push_back(
+            {bench_name("Dsm/bandwidth",
+                        {{"cluster", size}, {"pattern", dsm_pattern_name(p)}, {"load", dsm_load_name(load)}}),
+             [p, load, size](benchmark::State& st) { bandwidth(st, p, load, size); }});
   register_points("Dsm", points, kIterations,
                   {{"Dsm/latency/", {lower("remote_cycles")}}, {"Dsm/bandwidth/", {higher("bytes_per_clk_per_sm")}}});
 }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "analysis/throughput.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/bandwidth_runner.hpp"
 #include "fixtures/calibrate.hpp"
 #include "fixtures/energy_runner.hpp"
@@ -337,7 +338,7 @@ void register_energy(const SuiteConfig& cfg) {
   points.push_back({"Energy/counter", [](benchmark::State& st) { energy_counter(st); }});
   for (int w : cfg.quick ? std::vector<int>{0, 32} : std::vector<int>{0, 1, 32, 64})
     points.push_back(
-        {w == 0 ? std::string("Energy/rest/idle") : "Energy/rest/resident/warps_per_sm:" + std::to_string(w),
+        {w == 0 ? std::string("Energy/rest/idle") : bench_name("Energy/rest/resident", {{"warps_per_sm", w}}),
          [w, window](benchmark::State& st) { energy_rest(st, window, w); }});
 
   struct OpCase {
@@ -349,7 +350,7 @@ void register_energy(const SuiteConfig& cfg) {
   for (const OpCase& c : ops) {
     const PipelineShape shape{c.ilp, 32, all};
     points.push_back(
-        {std::string("Energy/op/") + pipe_op_info(c.op).name + "/ilp:" + std::to_string(c.ilp) + "/warps_per_sm:32",
+        {bench_name(std::string("Energy/op/") + pipe_op_info(c.op).name, {{"ilp", c.ilp}, {"warps_per_sm", 32}}),
          [c, shape, window](benchmark::State& st) { energy_op(st, window, c.op, shape); }});
   }
   std::vector<MmaOp> mmas = {MmaOp::f16_m16n8k16_f32};
@@ -407,9 +408,8 @@ void register_energy(const SuiteConfig& cfg) {
   constexpr std::size_t kHostCopyBytes = 64u << 20;
   for (CopyDir d : {CopyDir::h2d, CopyDir::d2h}) {
     if (cfg.quick && d == CopyDir::d2h) continue;
-    points.push_back(
-        {std::string("Energy/host/pinned/") + copy_dir_name(d) + "/bytes:" + std::to_string(kHostCopyBytes),
-         [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
+    points.push_back({bench_name(std::string("Energy/host/pinned/") + copy_dir_name(d), {{"bytes", kHostCopyBytes}}),
+                      [d, window](benchmark::State& st) { energy_host(st, window, d, kHostCopyBytes); }});
   }
   // Between two GPUs (GPU 0 and 1; the link's type and peak in the counters): loads and stores by
   // every SM of one in the other's memory, and copy-engine copies.

@@ -28,6 +28,7 @@
 
 #include "analysis/cache_geometry.hpp"
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/chase_builder.hpp"
 #include "fixtures/geometry_runner.hpp"
 #include "fixtures/hw_profiler.hpp"
@@ -586,9 +587,9 @@ void register_geometry(const SuiteConfig& cfg) {
   for (int c : kCarveouts) {
     if (cfg.quick && c == 50) continue;
     for (std::size_t f : geometric(8 * 1024, 4 * g.smem_per_sm_bytes, per_octave))
-      p.push_back({"Geometry/l1/sweep/carveout:" + std::to_string(c) + "/footprint:" + std::to_string(f),
+      p.push_back({bench_name("Geometry/l1/sweep", {{"carveout", c}, {"footprint", f}}),
                    [c, f](benchmark::State& st) { l1_sweep(st, c, f); }});
-    p.push_back({"Geometry/l1/capacity/carveout:" + std::to_string(c),
+    p.push_back({bench_name("Geometry/l1/capacity", {{"carveout", c}}),
                  [c](benchmark::State& st) { l1_capacity_bench(st, c); }});
   }
   if (!cfg.quick) {
@@ -598,14 +599,14 @@ void register_geometry(const SuiteConfig& cfg) {
   for (CacheOp op : {CacheOp::ca, CacheOp::cg}) {
     const std::string name = cache_op_name(op);
     for (std::size_t s : kFillStrides)
-      p.push_back({"Geometry/fill/" + name + "/stride:" + std::to_string(s),
+      p.push_back({bench_name("Geometry/fill/" + name, {{"stride", s}}),
                    [op, s](benchmark::State& st) { fill_point(st, op, s); }});
     p.push_back({"Geometry/fill/" + name, [op](benchmark::State& st) { fill_fit(st, op); }});
   }
   // A quick run's L2 sweep ends at 2x the L2 (its point at 4x, DRAM, took 1.1 of a quick run's
   // Geometry on an H200; MemLatency's DRAM point is the quick run's DRAM latency).
   for (std::size_t f : geometric(std::size_t(1) << 20, (cfg.quick ? 2 : 4) * g.l2_bytes, cfg.quick ? 1 : 4))
-    p.push_back({"Geometry/l2/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { l2_sweep(st, f); }});
+    p.push_back({bench_name("Geometry/l2/sweep", {{"footprint", f}}), [f](benchmark::State& st) { l2_sweep(st, f); }});
   p.push_back({"Geometry/l2/capacity", [quick = cfg.quick](benchmark::State& st) { l2_capacity(st, quick); }});
   if (!cfg.quick) {
     p.push_back({"Geometry/l2/line", l2_line});
@@ -615,7 +616,7 @@ void register_geometry(const SuiteConfig& cfg) {
   p.push_back({"Geometry/readonly/shares_l1", readonly_shares_l1});
   for (std::size_t f = 256; f <= kConstBankBytes; f *= cfg.quick ? 4 : 2)
     p.push_back(
-        {"Geometry/constant/sweep/footprint:" + std::to_string(f), [f](benchmark::State& st) { const_sweep(st, f); }});
+        {bench_name("Geometry/constant/sweep", {{"footprint", f}}), [f](benchmark::State& st) { const_sweep(st, f); }});
   p.push_back({"Geometry/constant/capacity", const_capacity});
   // Sweeps: latency in cycles; inferences: the values, each with its tolerance (a line, a fill or
   // a count must not move at all; a capacity, the L2 near partition too, may within 5 %).

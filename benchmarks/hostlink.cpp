@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/hostlink_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -148,9 +149,10 @@ void register_hostlink(const SuiteConfig& cfg) {
   points.push_back({"HostLink/link", link});
   for (const Case& c : cases)
     for (std::size_t s : sizes)
-      points.push_back({std::string("HostLink/copy/dir:") + copy_dir_name(c.dir) +
-                            "/memory:" + host_memory_name(c.memory) + "/size:" + std::to_string(s),
-                        [c, s](benchmark::State& st) { copy(st, c.memory, c.dir, s); }});
+      points.push_back(
+          {bench_name("HostLink/copy",
+                      {{"dir", copy_dir_name(c.dir)}, {"memory", host_memory_name(c.memory)}, {"size", s}}),
+           [c, s](benchmark::State& st) { copy(st, c.memory, c.dir, s); }});
   const std::size_t sm_footprint = cfg.quick ? kQuickSmFootprint : kSmFootprint;
   points.push_back(
       {"HostLink/sm/read/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, false, sm_footprint); }});

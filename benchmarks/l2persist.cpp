@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/l2persist_runner.hpp"
 #include "fixtures/registry.hpp"
@@ -165,14 +166,15 @@ void register_l2persist(const SuiteConfig& cfg) {
     for (double w : windows)
       for (double h : {1.0, 0.5}) {
         if (h != 1.0 && w != 100) continue;  // hitRatio at one window size
-        points.push_back({"L2Persist/kept/setaside_pct:" + pct_name(a) + "/window_pct:" + pct_name(w) +
-                              "/hit_ratio:" + (h == 1.0 ? std::string("1") : std::string("0.5")),
+        points.push_back({bench_name("L2Persist/kept", {{"setaside_pct", pct_name(a)},
+                                                        {"window_pct", pct_name(w)},
+                                                        {"hit_ratio", h == 1.0 ? "1" : "0.5"}}),
                           [a, w, h](benchmark::State& st) { kept(st, a, w, h); }});
       }
   for (double a : setasides)
     if (a > 0)
-      points.push_back(
-          {"L2Persist/capacity/setaside_pct:" + pct_name(a), [a](benchmark::State& st) { capacity(st, a); }});
+      points.push_back({bench_name("L2Persist/capacity", {{"setaside_pct", pct_name(a)}}),
+                        [a](benchmark::State& st) { capacity(st, a); }});
   points.push_back({"L2Persist/reset", reset});
   register_points("L2Persist", points, kIterations, kL2PersistMetrics);
 }

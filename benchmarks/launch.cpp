@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/timed_loop.hpp"
@@ -34,9 +35,9 @@ void spread(benchmark::State& state, const std::string& name, const std::vector<
   state.counters[name + "_p90"] = percentile(v, 90);
 }
 
-std::string point_args(LaunchPath path, StreamKind stream, int bytes) {
-  return std::string("path:") + launch_path_name(path) + "/stream:" + stream_kind_name(stream) +
-         "/params:" + std::to_string(bytes);
+std::string launch_name(const std::string& family, LaunchPath path, StreamKind stream, int bytes) {
+  return bench_name(family,
+                    {{"path", launch_path_name(path)}, {"stream", stream_kind_name(stream)}, {"params", bytes}});
 }
 
 // Host-side costs move with where and how warm the launching thread is: three runs in a row on
@@ -160,10 +161,10 @@ void register_launch(const SuiteConfig& cfg) {
   cases.push_back({LaunchPath::pdl, StreamKind::created, 0});
   std::vector<BenchmarkPoint> points;
   for (const Case& c : cases)
-    points.push_back({"Launch/back_to_back/" + point_args(c.path, c.stream, c.bytes),
+    points.push_back({launch_name("Launch/back_to_back", c.path, c.stream, c.bytes),
                       [c](benchmark::State& st) { back_to_back(st, c.path, c.stream, c.bytes); }});
   for (const Case& c : cases)
-    points.push_back({"Launch/end_to_end/" + point_args(c.path, c.stream, c.bytes),
+    points.push_back({launch_name("Launch/end_to_end", c.path, c.stream, c.bytes),
                       [c](benchmark::State& st) { end_to_end(st, c.path, c.stream, c.bytes); }});
   register_points("Launch", points, kIterations, kLaunchMetrics);
 }

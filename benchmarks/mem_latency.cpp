@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/chase_runner.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -110,13 +111,13 @@ void register_mem_latency(const SuiteConfig& cfg) {
 
   std::vector<BenchmarkPoint> named;
   for (const Point& p : points)
-    named.push_back({p.family + "/footprint:" + std::to_string(p.footprint) + "/stride:" + std::to_string(p.stride),
-                     [p](benchmark::State& st) {
-                       ChaseSpec spec = p.spec;
-                       spec.footprint_bytes = p.footprint;
-                       spec.stride_bytes = p.stride;
-                       p.fn(st, spec);
-                     }});
+    named.push_back(
+        {bench_name(p.family, {{"footprint", p.footprint}, {"stride", p.stride}}), [p](benchmark::State& st) {
+           ChaseSpec spec = p.spec;
+           spec.footprint_bytes = p.footprint;
+           spec.stride_bytes = p.stride;
+           p.fn(st, spec);
+         }});
   register_points("MemLatency", named, kIterations, {{"MemLatency/", {lower("latency_cycles")}}});
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/pipeline_bench.hpp"
 #include "fixtures/pipeline_runner.hpp"
 #include "fixtures/registry.hpp"
@@ -47,8 +48,8 @@ void register_pipeline(const SuiteConfig& cfg) {
       continue;
     }
     const PipelineShape shape{int(p.args[0]), int(p.args[1]), int(p.args[2])};
-    named.push_back({"Pipeline/throughput/" + op_name + "/ilp:" + std::to_string(shape.ilp) +
-                         "/warps_per_sm:" + std::to_string(shape.warps_per_sm) + "/sms:" + std::to_string(shape.sms),
+    named.push_back({bench_name("Pipeline/throughput/" + op_name,
+                                {{"ilp", shape.ilp}, {"warps_per_sm", shape.warps_per_sm}, {"sms", shape.sms}}),
                      [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
   }
   register_points("Pipeline", named, kPipelineBenchIterations,

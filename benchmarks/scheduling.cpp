@@ -27,6 +27,7 @@
 #include "analysis/stats.hpp"
 #include "analysis/timeline.hpp"
 #include "analysis/icache.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
 #include "fixtures/scheduling_side_files.hpp"
@@ -336,7 +337,7 @@ const std::vector<MetricRule> kSchedulingMetrics = {
 void register_scheduling(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> points;
   for (int warps : cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 32})
-    points.push_back({"Scheduling/timeline/ffma/waves:3/warps_per_block:" + std::to_string(warps),
+    points.push_back({bench_name("Scheduling/timeline/ffma", {{"waves", 3}, {"warps_per_block", warps}}),
                       [warps](benchmark::State& st) { timeline(st, 3, warps); }});
   register_points("Scheduling", points, 3, kSchedulingMetrics);
   register_points(
@@ -346,9 +347,9 @@ void register_scheduling(const SuiteConfig& cfg) {
   // One long launch: its own 100 ms intervals are the repetitions.
   const double seconds = cfg.sustained_seconds;
   register_points("Scheduling",
-                  {{"Scheduling/sustained_clock/ffma/seconds:" + std::to_string(int(seconds)),
+                  {{bench_name("Scheduling/sustained_clock/ffma", {{"seconds", int(seconds)}}),
                     [seconds](benchmark::State& st) { sustained_clock(st, seconds); }},
-                   {"Scheduling/sustained_clock/wgmma_f16/seconds:" + std::to_string(int(seconds)),
+                   {bench_name("Scheduling/sustained_clock/wgmma_f16", {{"seconds", int(seconds)}}),
                     [seconds](benchmark::State& st) { sustained_clock_wgmma(st, seconds); }}},
                   1, kSchedulingMetrics);
   // Instruction cache: one warp (one scheduler's L0), one per scheduler, and a full SM.
@@ -356,14 +357,13 @@ void register_scheduling(const SuiteConfig& cfg) {
   for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4, 32}) {
     for (int n : kIcacheInstructions)
       if (!cfg.quick || n == kIcacheInstructions[0] || n == 16384)
-        icache_points.push_back(
-            {"Scheduling/icache/ffma/instructions:" + std::to_string(n) + "/warps_per_sm:" + std::to_string(warps),
-             [n, warps](benchmark::State& st) { icache(st, n, warps); }});
+        icache_points.push_back({bench_name("Scheduling/icache/ffma", {{"instructions", n}, {"warps_per_sm", warps}}),
+                                 [n, warps](benchmark::State& st) { icache(st, n, warps); }});
   }
   register_points("Scheduling", icache_points, 3, kSchedulingMetrics);
   std::vector<BenchmarkPoint> geometry;
   for (int warps : cfg.quick ? std::vector<int>{1} : std::vector<int>{1, 4})
-    geometry.push_back({"Scheduling/icache_geometry/ffma/warps_per_sm:" + std::to_string(warps),
+    geometry.push_back({bench_name("Scheduling/icache_geometry/ffma", {{"warps_per_sm", warps}}),
                         [warps](benchmark::State& st) { icache_geometry(st, warps); }});
   register_points("Scheduling", geometry, 1, kSchedulingMetrics);
 }

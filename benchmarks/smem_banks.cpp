@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -137,10 +138,10 @@ void register_smem_banks(const SuiteConfig& cfg) {
   const std::vector<int> warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{1, 32};
   for (int width : {4, 8, 16})
     for (const SmemPattern& p : patterns(width, cfg.quick)) {
-      const std::string prefix = "/width:" + std::to_string(width) + "/" + p.name;
-      points.push_back({"SmemBanks/latency" + prefix, [p](benchmark::State& st) { latency(st, p); }});
+      const std::string pattern = bench_name("", {{"width", width}}) + "/" + p.name;
+      points.push_back({"SmemBanks/latency" + pattern, [p](benchmark::State& st) { latency(st, p); }});
       for (int w : warps)
-        points.push_back({"SmemBanks/throughput" + prefix + "/warps_per_sm:" + std::to_string(w),
+        points.push_back({bench_name("SmemBanks/throughput" + pattern, {{"warps_per_sm", w}}),
                           [p, w](benchmark::State& st) { throughput(st, p, w); }});
     }
   register_points("SmemBanks", points, kIterations,

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/driver_api.hpp"
 #include "fixtures/fresh_context.hpp"
 #include "fixtures/pipeline_bench.hpp"
@@ -229,8 +230,8 @@ void register_sync(const SuiteConfig& cfg) {
       for (int ilp : ilps) shapes.push_back({ilp, warps, 1});
     shapes.push_back({8, 32, all_sms});
     for (const PipelineShape& s : shapes)
-      points.push_back({std::string("Sync/warp/throughput/") + info.name + "/ilp:" + std::to_string(s.ilp) +
-                            "/warps_per_sm:" + std::to_string(s.warps_per_sm) + "/sms:" + std::to_string(s.sms),
+      points.push_back({bench_name(std::string("Sync/warp/throughput/") + info.name,
+                                   {{"ilp", s.ilp}, {"warps_per_sm", s.warps_per_sm}, {"sms", s.sms}}),
                         [op = info.op, s](benchmark::State& st) { pipeline_throughput(st, op, s); }});
   }
   // Barriers against the block's warps; fences from one warp and from a full block.
@@ -242,7 +243,7 @@ void register_sync(const SuiteConfig& cfg) {
     for (int w : warps) {
       if (info.needs_two_warps && w % 2 != 0) continue;
       const std::string name =
-          std::string("Sync/") + info.family + "/" + info.name + "/warps_per_block:" + std::to_string(w);
+          bench_name(std::string("Sync/") + info.family + "/" + info.name, {{"warps_per_block", w}});
       if (sync_step_depends_on_sm(info.step))
         sweep_points.push_back({name, [s = info.step, w, survey = !cfg.quick](benchmark::State& st) {
                                   sync_step_every_sm(st, s, w, survey);
@@ -255,13 +256,13 @@ void register_sync(const SuiteConfig& cfg) {
   // A cluster barrier against the cluster size, a grid sync against the cooperative grid (up to
   // one block per SM; the blocks run on as many SMs), blocks of 4 warps.
   for (int c : cfg.quick ? std::vector<int>{2, 8} : std::vector<int>{1, 2, 4, 8, 16})
-    points.push_back({"Sync/cluster/cluster_barrier/cluster_size:" + std::to_string(c) + "/warps_per_block:4",
+    points.push_back({bench_name("Sync/cluster/cluster_barrier", {{"cluster_size", c}, {"warps_per_block", 4}}),
                       [c, q = cfg.quick](benchmark::State& st) { sync_step(st, SyncStep::cluster_barrier, 4, c, q); }});
   std::vector<int> grids;
   for (int g = 1; g < all_sms; g *= 4) grids.push_back(g);
   grids.push_back(all_sms);
   for (int g : cfg.quick ? std::vector<int>{all_sms} : grids)
-    points.push_back({"Sync/grid/grid_sync/blocks:" + std::to_string(g) + "/warps_per_block:4",
+    points.push_back({bench_name("Sync/grid/grid_sync", {{"blocks", g}, {"warps_per_block", 4}}),
                       [g, q = cfg.quick](benchmark::State& st) { sync_step(st, SyncStep::grid_sync, 4, g, q); }});
   std::vector<BenchmarkPoint> warp_points, step_points;
   for (BenchmarkPoint& p : points)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/bench_name.hpp"
 #include "fixtures/cublas_reference.hpp"
 #include "fixtures/hw_profiler.hpp"
 #include "fixtures/registry.hpp"
@@ -23,8 +24,6 @@ namespace archbench {
 namespace {
 
 constexpr int kIterations = 3;  // timed launches per benchmark (medians reported)
-
-std::string fill_suffix(TensorFill f) { return std::string("/fill:") + tensor_fill_name(f); }
 
 void report_fill(benchmark::State& state, TensorFill f) { state.counters["fill_zero"] = f == TensorFill::zero ? 1 : 0; }
 
@@ -175,21 +174,22 @@ void register_tensor_core(const SuiteConfig& cfg) {
   const std::vector<int> all_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 16, 32};
   for (const MmaOpInfo& info : mma_ops()) {
     const MmaOp op = info.op;
-    add(std::string("mma_sync/latency/") + info.name + fill_suffix(rnd),
+    add(bench_name(std::string("mma_sync/latency/") + info.name, {{"fill", tensor_fill_name(rnd)}}),
         [op, rnd](benchmark::State& st) { mma_latency(st, op, rnd); });
     for (int sms : {1, all})
       for (int warps : sms == 1 ? one_sm_warps : all_sm_warps)
         for (int ilp : ilps) {
           const MmaShape shape{ilp, warps, sms};
-          add(std::string("mma_sync/throughput/") + info.name + "/ilp:" + std::to_string(ilp) +
-                  "/warps_per_sm:" + std::to_string(warps) + "/sms:" + std::to_string(sms) + fill_suffix(rnd),
+          add(bench_name(std::string("mma_sync/throughput/") + info.name,
+                         {{"ilp", ilp}, {"warps_per_sm", warps}, {"sms", sms}, {"fill", tensor_fill_name(rnd)}}),
               [op, shape, rnd](benchmark::State& st) { mma_throughput(st, op, shape, rnd); });
         }
   }
   // The zero-fill contrast on the main 16-bit shape.
   {
     const MmaShape shape{4, 8, all};
-    add("mma_sync/throughput/f16_m16n8k16_f32/ilp:4/warps_per_sm:8/sms:" + std::to_string(all) + fill_suffix(zero),
+    add(bench_name("mma_sync/throughput/f16_m16n8k16_f32",
+                   {{"ilp", 4}, {"warps_per_sm", 8}, {"sms", all}, {"fill", tensor_fill_name(zero)}}),
         [shape, zero](benchmark::State& st) { mma_throughput(st, MmaOp::f16_m16n8k16_f32, shape, zero); });
   }
 
@@ -201,7 +201,7 @@ void register_tensor_core(const SuiteConfig& cfg) {
   for (const WgmmaTypeInfo& info : wgmma_types()) {
     const WgmmaType type = info.type;
     for (int n : ns)
-      add(std::string("wgmma/latency/") + info.name + "/n:" + std::to_string(n) + fill_suffix(rnd),
+      add(bench_name(std::string("wgmma/latency/") + info.name, {{"n", n}, {"fill", tensor_fill_name(rnd)}}),
           [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd); });
     for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs})
       for (int sms : {1, all}) {
@@ -209,15 +209,16 @@ void register_tensor_core(const SuiteConfig& cfg) {
         for (int n : ns)
           for (int g : groups) {
             const WgmmaShape shape{mode, g, sms};
-            add(std::string("wgmma/throughput/") + info.name + "/" + wgmma_mode_name(mode) + "/n:" + std::to_string(n) +
-                    "/warpgroups_per_sm:" + std::to_string(g) + "/sms:" + std::to_string(sms) + fill_suffix(rnd),
+            add(bench_name(std::string("wgmma/throughput/") + info.name + "/" + wgmma_mode_name(mode),
+                           {{"n", n}, {"warpgroups_per_sm", g}, {"sms", sms}, {"fill", tensor_fill_name(rnd)}}),
                 [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); });
           }
       }
   }
   {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
-    add("wgmma/throughput/f16/ss/n:256/warpgroups_per_sm:2/sms:" + std::to_string(all) + fill_suffix(zero),
+    add(bench_name("wgmma/throughput/f16/ss",
+                   {{"n", 256}, {"warpgroups_per_sm", 2}, {"sms", all}, {"fill", tensor_fill_name(zero)}}),
         [shape, zero](benchmark::State& st) { wgmma_throughput(st, WgmmaType::f16_f32, 256, shape, zero); });
   }
 
@@ -231,8 +232,8 @@ void register_tensor_core(const SuiteConfig& cfg) {
   for (TensorDtype d : gemm_types) {
     GemmShape shape = big;
     if (d == TensorDtype::f64 && !cfg.quick) shape = GemmShape{4096, 4096, 4096};  // 60 TFLOP/s: keep it short
-    add(std::string("cublas/") + tensor_dtype_name(d) + "/m:" + std::to_string(shape.m) +
-            "/n:" + std::to_string(shape.n) + "/k:" + std::to_string(shape.k) + fill_suffix(rnd),
+    add(bench_name(std::string("cublas/") + tensor_dtype_name(d),
+                   {{"m", shape.m}, {"n", shape.n}, {"k", shape.k}, {"fill", tensor_fill_name(rnd)}}),
         [d, shape, rnd, batches](benchmark::State& st) { cublas_gemm(st, d, shape, rnd, batches); });
   }
   register_points("TensorCore", points, kIterations,

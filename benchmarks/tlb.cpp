@@ -20,6 +20,7 @@
 #include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
 #include "kernels/shared/cuda_check.hpp"
+#include "fixtures/bench_name.hpp"
 #include "fixtures/placement.hpp"
 #include "fixtures/registry.hpp"
 #include "fixtures/report.hpp"
@@ -36,7 +37,7 @@ constexpr int kMaxLevels = 4;
 constexpr std::size_t kMinElementsForLevels = 32;
 
 std::string probe_name(const TlbProbe& probe) {
-  return std::string(cache_op_name(probe.op)) + "/mapping:" + tlb_mapping_name(probe.mapping);
+  return bench_name(cache_op_name(probe.op), {{"mapping", tlb_mapping_name(probe.mapping)}});
 }
 
 // Every launch chases on one SM chosen for the walk: a page walk's cost depends on where the SM
@@ -271,9 +272,9 @@ void register_tlb(const SuiteConfig& cfg) {
   for (const TlbProbe& probe : probes) {
     const std::vector<TlbPoint> sweep = tlb_sweep(free, tlb_max_elements(probe.op), cfg.quick, cfg.dense);
     for (const TlbPoint& p : sweep)
-      points.push_back({"Tlb/latency/" + probe_name(probe) + "/stride:" + std::to_string(p.stride) +
-                            "/footprint:" + std::to_string(p.footprint),
-                        [probe, p](benchmark::State& st) { latency(st, probe, p); }});
+      points.push_back(
+          {bench_name("Tlb/latency/" + probe_name(probe), {{"stride", p.stride}, {"footprint", p.footprint}}),
+           [probe, p](benchmark::State& st) { latency(st, probe, p); }});
     const bool last = &probe == &probes.back();
     geometries.push_back({"Tlb/geometry/" + probe_name(probe),
                           [probe, sweep, last](benchmark::State& st) { geometry(st, probe, sweep, last); }});
