@@ -1,4 +1,4 @@
-// The GPU's own counters that --counters reads (CUPTI's range profiler, fixtures/hw_profiler.hpp),
+// The GPU's own counters that --counters reads (CUPTI's range profiler, fixtures/harness/hw_profiler.hpp),
 // the JSON names they are reported under, and what is derived from them: hit rates, wavefronts
 // per request, and the memory level that served a kernel's bytes (pure C++, unit-tested).
 #pragma once

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "kernels/shared/atomics_check.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/atomics_runner.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/atomics_runner.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -25,14 +25,14 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/bandwidth_runner.hpp"
-#include "fixtures/calibrate.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/sweep.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/bandwidth_runner.hpp"
+#include "fixtures/harness/calibrate.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/sweep.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 #include "kernels/bandwidth_reference.hpp"
 
 namespace archbench {
@@ -271,7 +271,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
       variants.push_back(v);
   }
   // No point inside the L2's transition, 0.8x to 1.1x of its capacity in bytes touched
-  // (fixtures/sweep.hpp says why); a copy touches two arrays, so its transition is at half the
+  // (fixtures/harness/sweep.hpp says why); a copy touches two arrays, so its transition is at half the
   // footprint, and it begins earlier, at 0.7x (its writes' dirty lines share the L2: 24.3 against
   // 27.0 B/clk/SM at 0.80x in an A/A pair). Registered footprint by footprint, as before.
   std::vector<std::vector<std::size_t>> footprints_of;
@@ -328,7 +328,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
                         [lc, s, f](benchmark::State& st) { global_bandwidth(st, lc.variant, 16, f, s); }});
     }
 
-  // L2 reads by whose data the SMs read (fixtures/bandwidth_runner.hpp, L2Case), at a third and
+  // L2 reads by whose data the SMs read (fixtures/runners/bandwidth_runner.hpp, L2Case), at a third and
   // a half of the L2: below about half the L2 no read leaks to DRAM (docs/counters.md).
   const std::vector<std::size_t> l2_footprints = {l2 / 3 / kAlign * kAlign, l2 / 2 / kAlign * kAlign};
   const BwShape every_sm{1, 32, int(sms)};

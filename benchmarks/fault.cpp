@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 #include "kernels/fault.hpp"
 
 namespace archbench {

@@ -28,13 +28,13 @@
 
 #include "analysis/cache_geometry.hpp"
 #include "analysis/stats.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/chase_builder.hpp"
-#include "fixtures/geometry_runner.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/chase_builder.hpp"
+#include "fixtures/runners/geometry_runner.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/hostlink_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/hostlink_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -1,4 +1,4 @@
-// L2Persist: the L2 set-aside for persisting accesses (fixtures/l2persist_runner.hpp says how).
+// L2Persist: the L2 set-aside for persisting accesses (fixtures/runners/l2persist_runner.hpp says how).
 //   L2Persist/kept/setaside_pct:A/window_pct:W/hit_ratio:H   A % of the device's maximum set
 //       aside; a persisting window of W % of that (of the maximum when A is 0); hitRatio H: the
 //       fraction of the window kept after a 4x-L2 stream, and the window's read rate after it
@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/l2persist_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/runners/l2persist_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {
@@ -72,7 +72,7 @@ void report(benchmark::State& state, const std::vector<PersistMeasurement>& runs
   state.counters["resident_below_threshold"] =
       median_of(runs, [](const auto& m) { return m.resident_below_threshold; });
   state.counters["self_checked"] = 1;
-  // --counters: the kept fraction by the DRAM bytes of the probe (fixtures/l2persist_runner.hpp).
+  // --counters: the kept fraction by the DRAM bytes of the probe (fixtures/runners/l2persist_runner.hpp).
   if (const PersistMeasurement& m = runs.back(); m.hw_kept_fraction) {
     state.counters["hw_kept_fraction"] = *m.hw_kept_fraction;
     state.counters["hw_kept_bytes"] = *m.hw_kept_fraction * double(m.window_bytes);

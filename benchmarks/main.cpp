@@ -19,21 +19,21 @@
 #include <vector>
 
 #include "archbench/build_info.hpp"
-#include "fixtures/chase_runner.hpp"
-#include "fixtures/cli.hpp"
+#include "fixtures/runners/chase_runner.hpp"
+#include "benchmarks/shell/cli.hpp"
 #include "kernels/shared/cuda_check.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/gpu_profile.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/incremental_json.hpp"
-#include "fixtures/method_ids.hpp"
-#include "fixtures/placement.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "benchmarks/shell/gpu_profile.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "benchmarks/shell/incremental_json.hpp"
+#include "fixtures/harness/method_ids.hpp"
+#include "fixtures/harness/placement.hpp"
 #include "kernels/placement.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/supervisor.hpp"
-#include "fixtures/sync_runner.hpp"
-#include "fixtures/watchdog.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "benchmarks/shell/supervisor.hpp"
+#include "fixtures/runners/sync_runner.hpp"
+#include "fixtures/harness/watchdog.hpp"
 
 namespace archbench {
 std::vector<Feature>& features() {
@@ -73,7 +73,7 @@ std::string first_unknown_flag(const std::vector<std::string>& rest) {
 }
 
 // The value of --benchmark_filter= among the arguments ("" when none): it also asks for the
-// features on request (fixtures/registry.hpp, feature_selected).
+// features on request (fixtures/harness/registry.hpp, feature_selected).
 std::string filter_arg(const std::vector<std::string>& args) {
   std::string filter;
   for (const std::string& a : args)
@@ -431,7 +431,7 @@ int main(int argc, char** argv) {
   gpu.add_benchmark_context();
   benchmark::AddCustomContext("archbench_quick", opt.quick ? "true" : "false");
   benchmark::AddCustomContext("archbench_dense", opt.dense ? "true" : "false");
-  // Each benchmark's label declares its primary metrics (fixtures/primary_metrics.hpp).
+  // Each benchmark's label declares its primary metrics (fixtures/harness/primary_metrics.hpp).
   benchmark::AddCustomContext("archbench_primary_metrics", "label");
   // Every benchmark's label carries its method identifier; per feature, what it is made of.
   benchmark::AddCustomContext("archbench_method_ids", "label");

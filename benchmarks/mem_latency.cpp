@@ -11,12 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/bench_name.hpp"
-#include "fixtures/chase_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/sweep.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/chase_report.hpp"
+#include "fixtures/runners/chase_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/sweep.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -11,7 +11,7 @@
 //                                                  each iteration at another placement of the cells
 //   P2P/matrix                                     the pairs' headline numbers, as counters NAME[i][j]
 // With fewer than two GPUs, P2P/pairs skips with the reason. pct_of_peak: of the link's
-// per-direction peak (fixtures/p2p_links.hpp), twice that for dir:bi; of DRAM for i == j.
+// per-direction peak (fixtures/harness/p2p_links.hpp), twice that for dir:bi; of DRAM for i == j.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -23,11 +23,11 @@
 
 #include "analysis/stats.hpp"
 #include "kernels/shared/atomics_check.hpp"
-#include "fixtures/p2p_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/sweep.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/runners/p2p_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/sweep.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

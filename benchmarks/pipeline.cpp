@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/bench_name.hpp"
-#include "fixtures/pipeline_bench.hpp"
-#include "fixtures/pipeline_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/pipeline_bench.hpp"
+#include "fixtures/runners/pipeline_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
 #include "kernels/pipeline.hpp"
 
 namespace archbench {

@@ -27,14 +27,14 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/bench_name.hpp"
-#include "fixtures/driver_api.hpp"
-#include "fixtures/fresh_context.hpp"
-#include "fixtures/pipeline_bench.hpp"
-#include "fixtures/sync_runner.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/driver_api.hpp"
+#include "fixtures/harness/fresh_context.hpp"
+#include "fixtures/runners/pipeline_bench.hpp"
+#include "fixtures/runners/sync_runner.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/bench_name.hpp"
-#include "fixtures/cublas_reference.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/tensor_runner.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/runners/cublas_reference.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/runners/tensor_runner.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

@@ -3,7 +3,7 @@
 //   Tlb/geometry/<op>/mapping:M                        page size, levels, reach, entries, miss penalties
 // <op>: ld.ca (lines in L1: at most an eighth of its lines) or ld.cg (lines in L2: up to 64 Ki elements,
 // 90 % of the free memory). M: scattered (every mapping granule backed by a physical allocation
-// of its own, in shuffled order) or contiguous (one cudaMalloc); fixtures/scattered_buffer.hpp
+// of its own, in shuffled order) or contiguous (one cudaMalloc); fixtures/runners/scattered_buffer.hpp
 // says why both. S: 64 KiB ... 4 GiB. Tlb/geometry runs after the points and infers from the
 // curves they measured (measuring any the filter left out; analysis/tlb.hpp says how).
 #include <benchmark/benchmark.h>
@@ -20,12 +20,12 @@
 #include "analysis/placement.hpp"
 #include "analysis/tlb.hpp"
 #include "kernels/shared/cuda_check.hpp"
-#include "fixtures/bench_name.hpp"
-#include "fixtures/placement.hpp"
-#include "fixtures/registry.hpp"
-#include "fixtures/report.hpp"
-#include "fixtures/tlb_runner.hpp"
-#include "fixtures/timed_loop.hpp"
+#include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/placement.hpp"
+#include "fixtures/harness/registry.hpp"
+#include "fixtures/harness/report.hpp"
+#include "fixtures/runners/tlb_runner.hpp"
+#include "fixtures/harness/timed_loop.hpp"
 
 namespace archbench {
 namespace {

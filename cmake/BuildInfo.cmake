@@ -27,5 +27,5 @@ string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
 set(ARCHBENCH_BUILD_FLAGS_CUDA "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_bt}} archs=${CMAKE_CUDA_ARCHITECTURES}")
 string(STRIP "${ARCHBENCH_BUILD_FLAGS_CUDA}" ARCHBENCH_BUILD_FLAGS_CUDA)
 set(ARCHBENCH_GIT_SHA_VALUE "${_git_sha_detected}")
-configure_file(${PROJECT_SOURCE_DIR}/fixtures/build_info.hpp.in
+configure_file(${PROJECT_SOURCE_DIR}/benchmarks/shell/build_info.hpp.in
                ${PROJECT_BINARY_DIR}/generated/archbench/build_info.hpp @ONLY)

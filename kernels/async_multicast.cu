@@ -1,6 +1,6 @@
 // The AsyncCopy multicast load (cp.async.bulk ... .multicast::cluster), built for sm_90a alone:
 // ptxas asks for the "a" target for multicast, which may be slow on later architectures. The host
-// launches it only on sm_90 (fixtures/async_copy_runner.cpp).
+// launches it only on sm_90 (fixtures/runners/async_copy_runner.cpp).
 #include "kernels/async_copy.cuh"
 
 namespace archbench {

@@ -1,5 +1,5 @@
 // Pointer-chase kernels (Mei & Chu): one thread follows a chase built on the host
-// (fixtures/chase_builder.hpp). Each load's address depends on the previous load's value, so
+// (fixtures/harness/chase_builder.hpp). Each load's address depends on the previous load's value, so
 // accesses are serialised and the time per step is the load-to-use latency.
 //
 // Two element forms, chosen for what each measures:

@@ -5,7 +5,7 @@
 // disabled differs by board, so SM 0 read 272 cycles to the near L2 on one H100 and 279 on
 // another, whose SMs' median was 277.0 and 277.1. Such measurements therefore run on the
 // reference SM: the one whose L2 latency is the median of all SMs', chosen at start-up by
-// fixtures/placement.hpp. Until that runs (a unit test, a tool), it is SM 0.
+// fixtures/harness/placement.hpp. Until that runs (a unit test, a tool), it is SM 0.
 #pragma once
 #include <cstdint>
 

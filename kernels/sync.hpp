@@ -38,7 +38,7 @@ ARCHBENCH_HOST_DEVICE constexpr bool sync_step_is_fence(SyncStep s) {
 // Steps whose cost depends on where the block's SM sits: GPU- and system-scope fences wait on the
 // memory system outside the SM. One H100 read fence.sc.gpu from one warp at 634-675 cycles on
 // eight SMs, another at 617-683 over all 132 (each SM's own cost repeating within 0.1), where
-// bar.sync cost the same on every SM. These steps are measured on every SM in turn (fixtures/sync_runner.hpp).
+// bar.sync cost the same on every SM. These steps are measured on every SM in turn (fixtures/runners/sync_runner.hpp).
 ARCHBENCH_HOST_DEVICE constexpr bool sync_step_depends_on_sm(SyncStep s) {
   return s == SyncStep::fence_acq_rel_gpu || s == SyncStep::fence_sc_gpu || s == SyncStep::fence_sc_sys ||
          s == SyncStep::fence_proxy_async || s == SyncStep::store_fence_gpu;

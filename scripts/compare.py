@@ -26,7 +26,7 @@ What is compared (docs/regression.md has the whole rule):
   that moved together (a driver, a clock policy, a slower kernel everywhere) is flagged even
   when each benchmark alone is within its noise.
 
-- Method identifiers: each benchmark's label carries one (`| method=...`, fixtures/method_ids.hpp).
+- Method identifiers: each benchmark's label carries one (`| method=...`, fixtures/harness/method_ids.hpp).
   A benchmark whose method differs between the two files is never judged: it is listed under
   "method changed" with the size of its move, and a history is split there (only earlier runs of
   the contender's method give its band). A file written before identifiers existed takes its

@@ -64,7 +64,7 @@ def affected_features(base):
         m = _FEATURE.search(tree(path) or "")
         if path.startswith("benchmarks/") and m:
             features.add(m.group(1))
-        elif path.startswith("fixtures/"):
+        elif path.startswith(("fixtures/", "benchmarks/shell/")):
             others.append(path)
     return sorted(features), others
 

@@ -6,7 +6,7 @@ Usage: planted_regressions.py --binary PATH --out DIR [--pct 3] [--baselines 3]
 
 1. Runs the suite (`--isolate`, plus EXTRA, e.g. `--quick`) --baselines times without a fault:
    the last is the baseline, the earlier ones its history (their noise).
-2. For each feature F, runs it again with ARCHBENCH_FAULT=slow:F:PCT (fixtures/primary_metrics.hpp:
+2. For each feature F, runs it again with ARCHBENCH_FAULT=slow:F:PCT (fixtures/harness/primary_metrics.hpp:
    every measured primary metric of F reported PCT % worse).
 3. Compares each planted run with the baseline (scripts/compare.py, with the history) and prints
    which features compare flagged. A planted feature must be flagged, and no other.
@@ -52,7 +52,7 @@ def run_suite(binary, out, extra, fault=None):
 
 def emulate_fault(source, feature, pct, out):
     """Writes `source` with `feature`'s measured primary metrics pct % worse, as
-    ARCHBENCH_FAULT=slow:<feature>:<pct> reports them (fixtures/primary_metrics.cpp)."""
+    ARCHBENCH_FAULT=slow:<feature>:<pct> reports them (fixtures/harness/primary_metrics.cpp)."""
     doc = resultfile.load(source)
     factor = 1 + pct / 100
     for b in doc["benchmarks"]:

@@ -106,7 +106,7 @@ def run_date(path, doc=None):
 
 
 # Something that did not apply to the GPU is a skip with its reason, not a failure
-# (fixtures/unsupported.hpp): Google Benchmark 1.8 writes it as "skipped": true with
+# (fixtures/harness/unsupported.hpp): Google Benchmark 1.8 writes it as "skipped": true with
 # "skip_message"; 1.7, which has no skips, as an error whose message starts with this prefix.
 UNSUPPORTED_PREFIX = "unsupported: "
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/async_copy_runner.hpp"
+#include "fixtures/runners/async_copy_runner.hpp"
 #include "kernels/shared/device_buffer.hpp"
-#include "fixtures/gpu.hpp"
+#include "fixtures/harness/gpu.hpp"
 
 namespace archbench {
 namespace {

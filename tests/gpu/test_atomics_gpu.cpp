@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "kernels/shared/atomics_check.hpp"
-#include "fixtures/atomics_runner.hpp"
-#include "fixtures/gpu.hpp"
+#include "fixtures/runners/atomics_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
 
 namespace archbench {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/bandwidth_runner.hpp"
+#include "fixtures/runners/bandwidth_runner.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/bandwidth.hpp"
 #include "kernels/bandwidth_reference.hpp"

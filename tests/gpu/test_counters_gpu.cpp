@@ -13,16 +13,16 @@
 #include <string>
 
 #include "kernels/shared/atomics_check.hpp"
-#include "fixtures/atomics_runner.hpp"
-#include "fixtures/bandwidth_runner.hpp"
-#include "fixtures/chase_runner.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/hw_profiler.hpp"
-#include "fixtures/l2persist_runner.hpp"
-#include "fixtures/pipeline_runner.hpp"
+#include "fixtures/runners/atomics_runner.hpp"
+#include "fixtures/runners/bandwidth_runner.hpp"
+#include "fixtures/runners/chase_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/harness/hw_profiler.hpp"
+#include "fixtures/runners/l2persist_runner.hpp"
+#include "fixtures/runners/pipeline_runner.hpp"
 #include "kernels/pipeline.hpp"
-#include "fixtures/smem_runner.hpp"
-#include "fixtures/tensor_runner.hpp"
+#include "fixtures/runners/smem_runner.hpp"
+#include "fixtures/runners/tensor_runner.hpp"
 
 namespace archbench {
 namespace {

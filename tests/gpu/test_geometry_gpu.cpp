@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "fixtures/geometry_runner.hpp"
-#include "fixtures/gpu.hpp"
+#include "fixtures/runners/geometry_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
 #include "kernels/shared/self_check.hpp"
 
 namespace archbench {

@@ -6,8 +6,8 @@
 
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/timing.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/harness/timing.hpp"
 
 namespace archbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "fixtures/hostlink_runner.hpp"
+#include "fixtures/runners/hostlink_runner.hpp"
 
 namespace archbench {
 namespace {

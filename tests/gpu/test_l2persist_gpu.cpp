@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "fixtures/gpu.hpp"
-#include "fixtures/l2persist_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/l2persist_runner.hpp"
 
 namespace archbench {
 namespace {

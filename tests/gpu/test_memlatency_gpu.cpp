@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "fixtures/chase_runner.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/placement.hpp"
+#include "fixtures/runners/chase_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/harness/placement.hpp"
 #include "kernels/chase_fill.hpp"
 #include "kernels/placement.hpp"
 

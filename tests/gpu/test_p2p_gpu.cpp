@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "fixtures/gpu.hpp"
-#include "fixtures/p2p_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/p2p_runner.hpp"
 #include "kernels/shared/self_check.hpp"
 
 namespace archbench {

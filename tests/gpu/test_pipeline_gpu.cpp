@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
-#include "fixtures/gpu.hpp"
-#include "fixtures/pipeline_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/pipeline_runner.hpp"
 
 namespace archbench {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "analysis/clock_trace.hpp"
 #include "analysis/scheduler_map.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/sustained_run.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/sustained_run.hpp"
 #include "analysis/icache.hpp"
 #include "kernels/icache.hpp"
 #include "kernels/scheduling.hpp"

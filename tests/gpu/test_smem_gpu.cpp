@@ -5,8 +5,8 @@
 
 #include <cstdio>
 
-#include "fixtures/gpu.hpp"
-#include "fixtures/smem_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/smem_runner.hpp"
 
 namespace archbench {
 namespace {

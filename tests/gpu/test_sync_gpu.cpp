@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "kernels/shared/device_buffer.hpp"
-#include "fixtures/driver_api.hpp"
-#include "fixtures/fresh_context.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/pipeline_runner.hpp"
-#include "fixtures/sync_runner.hpp"
+#include "fixtures/harness/driver_api.hpp"
+#include "fixtures/harness/fresh_context.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/pipeline_runner.hpp"
+#include "fixtures/runners/sync_runner.hpp"
 
 namespace archbench {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "fixtures/cublas_reference.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/tensor_runner.hpp"
+#include "fixtures/runners/cublas_reference.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/tensor_runner.hpp"
 
 namespace archbench {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "analysis/tlb.hpp"
-#include "fixtures/gpu.hpp"
-#include "fixtures/tlb_runner.hpp"
+#include "fixtures/harness/gpu.hpp"
+#include "fixtures/runners/tlb_runner.hpp"
 
 namespace archbench {
 namespace {

@@ -17,9 +17,9 @@ def tree(tmp_path):
     for d in ("kernels", "analysis"):
         shutil.copytree(os.path.join(ROOT, d), tmp_path / d)
     (tmp_path / "benchmarks").mkdir()
-    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "harness").mkdir(parents=True)
     shutil.copy(os.path.join(ROOT, "benchmarks", "methods.json"), tmp_path / "benchmarks")
-    shutil.copy(os.path.join(ROOT, "fixtures", "timing.cu"), tmp_path / "fixtures")
+    shutil.copy(os.path.join(ROOT, "fixtures", "harness", "timing.cu"), tmp_path / "fixtures" / "harness")
     return tmp_path
 
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "fixtures/incremental_json.hpp"
+#include "benchmarks/shell/incremental_json.hpp"
 
 static void SlowStep(benchmark::State& state) {
   for (auto _ : state) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "fixtures/async_copy_shapes.hpp"
+#include "fixtures/runners/async_copy_shapes.hpp"
 
 namespace archbench {
 namespace {

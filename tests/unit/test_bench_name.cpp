@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "fixtures/bench_name.hpp"
+#include "fixtures/harness/bench_name.hpp"
 
 using namespace archbench;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "fixtures/calibrate.hpp"
+#include "fixtures/harness/calibrate.hpp"
 
 using archbench::count_for_target;
 using archbench::CountLimits;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "fixtures/chase_builder.hpp"
+#include "fixtures/harness/chase_builder.hpp"
 
 using namespace archbench;
 

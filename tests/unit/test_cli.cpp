@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "fixtures/cli.hpp"
+#include "benchmarks/shell/cli.hpp"
 
 using namespace archbench;
 
@@ -134,7 +134,7 @@ TEST(Cli, SkipFeatureTakesACommaSeparatedList) {
 #include <cstdio>
 #include <fstream>
 
-#include "fixtures/gpu_profile.hpp"
+#include "benchmarks/shell/gpu_profile.hpp"
 
 #ifndef ARCHBENCH_TEST_DATA
 #define ARCHBENCH_TEST_DATA "tests/data"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/energy.hpp"
-#include "fixtures/registry.hpp"
+#include "fixtures/harness/registry.hpp"
 
 namespace archbench {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "kernels/shared/atomics_check.hpp"
 #include "kernels/shared/enum_names.hpp"
-#include "fixtures/p2p_links.hpp"
+#include "fixtures/harness/p2p_links.hpp"
 #include "kernels/shared/tensor_ops.hpp"
 
 namespace archbench {

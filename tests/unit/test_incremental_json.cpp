@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fixtures/incremental_json.hpp"
-#include "fixtures/supervisor.hpp"
+#include "benchmarks/shell/incremental_json.hpp"
+#include "benchmarks/shell/supervisor.hpp"
 
 using namespace archbench;
 

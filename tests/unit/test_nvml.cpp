@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "fixtures/nvml.hpp"
+#include "fixtures/harness/nvml.hpp"
 
 using namespace archbench;
 

@@ -2,7 +2,7 @@
 // PCIe, or unknown; and the per-direction peak each implies.
 #include <gtest/gtest.h>
 
-#include "fixtures/p2p_links.hpp"
+#include "fixtures/harness/p2p_links.hpp"
 
 namespace archbench {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "fixtures/primary_metrics.hpp"
+#include "fixtures/harness/primary_metrics.hpp"
 
 using namespace archbench;
 
@@ -50,9 +50,9 @@ TEST(PrimaryMetrics, ASlowFaultMakesCostsLargerAndRatesSmallerAndLeavesValues) {
   EXPECT_DOUBLE_EQ(apply_slow_fault(128.0, Primary::Kind::value, 3), 128.0);
 }
 
-// --- Method identifiers (fixtures/method_ids.hpp) -----------------------------------------------------
+// --- Method identifiers (fixtures/harness/method_ids.hpp) -----------------------------------------------------
 
-#include "fixtures/method_ids.hpp"
+#include "fixtures/harness/method_ids.hpp"
 
 TEST(MethodIds, AreTwelveHexDigitsThatFollowTheDigestAndTheDeclaration) {
   const std::string id = archbench::method_id("2b0b7f3e9046ee48", "primary=latency_cycles:lower");

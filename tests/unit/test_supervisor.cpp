@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "fixtures/supervisor.hpp"
+#include "benchmarks/shell/supervisor.hpp"
 
 using namespace archbench;
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fixtures/sweep.hpp"
+#include "fixtures/harness/sweep.hpp"
 #include "kernels/bandwidth.hpp"
 
 using namespace archbench;
