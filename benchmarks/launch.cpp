@@ -149,7 +149,7 @@ void register_launch(const SuiteConfig& cfg) {
   };
   std::vector<Case> cases;
   // A quick run: every path once, without parameters (each benchmark launches for 100 ms first:
-  // the parameter sizes and the per-thread stream took 0.7 of a quick run's 1.7 s in Launch).
+  // the parameter sizes and the per-thread stream took 0.6 of a quick run's 1.7 s in Launch).
   const std::vector<int> all_bytes =
       cfg.quick ? std::vector<int>{0} : std::vector<int>(std::begin(kLaunchParamBytes), std::end(kLaunchParamBytes));
   for (StreamKind s : {StreamKind::legacy_default, StreamKind::per_thread_default, StreamKind::created})

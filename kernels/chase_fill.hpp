@@ -1,6 +1,6 @@
 // Writes a stride chain (fixtures/harness/chase_builder.hpp, stride_chain) straight into device memory,
 // so that a chase over hundreds of MB is not built and copied from the host (0.4 s per array of
-// 4x an H200's L2: half a run's MemLatency). Set-up only: nothing here is timed, so it is not in
+// 4x an H200's L2: a third of a full run's MemLatency). Set-up only: nothing here is timed, so it is not in
 // any feature's method files (benchmarks/methods.json).
 #pragma once
 #include <cstddef>
