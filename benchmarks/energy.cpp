@@ -437,4 +437,4 @@ void register_energy(const SuiteConfig& cfg) {
 }  // namespace
 }  // namespace archbench
 
-ARCHBENCH_FEATURE_ON_REQUEST(Energy, archbench::register_energy);
+ARCHBENCH_FEATURE(Energy, archbench::register_energy);

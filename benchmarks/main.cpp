@@ -35,13 +35,6 @@
 #include "fixtures/runners/sync_runner.hpp"
 #include "fixtures/harness/watchdog.hpp"
 
-namespace archbench {
-std::vector<Feature>& features() {
-  static std::vector<Feature> f;
-  return f;
-}
-}  // namespace archbench
-
 namespace {
 
 constexpr int kBadInput = 2;
@@ -294,6 +287,12 @@ int main(int argc, char** argv) {
     opt = parse_cli(std::vector<std::string>(argv, argv + argc), [](const char* k) { return std::getenv(k); });
   } catch (const CliError& e) {
     return fail(e.what());
+  }
+  try {
+    features();  // the feature table against the registrations: a mismatch is the build's defect
+  } catch (const std::logic_error& e) {
+    std::fprintf(stderr, "archbench: build defect: %s\n", e.what());
+    return 1;
   }
   // What needs no GPU comes first: help, version, and flags nobody knows.
   for (const std::string& a : opt.rest) {

@@ -38,6 +38,18 @@ def test_every_row_is_whole_and_names_one_feature():
             assert r["plot_files"], r
 
 
+def test_each_rows_source_registers_that_feature_and_no_other_file_registers_one():
+    """The build compiles each row's source (cmake/FeatureTable.cmake) and the registry pairs each
+    row with its ARCHBENCH_FEATURE by name: a file outside the table would register nothing."""
+    import glob
+    import re
+    registered = {}
+    for path in glob.glob(os.path.join(ROOT, "benchmarks", "*.cpp")):
+        for name in re.findall(r"^ARCHBENCH_FEATURE\((\w+),", open(path).read(), re.M):
+            registered[name] = os.path.relpath(path, ROOT)
+    assert registered == {r["name"]: r["source"] for r in features.rows()}
+
+
 def test_the_table_and_methods_json_name_the_same_features():
     methods = json.load(open(os.path.join(ROOT, "benchmarks", "methods.json")))["features"]
     assert set(methods) == set(features.names())
