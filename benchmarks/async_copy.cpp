@@ -102,7 +102,7 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
   });
 }
 
-void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_t bytes,
+void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_t bytes, std::uint32_t pin_sm,
              std::optional<TensorBox> box = std::nullopt) {
   if (skip_unsupported(state, op)) return;
   guarded(state, [&] {
@@ -111,8 +111,8 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
     timed_loop(state, [&] {
       AsyncLatencyResult r;
       const double seconds = wall_seconds([&] {
-        r = runner().latency(op, level, bytes, level == AsyncLevel::dram ? kLatencyCopiesDram : kLatencyCopiesL2, box,
-                             placement++ % kAsyncLatencyPlacements);
+        r = runner().latency(op, level, bytes, level == AsyncLevel::dram ? kLatencyCopiesDram : kLatencyCopiesL2,
+                             pin_sm, box, placement++ % kAsyncLatencyPlacements);
       });
       cycles.insert(cycles.end(), r.cycles.begin(), r.cycles.end());
       mhz.push_back(r.sm_clock_mhz);
@@ -135,6 +135,7 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
 
 void register_async_copy(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
+  const std::uint32_t sm = cfg.placement.reference_sm;  // where one copy's latency is measured
   std::vector<BenchmarkPoint> points;
   const std::vector<AsyncLevel> levels = {AsyncLevel::l2, AsyncLevel::dram};
   const std::vector<int> warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{8, 32};
@@ -250,7 +251,7 @@ void register_async_copy(const SuiteConfig& cfg) {
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
         points.push_back(
             {bench_name(std::string("AsyncCopy/latency/") + async_op_info(op).name + lv, {{"bytes", bytes}}),
-             [op, level, bytes](benchmark::State& st) { latency(st, op, level, bytes); }});
+             [op, level, bytes, sm](benchmark::State& st) { latency(st, op, level, bytes, sm); }});
     // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
     // boxes, rows at the swizzle span, with and without it).
     if (!cfg.quick)
@@ -263,7 +264,7 @@ void register_async_copy(const SuiteConfig& cfg) {
         points.push_back(
             {bench_name("AsyncCopy/latency/tensor" + lv,
                         {{"box", box_shape(box)}, {"swizzle", swizzle_name(t.swizzle)}}),
-             [level, bytes, box](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, box); }});
+             [level, bytes, box, sm](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, sm, box); }});
       }
   }
   register_points("AsyncCopy", points, kIterations,

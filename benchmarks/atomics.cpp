@@ -85,7 +85,7 @@ void throughput(benchmark::State& state, AtomicLaunch l) {
   });
 }
 
-void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
+void latency(benchmark::State& state, AtomOp op, AtomSpace space, std::uint32_t pin_sm) {
   if (auto why = unsupported(op)) {
     skip(state, *why);
     return;
@@ -94,10 +94,10 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space) {
     // Global memory: on a line whose L2 home is near to the SM, and on one far from it.
     std::vector<double> cycles, far_cycles, mhz;
     timed_loop(state, [&] {
-      const AtomicLatency m = atomic_latency(op, space, Contention::near_l2);
+      const AtomicLatency m = atomic_latency(op, space, pin_sm, Contention::near_l2);
       cycles.push_back(m.cycles);
       mhz.push_back(m.sm_clock_mhz);
-      if (space == AtomSpace::global) far_cycles.push_back(atomic_latency(op, space, Contention::far_l2).cycles);
+      if (space == AtomSpace::global) far_cycles.push_back(atomic_latency(op, space, pin_sm, Contention::far_l2).cycles);
       return m.window_ns * 1e-9;
     });
     const double c = median(cycles), clock = median(mhz);
@@ -125,6 +125,7 @@ std::string shape_name(const AtomicLaunch& l, int sms) {
 
 void register_atomics(const SuiteConfig& cfg) {
   const int sms = cfg.gpu.info().sm_count;
+  const std::uint32_t sm = cfg.placement.reference_sm;  // where the latency chains run
   std::vector<BenchmarkPoint> points;
   // Where each SM's atomics go to lines of its own, the SMs' rates add up and their sum is the
   // primary; where SMs share lines, the grid total (kernels/shared/atomics_check.hpp). So too with
@@ -210,7 +211,7 @@ void register_atomics(const SuiteConfig& cfg) {
     for (const AtomOpInfo& info : atom_ops()) {
       if (cfg.quick && info.op != AtomOp::add_u32) continue;
       points.push_back({std::string("Atomics/latency/") + atom_space_name(space) + "/atom." + info.name,
-                        [op = info.op, space](benchmark::State& st) { latency(st, op, space); }});
+                        [op = info.op, space, sm](benchmark::State& st) { latency(st, op, space, sm); }});
     }
 
   register_points("Atomics", points, kIterations,

@@ -59,14 +59,14 @@ std::map<int, MeasuredCapacity>& latest_l1_capacities() {
   return latest;
 }
 
-const MeasuredCapacity& remeasure_l1_capacity(int carveout) {
-  return latest_l1_capacities()[carveout] = measure_l1_capacity(carveout);
+const MeasuredCapacity& remeasure_l1_capacity(std::uint32_t sm, int carveout) {
+  return latest_l1_capacities()[carveout] = measure_l1_capacity(sm, carveout);
 }
 
-const MeasuredCapacity& l1_capacity(int carveout) {
+const MeasuredCapacity& l1_capacity(std::uint32_t sm, int carveout) {
   auto& latest = latest_l1_capacities();
   if (auto it = latest.find(carveout); it != latest.end()) return it->second;
-  return remeasure_l1_capacity(carveout);
+  return remeasure_l1_capacity(sm, carveout);
 }
 
 void report_capacity(benchmark::State& state, const CapacityResult& r, double noise) {
@@ -114,20 +114,21 @@ void report_plateau_counters(benchmark::State& state, const std::string& plateau
     if (auto it = d.find("hw_l2_fabric_pct"); it != d.end()) state.counters[p + "l2_fabric_pct"] = it->second;
 }
 
-void report_plateau_level(benchmark::State& state, const std::string& plateau, CacheOp op, int carveout,
-                          std::size_t footprint) {
+void report_plateau_level(benchmark::State& state, std::uint32_t sm, const std::string& plateau, CacheOp op,
+                          int carveout, std::size_t footprint) {
   const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
   const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
   report_plateau_counters(
       state, plateau, offsets.size() * kLine, op == CacheOp::cg,
-      [op, offsets, carveout, warm](std::uint32_t extra) { runner().average(op, offsets, carveout, warm + extra); });
+      [sm, op, offsets, carveout, warm](std::uint32_t extra) { runner().average(sm, op, offsets, carveout, warm + extra); });
 }
 
 // The hit plateau at half the onset and the miss plateau at 1.5x the capacity.
-void report_plateau_levels(benchmark::State& state, const CapacityResult& r, CacheOp op, int carveout) {
+void report_plateau_levels(benchmark::State& state, std::uint32_t sm, const CapacityResult& r, CacheOp op,
+                           int carveout) {
   if (r.capacity == 0) return;
-  report_plateau_level(state, "hit_plateau", op, carveout, r.onset / 2);
-  report_plateau_level(state, "miss_plateau", op, carveout, r.capacity * 3 / 2);
+  report_plateau_level(state, sm, "hit_plateau", op, carveout, r.onset / 2);
+  report_plateau_level(state, sm, "miss_plateau", op, carveout, r.capacity * 3 / 2);
 }
 
 // replacement_lru_like: 1 LRU-like (LRU, FIFO, PLRU), 0 random-like, -1 undetermined.
@@ -172,50 +173,50 @@ void sweep_point(benchmark::State& state, const std::function<LatencyAt(int)>& a
   });
 }
 
-void l1_sweep(benchmark::State& state, int carveout, std::size_t footprint) {
+void l1_sweep(benchmark::State& state, std::uint32_t sm, int carveout, std::size_t footprint) {
   state.counters["carveout_pct"] = carveout;
   sweep_point(
-      state, [carveout](int k) { return runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0, k); }, footprint,
-      true);
+      state, [sm, carveout](int k) { return runner().stride_latency(sm, CacheOp::ca, kLine, carveout, 2.0, k); },
+      footprint, true);
 }
 
-void l1_capacity_bench(benchmark::State& state, int carveout) {
+void l1_capacity_bench(benchmark::State& state, std::uint32_t sm, int carveout) {
   guarded(state, [&] {
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      remeasure_l1_capacity(carveout);
+      remeasure_l1_capacity(sm, carveout);
       return seconds_since(began);
     });
-    const MeasuredCapacity& c = l1_capacity(carveout);
+    const MeasuredCapacity& c = l1_capacity(sm, carveout);
     report_capacity(state, c.r, c.noise);
-    report_plateau_levels(state, c.r, CacheOp::ca, carveout);
+    report_plateau_levels(state, sm, c.r, CacheOp::ca, carveout);
     state.counters["carveout_pct"] = carveout;
     // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
     // hint cost against the largest L1 (carveout 0).
-    if (carveout != 0) state.counters["smem_taken_bytes"] = double(l1_capacity(0).r.capacity) - double(c.r.capacity);
-    report_replacement(state, measure_replacement(runner().stride_latency(CacheOp::ca, kLine, carveout, 2.0), c.r,
+    if (carveout != 0) state.counters["smem_taken_bytes"] = double(l1_capacity(sm, 0).r.capacity) - double(c.r.capacity);
+    report_replacement(state, measure_replacement(runner().stride_latency(sm, CacheOp::ca, kLine, carveout, 2.0), c.r,
                                                   kLine, 4 * Gpu::current().info().smem_per_sm_bytes));
     report_clocks(state, runner().last_clock_mhz());
   });
 }
 
-void l1_line(benchmark::State& state) {
+void l1_line(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
     LineFit l;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      l = measure_l1_line(&base, &apparent);
+      l = measure_l1_line(sm, &base, &apparent);
       return seconds_since(began);
     });
     report_line(state, l, 32, base, apparent);
   });
 }
 
-void l1_sets_ways(benchmark::State& state) {
+void l1_sets_ways(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
-    const MeasuredCapacity& c = l1_capacity(0);
+    const MeasuredCapacity& c = l1_capacity(sm, 0);
     if (c.r.capacity == 0) throw std::runtime_error("no L1 capacity was found to divide into sets");
     const std::size_t lines = c.r.capacity / kLine;
     std::vector<std::pair<std::size_t, std::size_t>> max_hits;
@@ -224,7 +225,7 @@ void l1_sets_ways(benchmark::State& state) {
       max_hits.clear();
       for (std::size_t d = kLine; d <= 4096 * kLine; d *= 2) {
         const std::size_t limit = std::min(2 * lines, runner().buffer_bytes() / d - 1);
-        const CapacityResult r = find_capacity(median_of_runs(runner().spaced_latency(d, 0), 3), 1, limit, 1, c.noise);
+        const CapacityResult r = find_capacity(median_of_runs(runner().spaced_latency(sm, d, 0), 3), 1, limit, 1, c.noise);
         max_hits.emplace_back(d, r.capacity ? r.capacity : limit);
       }
       return seconds_since(began);
@@ -241,12 +242,12 @@ void l1_sets_ways(benchmark::State& state) {
 
 // --- Fill granularity ---------------------------------------------------------------------------
 
-void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
+void fill_point(benchmark::State& state, std::uint32_t sm, CacheOp op, std::size_t stride) {
   guarded(state, [&] {
     double v = 0;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      v = cold_chase(op, stride);
+      v = cold_chase(sm, op, stride);
       return seconds_since(began);
     });
     state.counters["latency_cycles"] = v;
@@ -255,7 +256,7 @@ void fill_point(benchmark::State& state, CacheOp op, std::size_t stride) {
   });
 }
 
-void fill_fit(benchmark::State& state, CacheOp op) {
+void fill_fit(benchmark::State& state, std::uint32_t sm, CacheOp op) {
   guarded(state, [&] {
     const bool l1 = op == CacheOp::ca;
     std::vector<std::pair<double, double>> curve;
@@ -263,7 +264,7 @@ void fill_fit(benchmark::State& state, CacheOp op) {
     FetchFit f;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      f = measure_fill(op, &curve, &near, &far);
+      f = measure_fill(sm, op, &curve, &near, &far);
       return seconds_since(began);
     });
     if (l1) {
@@ -288,9 +289,11 @@ std::optional<L2Levels>& latest_l2_levels() {
   return latest;
 }
 
-const L2Levels& remeasure_l2_levels() { return *(latest_l2_levels() = measure_l2_levels()); }
+const L2Levels& remeasure_l2_levels(std::uint32_t sm) { return *(latest_l2_levels() = measure_l2_levels(sm)); }
 
-const L2Levels& l2_levels() { return latest_l2_levels() ? *latest_l2_levels() : remeasure_l2_levels(); }
+const L2Levels& l2_levels(std::uint32_t sm) {
+  return latest_l2_levels() ? *latest_l2_levels() : remeasure_l2_levels(sm);
+}
 
 std::optional<L2Partitions>& latest_l2_partitions() {
   static std::optional<L2Partitions> latest;
@@ -305,16 +308,17 @@ std::optional<L2SearchOrigin>& latest_l2_origin() {
   return latest;
 }
 
-const L2SearchOrigin& l2_origin() {
+const L2SearchOrigin& l2_origin(std::uint32_t sm) {
   if (latest_l2_origin()) return *latest_l2_origin();
   if (!latest_l2_partitions()) latest_l2_partitions() = measure_l2_partitions();
   const L2Partitions& parts = *latest_l2_partitions();
-  return *(latest_l2_origin() = parts.sides.size() == 2 ? l2_search_origin(parts) : l2_search_origin(l2_levels()));
+  return *(latest_l2_origin() =
+               parts.sides.size() == 2 ? l2_search_origin(sm, parts) : l2_search_origin(l2_levels(sm)));
 }
 
-void l2_sweep(benchmark::State& state, std::size_t footprint) {
+void l2_sweep(benchmark::State& state, std::uint32_t sm, std::size_t footprint) {
   sweep_point(
-      state, [](int k) { return l2_latency(kLine, k); }, footprint, true);
+      state, [sm](int k) { return l2_latency(sm, kLine, k); }, footprint, true);
 }
 
 // A footprint on a partition's hit plateau: half its onset of misses (half the capacity when
@@ -363,13 +367,13 @@ void report_unit_census(benchmark::State& state, double capacity, double api) {
 // On a two-partition L2, each partition by one of its own SMs over the lines it homes
 // (measure_l2_partitions, without the transition fit in a quick run); the L2 is their sum.
 // Otherwise the whole-L2 chase's levels.
-void l2_capacity(benchmark::State& state, bool quick) {
+void l2_capacity(benchmark::State& state, std::uint32_t sm, bool quick) {
   guarded(state, [&] {
     timed_loop(state, [&] {
       const auto began = Clock::now();
       latest_l2_partitions() = measure_l2_partitions(quick);
       latest_l2_origin().reset();
-      if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels();
+      if (latest_l2_partitions()->sides.size() != 2) remeasure_l2_levels(sm);
       return seconds_since(began);
     });
     const L2Partitions& parts = *latest_l2_partitions();
@@ -407,7 +411,7 @@ void l2_capacity(benchmark::State& state, bool quick) {
     } else {
       state.counters["partitions"] = 1;
       note(state, "one search over every line: " + parts.why_not);
-      const L2Levels& l = l2_levels();
+      const L2Levels& l = l2_levels(sm);
       if (l.levels.empty()) throw std::runtime_error("no L2 level found below 4x the L2 size");
       const CapacityResult& whole = l.levels.back();
       state.counters["capacity_bytes"] = double(whole.capacity);
@@ -420,18 +424,18 @@ void l2_capacity(benchmark::State& state, bool quick) {
       state.counters["dram_cycles"] = whole.miss_cycles;
       state.counters["measurements"] = double(whole.points.size());
       report_replacement(state,
-                         measure_replacement(l2_latency(kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
-      report_plateau_level(state, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
-      report_plateau_level(state, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
+                         measure_replacement(l2_latency(sm, kLine), whole, kLine, 4 * Gpu::current().info().l2_bytes));
+      report_plateau_level(state, sm, "hit_plateau", CacheOp::cg, 0, whole.onset / 2);
+      report_plateau_level(state, sm, "dram_plateau", CacheOp::cg, 0, whole.capacity * 3 / 2);
       report_unit_census(state, double(whole.capacity), api);
     }
     report_clocks(state, runner().last_clock_mhz());
   });
 }
 
-void l2_line(benchmark::State& state) {
+void l2_line(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
-    const L2SearchOrigin& origin = l2_origin();
+    const L2SearchOrigin& origin = l2_origin(sm);
     const std::size_t limit = 4 * Gpu::current().info().l2_bytes;
     std::size_t base = 0;
     std::vector<std::pair<std::size_t, std::size_t>> apparent;
@@ -440,7 +444,7 @@ void l2_line(benchmark::State& state) {
       // Each search starts on the whole L2's hit plateau, past any nearer level (l2_origin).
       const auto search = [&](std::size_t stride) {
         const std::size_t start = origin.whole_start / stride * stride;
-        return find_capacity(l2_latency(stride), start, limit - limit % stride, stride, origin.whole_noise,
+        return find_capacity(l2_latency(sm, stride), start, limit - limit % stride, stride, origin.whole_noise,
                              kTransitionPoints, 0)
             .capacity;
       };
@@ -454,9 +458,9 @@ void l2_line(benchmark::State& state) {
   });
 }
 
-void l2_sm_map(benchmark::State& state) {
+void l2_sm_map(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
-    const L2SearchOrigin& origin = l2_origin();
+    const L2SearchOrigin& origin = l2_origin(sm);
     if (origin.levels < 2) throw std::runtime_error("one L2 level only: no near and far latency to map");
     const int sms = Gpu::current().info().sm_count;
     // Near: a footprint well inside the near level, every SM at once (read-only, no interference
@@ -501,29 +505,29 @@ void l2_sm_map(benchmark::State& state) {
 
 // --- Read-only path and constant caches ----------------------------------------------------------
 
-void readonly_capacity(benchmark::State& state) {
+void readonly_capacity(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
     MeasuredCapacity c;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      c = measure_l1_capacity(0, CacheOp::nc);
+      c = measure_l1_capacity(sm, 0, CacheOp::nc);
       return seconds_since(began);
     });
     report_capacity(state, c.r, c.noise);
-    report_plateau_levels(state, c.r, CacheOp::nc, 0);
-    state.counters["l1_capacity_bytes"] = double(l1_capacity(0).r.capacity);
+    report_plateau_levels(state, sm, c.r, CacheOp::nc, 0);
+    state.counters["l1_capacity_bytes"] = double(l1_capacity(sm, 0).r.capacity);
     report_clocks(state, runner().last_clock_mhz());
   });
 }
 
-void readonly_shares_l1(benchmark::State& state) {
+void readonly_shares_l1(benchmark::State& state, std::uint32_t sm) {
   guarded(state, [&] {
-    const std::size_t l1 = l1_capacity(0).r.capacity;
+    const std::size_t l1 = l1_capacity(sm, 0).r.capacity;
     if (l1 == 0) throw std::runtime_error("no L1 capacity to share");
     ReadOnlyShare s;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      s = measure_readonly_sharing(l1);
+      s = measure_readonly_sharing(sm, l1);
       return seconds_since(began);
     });
     state.counters["alone_cycles"] = s.alone_cycles;
@@ -582,38 +586,43 @@ std::vector<std::size_t> geometric(std::size_t from, std::size_t to, int per_oct
 
 void register_geometry(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
+  const std::uint32_t sm = cfg.placement.reference_sm;  // where every single-SM chase runs
+  const auto on_sm = [sm](void (*body)(benchmark::State&, std::uint32_t)) {
+    return [sm, body](benchmark::State& st) { body(st, sm); };
+  };
   std::vector<BenchmarkPoint> p;
   const int per_octave = cfg.quick ? 1 : 4;
   for (int c : kCarveouts) {
     if (cfg.quick && c == 50) continue;
     for (std::size_t f : geometric(8 * 1024, 4 * g.smem_per_sm_bytes, per_octave))
       p.push_back({bench_name("Geometry/l1/sweep", {{"carveout", c}, {"footprint", f}}),
-                   [c, f](benchmark::State& st) { l1_sweep(st, c, f); }});
+                   [sm, c, f](benchmark::State& st) { l1_sweep(st, sm, c, f); }});
     p.push_back({bench_name("Geometry/l1/capacity", {{"carveout", c}}),
-                 [c](benchmark::State& st) { l1_capacity_bench(st, c); }});
+                 [sm, c](benchmark::State& st) { l1_capacity_bench(st, sm, c); }});
   }
   if (!cfg.quick) {
-    p.push_back({"Geometry/l1/line", l1_line});
-    p.push_back({"Geometry/l1/sets_ways", l1_sets_ways});
+    p.push_back({"Geometry/l1/line", on_sm(l1_line)});
+    p.push_back({"Geometry/l1/sets_ways", on_sm(l1_sets_ways)});
   }
   for (CacheOp op : {CacheOp::ca, CacheOp::cg}) {
     const std::string name = cache_op_name(op);
     for (std::size_t s : kFillStrides)
       p.push_back({bench_name("Geometry/fill/" + name, {{"stride", s}}),
-                   [op, s](benchmark::State& st) { fill_point(st, op, s); }});
-    p.push_back({"Geometry/fill/" + name, [op](benchmark::State& st) { fill_fit(st, op); }});
+                   [sm, op, s](benchmark::State& st) { fill_point(st, sm, op, s); }});
+    p.push_back({"Geometry/fill/" + name, [sm, op](benchmark::State& st) { fill_fit(st, sm, op); }});
   }
   // A quick run's L2 sweep ends at 2x the L2 (its point at 4x, DRAM, took 1.1 of a quick run's
   // Geometry on an H200; MemLatency's DRAM point is the quick run's DRAM latency).
   for (std::size_t f : geometric(std::size_t(1) << 20, (cfg.quick ? 2 : 4) * g.l2_bytes, cfg.quick ? 1 : 4))
-    p.push_back({bench_name("Geometry/l2/sweep", {{"footprint", f}}), [f](benchmark::State& st) { l2_sweep(st, f); }});
-  p.push_back({"Geometry/l2/capacity", [quick = cfg.quick](benchmark::State& st) { l2_capacity(st, quick); }});
+    p.push_back(
+        {bench_name("Geometry/l2/sweep", {{"footprint", f}}), [sm, f](benchmark::State& st) { l2_sweep(st, sm, f); }});
+  p.push_back({"Geometry/l2/capacity", [sm, quick = cfg.quick](benchmark::State& st) { l2_capacity(st, sm, quick); }});
   if (!cfg.quick) {
-    p.push_back({"Geometry/l2/line", l2_line});
-    p.push_back({"Geometry/l2/sm_map", l2_sm_map});
+    p.push_back({"Geometry/l2/line", on_sm(l2_line)});
+    p.push_back({"Geometry/l2/sm_map", on_sm(l2_sm_map)});
   }
-  p.push_back({"Geometry/readonly/capacity", readonly_capacity});
-  p.push_back({"Geometry/readonly/shares_l1", readonly_shares_l1});
+  p.push_back({"Geometry/readonly/capacity", on_sm(readonly_capacity)});
+  p.push_back({"Geometry/readonly/shares_l1", on_sm(readonly_shares_l1)});
   for (std::size_t f = 256; f <= kConstBankBytes; f *= cfg.quick ? 4 : 2)
     p.push_back(
         {bench_name("Geometry/constant/sweep", {{"footprint", f}}), [f](benchmark::State& st) { const_sweep(st, f); }});

@@ -103,12 +103,12 @@ void sm_access(benchmark::State& state, bool write, std::size_t footprint) {
   });
 }
 
-void latency(benchmark::State& state) {
+void latency(benchmark::State& state, std::uint32_t pin_sm) {
   guarded(state, [&] {
     std::vector<double> ns, cycles, mhz;
     int node = -1;
     timed_loop(state, [&] {
-      const HostLatency l = measure_host_latency(kLatencyFootprint);  // throws on a wrong end
+      const HostLatency l = measure_host_latency(kLatencyFootprint, pin_sm);  // throws on a wrong end
       ns.push_back(l.ns);
       cycles.push_back(l.cycles);
       mhz.push_back(l.sm_clock_mhz);
@@ -158,7 +158,8 @@ void register_hostlink(const SuiteConfig& cfg) {
       {"HostLink/sm/read/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, false, sm_footprint); }});
   points.push_back(
       {"HostLink/sm/write/memory:pinned", [sm_footprint](benchmark::State& st) { sm_access(st, true, sm_footprint); }});
-  points.push_back({"HostLink/latency/memory:pinned", latency});
+  points.push_back({"HostLink/latency/memory:pinned",
+                    [sm = cfg.placement.reference_sm](benchmark::State& st) { latency(st, sm); }});
   register_points("HostLink", points, kIterations, kHostLinkMetrics);
 }
 

@@ -28,7 +28,6 @@
 #include "benchmarks/shell/incremental_json.hpp"
 #include "fixtures/harness/method_ids.hpp"
 #include "fixtures/harness/placement.hpp"
-#include "kernels/placement.hpp"
 #include "fixtures/harness/report.hpp"
 #include "fixtures/harness/registry.hpp"
 #include "benchmarks/shell/supervisor.hpp"
@@ -202,9 +201,9 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
 }
 
 // What the features register, from the options (the GPU: Gpu::current()).
-archbench::SuiteConfig suite_config(const archbench::CliOptions& opt) {
+archbench::SuiteConfig suite_config(const archbench::CliOptions& opt, archbench::Placement placement) {
   const double sustained = opt.sustained_seconds > 0 ? opt.sustained_seconds : opt.quick ? 1 : 10;
-  return {archbench::Gpu::current(), opt.quick, opt.dense, sustained};
+  return {archbench::Gpu::current(), opt.quick, opt.dense, sustained, std::move(placement)};
 }
 
 // --benchmark_list_tests: the names, nothing measured.
@@ -214,30 +213,36 @@ bool listing_only(const std::vector<std::string>& args) {
   });
 }
 
-// Sets the SM that single-SM measurements run on (kernels/placement.hpp) and records it, with every
-// SM's L2 latency, in the context: `given` >= 0 (--reference_sm), else the SM of median latency.
-int place_single_sm_measurements(const archbench::Gpu& gpu, int given) {
+// The SM that single-SM measurements run on (fixtures/harness/placement.hpp): `given` >= 0
+// (--reference_sm), else the SM of median L2 latency. Fails (exit 2) for an SM the GPU lacks.
+int choose_placement(const archbench::Gpu& gpu, int given, archbench::Placement& placement) {
   using namespace archbench;
   if (given >= gpu.info().sm_count)
     return fail("--reference_sm=" + std::to_string(given) + " is out of range: the GPU has " +
                 std::to_string(gpu.info().sm_count) + " SMs (0.." + std::to_string(gpu.info().sm_count - 1) + ")");
   try {
-    const ReferenceSmChoice ref = choose_reference_sm();
-    if (given >= 0) set_reference_sm(std::uint32_t(given));
-    benchmark::AddCustomContext("archbench_reference_sm", std::to_string(reference_sm()));
-    benchmark::AddCustomContext("archbench_reference_sm_source", given >= 0 ? "given" : "median L2 latency");
-    char l2[112];
-    std::snprintf(l2, sizeof l2, "%.2f (SMs: median %.2f, min %.2f, max %.2f)", ref.cycles_per_sm[reference_sm()],
-                  ref.median_cycles, ref.min_cycles, ref.max_cycles);
-    benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
+    placement = place_single_sm_measurements(given);
   } catch (const std::exception& e) {
     return fail(std::string("choosing the reference SM: ") + e.what());
   }
+  return 0;
+}
+
+// Records the placement, with every SM's L2 latency, and the board's fingerprint in the context.
+void record_placement_and_board(const archbench::Gpu& gpu, const archbench::Placement& placement) {
+  using namespace archbench;
+  const ReferenceSmChoice& ref = placement.measured;
+  benchmark::AddCustomContext("archbench_reference_sm", std::to_string(placement.reference_sm));
+  benchmark::AddCustomContext("archbench_reference_sm_source", placement.source);
+  char l2[112];
+  std::snprintf(l2, sizeof l2, "%.2f (SMs: median %.2f, min %.2f, max %.2f)",
+                ref.cycles_per_sm[placement.reference_sm], ref.median_cycles, ref.min_cycles, ref.max_cycles);
+  benchmark::AddCustomContext("archbench_reference_sm_l2_cycles", l2);
   // The board's fingerprint: what distinguishes this board from others of its model, so that
   // compare.py names "another board" instead of a regression (docs/regression.md, section 6).
   try {
     char dram[32];
-    std::snprintf(dram, sizeof dram, "%.2f", board_dram_latency_cycles(gpu.info().l2_bytes));
+    std::snprintf(dram, sizeof dram, "%.2f", board_dram_latency_cycles(gpu.info().l2_bytes, placement.reference_sm));
     benchmark::AddCustomContext("archbench_board_dram_latency_cycles", dram);
   } catch (const std::exception& e) {
     benchmark::AddCustomContext("archbench_board_dram_latency_cycles", std::string("unmeasured: ") + e.what());
@@ -249,7 +254,6 @@ int place_single_sm_measurements(const archbench::Gpu& gpu, int given) {
   } catch (const std::exception& e) {
     benchmark::AddCustomContext("archbench_board_grid_barrier_cycles", std::string("unmeasured: ") + e.what());
   }
-  return 0;
 }
 
 // --gpu_profile=FILE --benchmark_list_tests: the names a run would register on the GPU that FILE's
@@ -259,7 +263,7 @@ int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
   if (!listing_only(opt.rest)) return fail("--gpu_profile only lists benchmarks: add --benchmark_list_tests");
   try {
     Gpu::select_profile(gpu_info_from_result(opt.gpu_profile));
-    const SuiteConfig cfg = suite_config(opt);
+    const SuiteConfig cfg = suite_config(opt, Placement{});
     for (const Feature& f : features())
       if (feature_selected(f, opt.only_feature, opt.skip_features, filter_arg(opt.rest))) f.register_benchmarks(cfg);
   } catch (const std::exception& e) {
@@ -406,7 +410,11 @@ int main(int argc, char** argv) {
     return fail(e.what());
   }
 
-  const SuiteConfig cfg = suite_config(opt);
+  // Chosen before registration: every feature's benchmarks carry it (nothing measured in a listing).
+  Placement placement;
+  if (!listing_only(gb_args))
+    if (const int rc = choose_placement(gpu, opt.reference_sm, placement); rc != 0) return rc;
+  const SuiteConfig cfg = suite_config(opt, placement);
   bool found = opt.only_feature.empty();
   try {
     for (const Feature& f : features())
@@ -444,8 +452,7 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("archbench_counters", status);
     std::fprintf(stderr, "archbench: --counters: %s\n", status.c_str());
   }
-  if (!listing_only(gb_args))
-    if (const int rc = place_single_sm_measurements(gpu, opt.reference_sm); rc != 0) return rc;
+  if (!listing_only(gb_args)) record_placement_and_board(gpu, placement);
   watchdog_start(opt.watchdog_s);
   const std::size_t ran =
       json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get()) : benchmark::RunSpecifiedBenchmarks();

@@ -32,10 +32,10 @@ ChaseRunner& runner() {
 
 // One benchmark body for both forms: prepare the chase, time kIterations launches, report.
 template <ChaseForm kForm>
-void chase_latency(benchmark::State& state, ChaseSpec spec) {
+void chase_latency(benchmark::State& state, ChaseSpec spec, std::uint32_t pin_sm) {
   guarded(state, [&] {
     ChaseRunner& r = runner();
-    r.prepare(spec, kForm);
+    r.prepare(spec, kForm, pin_sm);
     if constexpr (kForm == ChaseForm::chain) {
       std::vector<ChainTiming> runs;
       timed_loop(state, [&] {
@@ -49,7 +49,7 @@ void chase_latency(benchmark::State& state, ChaseSpec spec) {
         runs.push_back(r.fine_once());
         return double(runs.back().window_ns) * 1e-9;
       });
-      report_fine_latency(state, spec, runs, r.primed());
+      report_fine_latency(state, spec, runs, r.primed(), pin_sm);
     }
     // --counters: kCounterSteps steps' own counters, the warm-up subtracted (ChaseRunner).
     if (add_hw_counters(state, kHwMemory, r.counter_replay(true), r.counter_replay(false)))
@@ -61,7 +61,7 @@ constexpr auto fine_latency = chase_latency<ChaseForm::fine>;
 
 struct Point {
   std::string family;  // "MemLatency/chain/ld.ca"
-  void (*fn)(benchmark::State&, ChaseSpec);
+  void (*fn)(benchmark::State&, ChaseSpec, std::uint32_t);
   ChaseSpec spec;
   std::size_t footprint, stride;
 };
@@ -69,6 +69,7 @@ struct Point {
 void register_mem_latency(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const std::size_t l2 = g.l2_bytes, smem = g.smem_per_sm_bytes;
+  const std::uint32_t sm = cfg.placement.reference_sm;  // every chase runs there
   const std::size_t max_footprint = (4 * l2 + kLineStride - 1) / kLineStride * kLineStride;
   // The L1 edge lies near the unified L1/shared size, which the API does not give: shared memory
   // per SM bounds it from below. The L2 edges (near partition, whole L2) lie within [L2/4, 2 L2].
@@ -113,11 +114,11 @@ void register_mem_latency(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> named;
   for (const Point& p : points)
     named.push_back(
-        {bench_name(p.family, {{"footprint", p.footprint}, {"stride", p.stride}}), [p](benchmark::State& st) {
+        {bench_name(p.family, {{"footprint", p.footprint}, {"stride", p.stride}}), [p, sm](benchmark::State& st) {
            ChaseSpec spec = p.spec;
            spec.footprint_bytes = p.footprint;
            spec.stride_bytes = p.stride;
-           p.fn(st, spec);
+           p.fn(st, spec, sm);
          }});
   register_points("MemLatency", named, kIterations, {{"MemLatency/", {lower("latency_cycles")}}});
 }

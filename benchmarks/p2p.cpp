@@ -146,9 +146,9 @@ void remote_access(benchmark::State& state, int i, int j, BwKind kind) {
   });
 }
 
-void latency(benchmark::State& state, int i, int j, bool peer_l2) {
+void latency(benchmark::State& state, int i, int j, bool peer_l2, std::uint32_t pin_sm) {
   guarded(state, [&] {
-    RemoteLatencyRunner runner(i, j, peer_l2);
+    RemoteLatencyRunner runner(i, j, peer_l2, pin_sm);
     // throws SelfCheckError when the chase went astray
     const std::vector<RemoteLatency> runs = timed_runs(
         state, [&] { return runner.measure(); }, [](const RemoteLatency& m) { return m.ns * m.steps * 1e-9; });
@@ -267,7 +267,7 @@ void register_p2p(const SuiteConfig& cfg) {
       for (int j = 0; j < gpus; ++j)
         points.push_back(
             {"P2P/latency/" + pair_args("gpu", i, "peer", j) + "/level:" + (peer_l2 ? "peer_l2" : "peer_dram"),
-             [=](benchmark::State& st) { latency(st, i, j, peer_l2); }});
+             [=, sm = cfg.placement.reference_sm](benchmark::State& st) { latency(st, i, j, peer_l2, sm); }});
   for (AtomForm form : forms)
     for (Contention c : contentions)
       for (int i = 0; i < gpus; ++i)

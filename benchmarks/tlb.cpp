@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,7 @@ std::vector<double>& walk_probe_cycles() {
 // the memory is smaller), far beyond the TLBs' reach, one SM at a time; the SM typical of these
 // walks and of the start-up probe's L2 latencies, within the faster group where the walks fall in
 // two (walk_sm_of; without that probe: the SM of median walk of that group).
-std::uint32_t probe_walk_sm() {
+std::uint32_t probe_walk_sm(const Placement& placement) {
   TlbRunner& runner = TlbRunner::instance();
   constexpr std::size_t kStride = std::size_t(2) << 20;
   const std::size_t pages = std::min<std::size_t>(4096, runner.usable_bytes() / 4 / kStride);
@@ -81,17 +82,18 @@ std::uint32_t probe_walk_sm() {
   for (int s = 0; s < sms; ++s)
     cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
   walk_probe_cycles() = cycles;
-  return walk_sm_of(l2_cycles_per_sm(), cycles).value_or(reference_sm());
+  return walk_sm_of(placement.measured.cycles_per_sm, cycles).value_or(placement.reference_sm);
 }
 
-// Probed once per process. Where managed memory cannot be chased, the reference SM, so that the
-// other mappings still run (the managed benchmarks then report their own error).
-std::uint32_t walk_sm() {
-  static const std::uint32_t sm = [] {
+// Probed once per process (a run has one placement). Where managed memory cannot be chased, the
+// reference SM, so that the other mappings still run (the managed benchmarks then report their
+// own error).
+std::uint32_t walk_sm(const Placement& placement) {
+  static const std::uint32_t sm = [&placement] {
     try {
-      return probe_walk_sm();
+      return probe_walk_sm(placement);
     } catch (const std::exception&) {
-      return reference_sm();
+      return placement.reference_sm;
     }
   }();
   return sm;
@@ -115,13 +117,13 @@ TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p,
   return m;
 }
 
-void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
+void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placement& placement) {
   guarded(state, [&] {
     TlbRunner& runner = TlbRunner::instance();
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
     timed_loop(state, [&] {
-      runs.push_back(chase_on(runner, probe, p, walk_sm()));
+      runs.push_back(chase_on(runner, probe, p, walk_sm(placement)));
       samples.push_back(runs.back().cycles);
       return runs.back().window_ns * 1e-9;
     });
@@ -135,7 +137,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
     state.counters["elements"] = double(runs.back().elements);
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
-    state.counters["sm"] = double(walk_sm());
+    state.counters["sm"] = double(walk_sm(placement));
     state.counters["placements"] = placements_for(p.footprint / p.stride);
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
@@ -144,7 +146,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p) {
 
 // The curve at one stride, from what the benchmarks recorded (measuring what is missing).
 std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>& sweep, std::size_t stride,
-                              std::vector<double>& mhz) {
+                              std::vector<double>& mhz, const Placement& placement) {
   TlbRunner& runner = TlbRunner::instance();
   std::vector<CurvePoint> c;
   for (const TlbPoint& p : sweep) {
@@ -154,7 +156,7 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     if (it == runner.recorded().end()) {
       std::vector<double> cycles, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = chase_on(runner, probe, p, walk_sm());
+        const TlbLatency m = chase_on(runner, probe, p, walk_sm(placement));
         cycles.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
@@ -167,7 +169,8 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
   return c;
 }
 
-void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoint>& sweep, bool last) {
+void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoint>& sweep, bool last,
+              const Placement& placement) {
   guarded(state, [&] {
     std::map<std::size_t, std::vector<CurvePoint>> curves;
     std::vector<double> mhz;
@@ -175,14 +178,14 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
       // Instant when every point was measured before; otherwise the time of measuring the rest.
       const auto start = std::chrono::steady_clock::now();
       for (const TlbPoint& p : sweep)
-        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(probe, sweep, p.stride, mhz);
+        if (curves.find(p.stride) == curves.end()) curves[p.stride] = curve(probe, sweep, p.stride, mhz, placement);
       for (auto it = curves.begin(); it != curves.end();) it = it->second.size() < 3 ? curves.erase(it) : std::next(it);
       return std::max(1e-9, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     });
     if (last) TlbRunner::instance().release();  // the last Tlb benchmark: give the memory back
     const double clock = median(mhz);
     // The walk SM and the probe it was chosen from: each SM's managed walk at a 2 MiB stride.
-    state.counters["walk_sm"] = double(walk_sm());
+    state.counters["walk_sm"] = double(walk_sm(placement));
     if (const std::vector<double>& w = walk_probe_cycles(); !w.empty()) {
       state.counters["walk_probe_min_cycles"] = *std::min_element(w.begin(), w.end());
       state.counters["walk_probe_median_cycles"] = median(w);
@@ -264,6 +267,9 @@ void geometry(benchmark::State& state, TlbProbe probe, const std::vector<TlbPoin
 void register_tlb(const SuiteConfig& cfg) {
   const std::size_t free = cfg.gpu.free_memory_bytes();
   std::vector<BenchmarkPoint> points, geometries;
+  // Where the chases run (the walk SM is chosen from its probe and the reference SM), shared by
+  // every point's closure.
+  const auto placement = std::make_shared<const Placement>(cfg.placement);
   // A quick run chases managed memory alone: cudaMalloc memory shows no TLB level on Hopper
   // (docs/tlb.md), and its scattered mapping of tens of GB took 6 of a quick run's 10 s here.
   std::vector<TlbProbe> probes;
@@ -274,10 +280,12 @@ void register_tlb(const SuiteConfig& cfg) {
     for (const TlbPoint& p : sweep)
       points.push_back(
           {bench_name("Tlb/latency/" + probe_name(probe), {{"stride", p.stride}, {"footprint", p.footprint}}),
-           [probe, p](benchmark::State& st) { latency(st, probe, p); }});
+           [probe, p, placement](benchmark::State& st) { latency(st, probe, p, *placement); }});
     const bool last = &probe == &probes.back();
     geometries.push_back({"Tlb/geometry/" + probe_name(probe),
-                          [probe, sweep, last](benchmark::State& st) { geometry(st, probe, sweep, last); }});
+                          [probe, sweep, last, placement](benchmark::State& st) {
+                            geometry(st, probe, sweep, last, *placement);
+                          }});
   }
   points.insert(points.end(), geometries.begin(), geometries.end());
   register_points("Tlb", points, kIterations,

@@ -282,7 +282,7 @@ int async_max_clusters(int cluster, int threads_per_block, std::size_t smem_per_
   return clusters;
 }
 
-AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
+AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l, std::uint32_t pin_sm) {
   if (l.bytes == 0 || l.bytes % 16) throw std::invalid_argument("AsyncCopy: a copy is a positive multiple of 16 bytes");
   if (l.copies == 0) throw std::invalid_argument("AsyncCopy: no copies to time");
   if (l.step % (l.op == AsyncOp::tensor ? l.bytes : 16))
@@ -320,7 +320,7 @@ AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
                             cycles.get(),
                             bad.get(),
                             window.get(),
-                            kReferenceSm,
+                            pin_sm,
                             nullptr};
   const CUtensorMap map = map_of(l.tensor_map);
   ARCHBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
@@ -331,7 +331,7 @@ AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l) {
   launch_pinned("async_latency_kernel", a.claim, [&](int blocks, std::uint32_t sm) {
     a.pin_sm = sm;
     ARCHBENCH_CUDA(cudaLaunchKernel(kernel, dim3(blocks), dim3(32), args, smem, nullptr));
-  });
+  }, pin_sm);
   if (const std::uint32_t n = bad.download()[0])
     throw SelfCheckError(std::string(async_op_info(l.op).name) + " self-check failed: " + std::to_string(n) +
                          " words landed in shared memory differ from the source");

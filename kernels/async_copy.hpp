@@ -124,7 +124,8 @@ struct AsyncLatencyResult {
   double sm_clock_mhz = 0;     // over the whole loop
   double window_ns = 0;
 };
-// Throws std::invalid_argument, CudaError, SelfCheckError (a word landed wrong).
-AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l);
+// The warp runs on SM pin_sm (a run's reference SM). Throws std::invalid_argument, CudaError,
+// SelfCheckError (a word landed wrong).
+AsyncLatencyResult run_async_latency(const AsyncLatencyLaunch& l, std::uint32_t pin_sm);
 
 }  // namespace archbench

@@ -206,7 +206,8 @@ AtomicRun run_atomics(const AtomicLaunch& l) {
 
 __device__ std::uint32_t g_latency_pin_claim;
 
-AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines,
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t pin_sm,
+                                     std::uint32_t* lines,
                                      const std::uint32_t* line_of, std::uint32_t line_index) {
   namespace at = dev::at;
   DeviceBuffer<std::uint64_t> cell(1), out(3);
@@ -229,7 +230,7 @@ AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t i
       else
         at::atomic_latency_kernel<Op, AtomSpace::shared>
             <<<blocks, 1>>>(reinterpret_cast<T*>(cell.get()), iters, 0, out.get(), nullptr, 0, 0, sm, claim);
-    });
+    }, pin_sm);
   };
   switch (op) {
     case AtomOp::add_u32:

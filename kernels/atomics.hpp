@@ -50,9 +50,11 @@ AtomicRun run_atomics(const AtomicLaunch& launch);
 struct AtomicChainTiming {
   std::uint64_t cycles = 0, ns = 0;
 };
-// With lines / line_of (global memory): on line `line_index` (0-31) of the running SM's row of
-// that table (see probe_l2_home), so the address's L2 home is known to be near or far.
-AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t* lines = nullptr,
+// The thread runs on SM pin_sm (a run's reference SM). With lines / line_of (global memory): on
+// line `line_index` (0-31) of that SM's row of the table (see probe_l2_home), so the address's L2
+// home is known to be near or far.
+AtomicChainTiming run_atomic_latency(AtomOp op, AtomSpace space, std::uint32_t iters, std::uint32_t pin_sm,
+                                     std::uint32_t* lines = nullptr,
                                      const std::uint32_t* line_of = nullptr, std::uint32_t line_index = 0);
 
 // Probes which L2 partition is home to each of `n_lines` lines of 128 B at `lines` (device

@@ -10,6 +10,7 @@
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/bandwidth.cuh"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -308,61 +309,17 @@ std::vector<WarpTiming> run_grid_order(const BwLaunch& l, const Entry& e) {
 
 }  // namespace
 
-const char* bw_kind_name(BwKind k) {
-  switch (k) {
-    case BwKind::read:
-      return "read";
-    case BwKind::write:
-      return "write";
-    case BwKind::copy:
-      return "copy";
-    case BwKind::rmw:
-      return "rmw";
-  }
-  return "?";
-}
-const char* bw_load_name(BwLoad op) {
-  switch (op) {
-    case BwLoad::none:
-      return "";
-    case BwLoad::def:
-      return "ld";
-    case BwLoad::ca:
-      return "ld.ca";
-    case BwLoad::cg:
-      return "ld.cg";
-    case BwLoad::cs:
-      return "ld.cs";
-    case BwLoad::lu:
-      return "ld.lu";
-    case BwLoad::cv:
-      return "ld.cv";
-    case BwLoad::nc:
-      return "ld.nc";
-    case BwLoad::na:
-      return "ld.na";
-  }
-  return "?";
-}
-const char* bw_store_name(BwStore op) {
-  switch (op) {
-    case BwStore::none:
-      return "";
-    case BwStore::def:
-      return "st";
-    case BwStore::wb:
-      return "st.wb";
-    case BwStore::cg:
-      return "st.cg";
-    case BwStore::cs:
-      return "st.cs";
-    case BwStore::wt:
-      return "st.wt";
-    case BwStore::na:
-      return "st.na";
-  }
-  return "?";
-}
+constexpr EnumName<BwKind> kBwKindNames[] = {
+    {BwKind::read, "read"}, {BwKind::write, "write"}, {BwKind::copy, "copy"}, {BwKind::rmw, "rmw"}};
+const char* bw_kind_name(BwKind k) { return name_of(kBwKindNames, k); }
+constexpr EnumName<BwLoad> kBwLoadNames[] = {{BwLoad::none, ""},    {BwLoad::def, "ld"},   {BwLoad::ca, "ld.ca"},
+                                             {BwLoad::cg, "ld.cg"}, {BwLoad::cs, "ld.cs"}, {BwLoad::lu, "ld.lu"},
+                                             {BwLoad::cv, "ld.cv"}, {BwLoad::nc, "ld.nc"}, {BwLoad::na, "ld.na"}};
+const char* bw_load_name(BwLoad op) { return name_of(kBwLoadNames, op); }
+constexpr EnumName<BwStore> kBwStoreNames[] = {{BwStore::none, ""},    {BwStore::def, "st"},   {BwStore::wb, "st.wb"},
+                                               {BwStore::cg, "st.cg"}, {BwStore::cs, "st.cs"}, {BwStore::wt, "st.wt"},
+                                               {BwStore::na, "st.na"}};
+const char* bw_store_name(BwStore op) { return name_of(kBwStoreNames, op); }
 
 std::string BwVariant::name() const {
   std::string n = std::string(bw_kind_name(kind)) + "/";
@@ -385,19 +342,11 @@ const std::vector<BwVariant>& bw_variants() {
   return v;
 }
 
-const char* bw_dist_name(BwDist d) {
-  switch (d) {
-    case BwDist::static_slices:
-      return "static";
-    case BwDist::dynamic_chunks:
-      return "dynamic";
-    case BwDist::dynamic_blocks:
-      return "dynamic-block";
-    case BwDist::grid_order:
-      return "grid";
-  }
-  return "?";
-}
+constexpr EnumName<BwDist> kBwDistNames[] = {{BwDist::static_slices, "static"},
+                                             {BwDist::dynamic_chunks, "dynamic"},
+                                             {BwDist::dynamic_blocks, "dynamic-block"},
+                                             {BwDist::grid_order, "grid"}};
+const char* bw_dist_name(BwDist d) { return name_of(kBwDistNames, d); }
 
 bool bw_has_kernel(const BwLaunch& l) { return table().count(key_of(l)) != 0; }
 

@@ -10,35 +10,21 @@
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/shared/self_check.hpp"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 
-const char* bw_reference_name(BwReference r) {
-  switch (r) {
-    case BwReference::memcpy_async:
-      return "cudaMemcpyAsync";
-    case BwReference::memset_async:
-      return "cudaMemsetAsync";
-    case BwReference::store_kernel:
-      return "store_kernel";
-    case BwReference::cub_reduce_sum:
-      return "cub_reduce_sum";
-  }
-  return "?";
-}
+constexpr EnumName<BwReference> kBwReferenceNames[] = {{BwReference::memcpy_async, "cudaMemcpyAsync"},
+                                                       {BwReference::memset_async, "cudaMemsetAsync"},
+                                                       {BwReference::store_kernel, "store_kernel"},
+                                                       {BwReference::cub_reduce_sum, "cub_reduce_sum"}};
+const char* bw_reference_name(BwReference r) { return name_of(kBwReferenceNames, r); }
 
-const char* bw_reference_kind(BwReference r) {
-  switch (r) {
-    case BwReference::memcpy_async:
-      return "copy";
-    case BwReference::memset_async:
-    case BwReference::store_kernel:
-      return "write";
-    case BwReference::cub_reduce_sum:
-      return "read";
-  }
-  return "?";
-}
+constexpr EnumName<BwReference> kBwReferenceKinds[] = {{BwReference::memcpy_async, "copy"},
+                                                       {BwReference::memset_async, "write"},
+                                                       {BwReference::store_kernel, "write"},
+                                                       {BwReference::cub_reduce_sum, "read"}};
+const char* bw_reference_kind(BwReference r) { return name_of(kBwReferenceKinds, r); }
 
 namespace {
 

@@ -128,14 +128,14 @@ void run_stream_read(const void* data, std::size_t bytes) {
 }
 
 PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps,
-                         std::uint32_t timed_steps) {
+                         std::uint32_t timed_steps, std::uint32_t pin_sm) {
   if (timed_steps == 0 || timed_steps % kChainUnroll) throw std::invalid_argument("run_ca_nc_pair: timed steps");
   DeviceBuffer<PairChase> out(1);
   std::uint32_t* claim = nullptr;
   ARCHBENCH_CUDA(cudaGetSymbolAddress(reinterpret_cast<void**>(&claim), g_pair_claim));
   launch_pinned("ca_nc_pair", claim, [&](int blocks, std::uint32_t sm) {
     ca_nc_pair_kernel<<<blocks, 1>>>(start_a, start_b, warm_steps, timed_steps / kChainUnroll, out.get(), sm, claim);
-  });
+  }, pin_sm);
   return out.download()[0];
 }
 

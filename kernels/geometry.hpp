@@ -30,9 +30,9 @@ std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t
 struct PairChase {
   std::uint64_t cycles = 0, end_a = 0, end_b = 0;
 };
-// Runs on the reference SM (kernels/placement.hpp).
+// Runs on SM pin_sm (a run's reference SM).
 PairChase run_ca_nc_pair(std::uint64_t start_a, std::uint64_t start_b, std::uint32_t warm_steps,
-                         std::uint32_t timed_steps);
+                         std::uint32_t timed_steps, std::uint32_t pin_sm);
 
 // The constant cache: a chase of 32-bit byte offsets, j = word at byte j, through a __constant__
 // array of kConstChaseWords words (one 64 KiB constant bank: the most one kernel can address),

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "analysis/warp_timing.hpp"
-#include "kernels/placement.hpp"
 
 namespace archbench {
 
@@ -17,11 +16,11 @@ inline constexpr int kIcacheInstructions[] = {128,  192,  256,  384,  512,   768
                                               3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768};
 inline constexpr int kSassInstructionBytes = 16;  // every SASS instruction since Volta
 
-// Runs `warps` warps in one block on SM `sm` (the reference SM by default), `iterations` passes
+// Runs `warps` warps in one block on SM `sm` (a run's reference SM), `iterations` passes
 // over the body; the first pass (code fetched from DRAM) is outside the timed window. Each warp's
 // WarpTiming covers the rest. Throws std::invalid_argument for a size with no kernel or
 // iterations < 2.
 std::vector<WarpTiming> run_icache(int instructions, int warps, std::uint32_t iterations,
-                                   std::uint32_t sm = kReferenceSm);
+                                   std::uint32_t sm);
 
 }  // namespace archbench

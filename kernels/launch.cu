@@ -10,6 +10,7 @@
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/shared/streams.hpp"
 #include "kernels/clock.cuh"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -288,31 +289,16 @@ void require(LaunchPath path, int count) {
 
 }  // namespace
 
-const char* launch_path_name(LaunchPath p) {
-  switch (p) {
-    case LaunchPath::stream:
-      return "stream";
-    case LaunchPath::graph:
-      return "graph";
-    case LaunchPath::cluster:
-      return "cluster";
-    case LaunchPath::pdl:
-      return "pdl";
-  }
-  return "?";
-}
+constexpr EnumName<LaunchPath> kLaunchPathNames[] = {{LaunchPath::stream, "stream"},
+                                                     {LaunchPath::graph, "graph"},
+                                                     {LaunchPath::cluster, "cluster"},
+                                                     {LaunchPath::pdl, "pdl"}};
+const char* launch_path_name(LaunchPath p) { return name_of(kLaunchPathNames, p); }
 
-const char* stream_kind_name(StreamKind k) {
-  switch (k) {
-    case StreamKind::legacy_default:
-      return "legacy";
-    case StreamKind::per_thread_default:
-      return "per_thread";
-    case StreamKind::created:
-      return "created";
-  }
-  return "?";
-}
+constexpr EnumName<StreamKind> kStreamKindNames[] = {{StreamKind::legacy_default, "legacy"},
+                                                      {StreamKind::per_thread_default, "per_thread"},
+                                                      {StreamKind::created, "created"}};
+const char* stream_kind_name(StreamKind k) { return name_of(kStreamKindNames, k); }
 
 std::string launch_path_unsupported(LaunchPath path) {
   if (path != LaunchPath::cluster && path != LaunchPath::pdl) return "";

@@ -6,6 +6,7 @@
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/pchase.cuh"
 #include "kernels/pinned_launch.cuh"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -62,14 +63,16 @@ ChainTiming chain(std::uint64_t start, std::uint32_t warm, std::uint32_t timed, 
 }
 
 template <class Load, bool kTimerOnly>
-FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, int carveout_pct) {
+FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, int carveout_pct,
+                std::uint32_t pin_sm) {
   auto kernel = dev::pchase_fine<Load, kFineSamples, kTimerOnly>;
   set_carveout(kernel, carveout_pct);
   std::uint32_t* cycles = symbol_address(g_fine_cycles)[0];
   FineOut* out = symbol_address(g_fine_out);
   std::uint32_t* claim = symbol_address(g_pin_claim);
-  launch_pinned("pchase_fine", claim,
-                [&](int blocks, std::uint32_t sm) { kernel<<<blocks, 1>>>(d, start, warm, cycles, out, sm, claim); });
+  launch_pinned(
+      "pchase_fine", claim,
+      [&](int blocks, std::uint32_t sm) { kernel<<<blocks, 1>>>(d, start, warm, cycles, out, sm, claim); }, pin_sm);
   FineOut o{};
   FineTiming t;
   t.cycles.resize(kFineSamples);
@@ -84,17 +87,8 @@ FineTiming fine(const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
 
 }  // namespace
 
-const char* cache_op_name(CacheOp op) {
-  switch (op) {
-    case CacheOp::ca:
-      return "ld.ca";
-    case CacheOp::cg:
-      return "ld.cg";
-    case CacheOp::nc:
-      return "ld.nc";
-  }
-  return "?";
-}
+constexpr EnumName<CacheOp> kCacheOpNames[] = {{CacheOp::ca, "ld.ca"}, {CacheOp::cg, "ld.cg"}, {CacheOp::nc, "ld.nc"}};
+const char* cache_op_name(CacheOp op) { return name_of(kCacheOpNames, op); }
 
 ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm, std::uint32_t timed, int carveout_pct,
                             std::uint32_t pin_sm) {
@@ -109,20 +103,20 @@ ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm,
   return {};
 }
 
-FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm,
-                          int carveout_pct) {
+FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d, std::uint32_t start, std::uint32_t warm, int carveout_pct,
+                          std::uint32_t pin_sm) {
   switch (op) {
     case CacheOp::ca:
-      return fine<dev::LoadCa, false>(d, start, warm, carveout_pct);
+      return fine<dev::LoadCa, false>(d, start, warm, carveout_pct, pin_sm);
     case CacheOp::cg:
-      return fine<dev::LoadCg, false>(d, start, warm, carveout_pct);
+      return fine<dev::LoadCg, false>(d, start, warm, carveout_pct, pin_sm);
     case CacheOp::nc:
-      return fine<dev::LoadNc, false>(d, start, warm, carveout_pct);
+      return fine<dev::LoadNc, false>(d, start, warm, carveout_pct, pin_sm);
   }
   return {};
 }
 
-FineTiming run_fine_timer_overhead() { return fine<dev::LoadCa, true>(nullptr, 0, 0, 0); }
+FineTiming run_fine_timer_overhead(std::uint32_t pin_sm) { return fine<dev::LoadCa, true>(nullptr, 0, 0, 0, pin_sm); }
 
 std::size_t fine_chase_shared_bytes() {
   cudaFuncAttributes attr{};

@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/placement.hpp"
-
 namespace archbench {
 
 // Global-load cache operators, as PTX spells them. The SASS each becomes on sm_90 is checked by
@@ -18,7 +16,8 @@ enum class CacheOp { ca, cg, nc };
 inline constexpr CacheOp kAllCacheOps[] = {CacheOp::ca, CacheOp::cg, CacheOp::nc};
 const char* cache_op_name(CacheOp op);  // "ld.ca", "ld.cg", "ld.nc"
 
-// Every chase runs on one chosen SM, the reference SM unless told (kernels/placement.hpp).
+// Every chase runs on one chosen SM, pin_sm: a run's reference SM (fixtures/harness/placement.hpp)
+// unless a caller spreads its chases over several SMs.
 // The timed loop of the chain kernel is unrolled this many times: timed steps are a multiple.
 inline constexpr std::uint32_t kChainUnroll = 8;
 // Samples per fine-grained run, each one access timed on its own; they live in shared memory.
@@ -42,17 +41,17 @@ struct FineTiming {
 // One thread chases 64-bit pointers from `start` (a device address inside a pointer chase array):
 // `warm_steps` untimed, then `timed_steps` timed (a multiple of kChainUnroll).
 // carveout_pct is the preferred shared-memory carveout (0 = largest L1). The chase runs on SM
-// pin_sm (the reference SM unless a caller spreads its chases over several SMs).
+// pin_sm.
 ChainTiming run_chain_chase(CacheOp op, std::uint64_t start, std::uint32_t warm_steps, std::uint32_t timed_steps,
-                            int carveout_pct, std::uint32_t pin_sm = kReferenceSm);
+                            int carveout_pct, std::uint32_t pin_sm);
 
 // One thread chases 32-bit indices from element `start`: `warm_steps` untimed, then times
 // kFineSamples accesses one by one.
 FineTiming run_fine_chase(CacheOp op, const std::uint32_t* d_chase, std::uint32_t start, std::uint32_t warm_steps,
-                          int carveout_pct);
+                          int carveout_pct, std::uint32_t pin_sm);
 
 // The fine-grained timing sequence with the load taken out: what the timer itself costs.
-FineTiming run_fine_timer_overhead();
+FineTiming run_fine_timer_overhead(std::uint32_t pin_sm);
 
 // Shared memory the fine-grained kernel uses, which the L1 loses (it matters near the L1 edge).
 std::size_t fine_chase_shared_bytes();

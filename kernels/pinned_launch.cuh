@@ -12,7 +12,6 @@
 
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/clock.cuh"
-#include "kernels/placement.hpp"
 
 namespace archbench {
 
@@ -23,13 +22,12 @@ __device__ __forceinline__ bool claim_pinned_sm(std::uint32_t pin_sm, std::uint3
 }
 }  // namespace dev
 
-// Calls launch(blocks, sm) until a block has run on SM `sm` (kReferenceSm: the reference SM,
-// kernels/placement.hpp); the kernel must claim that SM (claim_pinned_sm). 2 blocks per SM, then
-// more if the block scheduler left that SM out. `claim` is a device word of the caller's
-// translation unit.
+// Calls launch(blocks, sm) until a block has run on SM `sm` (the caller's choice: the run's
+// reference SM, fixtures/harness/placement.hpp, unless it spreads chases over several SMs); the
+// kernel must claim that SM (claim_pinned_sm). 2 blocks per SM, then more if the block scheduler
+// left that SM out. `claim` is a device word of the caller's translation unit.
 template <class Launch>
-void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::uint32_t pin_sm = kReferenceSm) {
-  const std::uint32_t sm = resolve_sm(pin_sm);
+void launch_pinned(const char* what, std::uint32_t* claim, Launch launch, std::uint32_t sm) {
   int device = 0, sms = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&device));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));

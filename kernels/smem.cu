@@ -7,6 +7,7 @@
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/smem.cuh"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 namespace {
@@ -94,21 +95,12 @@ std::uint32_t expected_smem_bank_check(int access_bytes, std::uint32_t offset, s
   return one * std::uint32_t(kSmemLoadsPerIteration) * iterations;  // modulo 2^32, as on the GPU
 }
 
-const char* dsm_pattern_name(DsmPattern p) {
-  switch (p) {
-    case DsmPattern::local:
-      return "local";
-    case DsmPattern::pairs:
-      return "pairs";
-    case DsmPattern::ring:
-      return "ring";
-    case DsmPattern::one_to_all:
-      return "one_to_all";
-    case DsmPattern::all_to_all:
-      return "all_to_all";
-  }
-  return "?";
-}
+constexpr EnumName<DsmPattern> kDsmPatternNames[] = {{DsmPattern::local, "local"},
+                                                     {DsmPattern::pairs, "pairs"},
+                                                     {DsmPattern::ring, "ring"},
+                                                     {DsmPattern::one_to_all, "one_to_all"},
+                                                     {DsmPattern::all_to_all, "all_to_all"}};
+const char* dsm_pattern_name(DsmPattern p) { return name_of(kDsmPatternNames, p); }
 
 const char* dsm_load_name(DsmLoad l) { return l == DsmLoad::weak ? "ld" : "ld.volatile"; }
 

@@ -7,7 +7,6 @@
 
 #include "analysis/warp_timing.hpp"
 #include "kernels/host_device.hpp"
-#include "kernels/placement.hpp"
 
 namespace archbench {
 
@@ -76,7 +75,7 @@ struct SyncLaunch {
   int threads_per_block = 32;
   std::uint32_t iterations = 1;
   // A one-block launch runs where the block scheduler puts it (kAnySm), or alone on this SM
-  // (kernels/pinned_launch.cuh; kReferenceSm: the reference SM).
+  // (kernels/pinned_launch.cuh; the run's reference SM where a benchmark asks for it).
   std::uint32_t pin_sm = kAnySm;
 };
 

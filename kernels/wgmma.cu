@@ -20,6 +20,7 @@
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/tensor.hpp"
 #include "kernels/warp_clock.cuh"
+#include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
 namespace dev::wgmma {
@@ -35,9 +36,10 @@ namespace dev::wgmma {
 #define AB_FOR_32(M) AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) M(30) M(31)
 #define AB_FOR_64(M) \
   AB_FOR_10(M) AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) M(60) M(61) M(62) M(63)
-#define AB_FOR_128(M)                                                                                                  \
-  AB_FOR_10(M)                                                                                                         \
-  AB_TEN(M, 1) AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) AB_TEN(M, 6) AB_TEN(M, 7) AB_TEN(M, 8) AB_TEN(M, 9) \
+#define AB_FOR_128(M)                                                                                     \
+  AB_FOR_10(M)                                                                                            \
+  AB_TEN(M, 1)                                                                                            \
+  AB_TEN(M, 2) AB_TEN(M, 3) AB_TEN(M, 4) AB_TEN(M, 5) AB_TEN(M, 6) AB_TEN(M, 7) AB_TEN(M, 8) AB_TEN(M, 9) \
       AB_TEN(M, 10) AB_TEN(M, 11) M(120) M(121) M(122) M(123) M(124) M(125) M(126) M(127)
 
 #define AB_REG(i) ", d" #i
@@ -238,17 +240,9 @@ KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
 
 }  // namespace
 
-const char* wgmma_mode_name(WgmmaMode m) {
-  switch (m) {
-    case WgmmaMode::ss:
-      return "ss";
-    case WgmmaMode::rs:
-      return "rs";
-    case WgmmaMode::ss_latency:
-      return "ss_latency";
-  }
-  return "?";
-}
+constexpr EnumName<WgmmaMode> kWgmmaModeNames[] = {
+    {WgmmaMode::ss, "ss"}, {WgmmaMode::rs, "rs"}, {WgmmaMode::ss_latency, "ss_latency"}};
+const char* wgmma_mode_name(WgmmaMode m) { return name_of(kWgmmaModeNames, m); }
 
 std::optional<std::string> wgmma_unsupported() {
 #if !ARCHBENCH_HAVE_WGMMA

@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402
 import method_digest  # noqa: E402
+import passthrough  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 _FEATURE = re.compile(r"ARCHBENCH_FEATURE\((\w+),")
@@ -71,8 +72,7 @@ def affected_features(base):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    argv, extra = passthrough.split(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", help="the archbench binary built from the working tree")
     ap.add_argument("--baseline", help="the committed baseline of this GPU model (results/<gpu>/regression/...)")

@@ -33,6 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import passthrough  # noqa: E402
 import resultfile  # noqa: E402
 import dashboard  # noqa: E402
 
@@ -155,9 +156,7 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    extra = []
-    if "--" in argv:
-        extra, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
+    argv, extra = passthrough.split(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary")
     ap.add_argument("--filter", default=".")

@@ -31,6 +31,7 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import passthrough  # noqa: E402
 import features  # noqa: E402
 import resultfile  # noqa: E402
 
@@ -79,9 +80,7 @@ def flagged_features(baseline, contender, history):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    extra = []
-    if "--" in argv:
-        extra, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
+    argv, extra = passthrough.split(argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary")
     ap.add_argument("--out", required=True)

@@ -13,6 +13,8 @@
 #include "kernels/shared/device_buffer.hpp"
 #include "fixtures/harness/gpu.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -72,7 +74,7 @@ TEST(AsyncCopy, EveryLoadPathLandsEveryWordWhereItBelongs) {
   if (tma(g))
     for (int swizzle : {32, 64, 128}) {
       const TensorBox box = tensor_box({std::uint32_t(swizzle / 4), std::uint32_t(2048 * 4 / swizzle)}, swizzle);
-      EXPECT_NO_THROW(runner().latency(AsyncOp::tensor, AsyncLevel::l2, box.words() * 4, 8, box)) << box.name();
+      EXPECT_NO_THROW(runner().latency(AsyncOp::tensor, AsyncLevel::l2, box.words() * 4, 8, test_sm(), box)) << box.name();
     }
 }
 
@@ -179,9 +181,9 @@ TEST(AsyncCopy, OneCopysLatencyGrowsWithItsSizeAndItsLevel) {
   };
   for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::cp_async_cg, AsyncOp::bulk, AsyncOp::tensor}) {
     if (async_unsupported(op, g)) continue;
-    const double small_l2 = median_of(runner().latency(op, AsyncLevel::l2, 256, 32).cycles);
-    const double small_dram = median_of(runner().latency(op, AsyncLevel::dram, 256, 32).cycles);
-    const double large_l2 = median_of(runner().latency(op, AsyncLevel::l2, 65536, 32).cycles);
+    const double small_l2 = median_of(runner().latency(op, AsyncLevel::l2, 256, 32, test_sm()).cycles);
+    const double small_dram = median_of(runner().latency(op, AsyncLevel::dram, 256, 32, test_sm()).cycles);
+    const double large_l2 = median_of(runner().latency(op, AsyncLevel::l2, 65536, 32, test_sm()).cycles);
     std::printf("%-12s 256 B: L2 %5.0f, DRAM %5.0f cycles; 64 KiB from L2: %6.0f cycles\n", async_op_info(op).name,
                 small_l2, small_dram, large_l2);
     EXPECT_GT(small_dram, small_l2 + 100) << async_op_info(op).name;

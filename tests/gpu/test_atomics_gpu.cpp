@@ -8,6 +8,8 @@
 #include "fixtures/runners/atomics_runner.hpp"
 #include "fixtures/harness/gpu.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -70,8 +72,8 @@ TEST(Atomics, FarL2PartitionAtomicsAreSlowerAndChecked) {
 }
 
 TEST(Atomics, LatencyIsPlausible) {
-  const AtomicLatency g = atomic_latency(AtomOp::add_u32, AtomSpace::global);
-  const AtomicLatency s = atomic_latency(AtomOp::add_u32, AtomSpace::shared);
+  const AtomicLatency g = atomic_latency(AtomOp::add_u32, AtomSpace::global, test_sm());
+  const AtomicLatency s = atomic_latency(AtomOp::add_u32, AtomSpace::shared, test_sm());
   std::printf("atom.add.u32 latency: global %.1f cycles, shared %.1f cycles\n", g.cycles, s.cycles);
   EXPECT_GT(g.cycles, s.cycles);
   EXPECT_GT(s.cycles, 4.0);

@@ -24,6 +24,8 @@
 #include "fixtures/runners/smem_runner.hpp"
 #include "fixtures/runners/tensor_runner.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -90,7 +92,7 @@ TEST(Counters, ChaseStepsAreOneRequestEachAtTheirLevel) {
   };
   for (const Case& c : {Case{CacheOp::ca, 16u << 10, MemLevel::l1}, Case{CacheOp::cg, 4u << 20, MemLevel::l2},
                         Case{CacheOp::cg, 4 * l2, MemLevel::dram}}) {
-    runner.prepare(ChaseSpec{c.op, c.footprint, 128}, ChaseForm::chain);
+    runner.prepare(ChaseSpec{c.op, c.footprint, 128}, ChaseForm::chain, test_sm());
     runner.chain_once();
     HwValues hw = profile_hw(kHwMemory, runner.counter_replay(true), runner.counter_replay(false));
     for (const auto& [k, x] : hw_derived(hw)) hw[k] = x;

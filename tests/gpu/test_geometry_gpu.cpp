@@ -12,6 +12,8 @@
 #include "fixtures/harness/gpu.hpp"
 #include "kernels/shared/self_check.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -20,8 +22,8 @@ bool is_sm90() { return Gpu::current().info().cc() == 90; }
 TEST(Geometry, FillGranularities) {
   std::vector<std::pair<double, double>> curve;
   double near = 0, far = 0;
-  const FetchFit ca = measure_fill(CacheOp::ca, &curve, &near, &far);
-  const FetchFit cg = measure_fill(CacheOp::cg, &curve, &near, &far);
+  const FetchFit ca = measure_fill(test_sm(), CacheOp::ca, &curve, &near, &far);
+  const FetchFit cg = measure_fill(test_sm(), CacheOp::cg, &curve, &near, &far);
   std::printf("L1 fill %d B, L2 fill %d B (ld.ca; confidence %.2f), L2 fill %d B (ld.cg; %.2f)\n", ca.inner_bytes,
               ca.outer_bytes, ca.confidence, cg.outer_bytes, cg.confidence);
   EXPECT_GT(ca.confidence, 0.5);
@@ -33,21 +35,22 @@ TEST(Geometry, FillGranularities) {
 }
 
 TEST(Geometry, L1ShrinksWithTheCarveoutAndHasItsLine) {
-  const MeasuredCapacity all = measure_l1_capacity(0), most_smem = measure_l1_capacity(100);
+  const MeasuredCapacity all = measure_l1_capacity(test_sm(), 0),
+                         most_smem = measure_l1_capacity(test_sm(), 100);
   std::printf("L1 %zu B at carveout 0 %% (onset %zu, W %d), %zu B at 100 %% (onset %zu)\n", all.r.capacity, all.r.onset,
               all.r.ways_fit, most_smem.r.capacity, most_smem.r.onset);
   ASSERT_GT(all.r.capacity, 0u);
   EXPECT_GT(all.r.capacity, most_smem.r.capacity + Gpu::current().info().smem_per_sm_bytes / 2);
   EXPECT_GT(all.r.miss_cycles, 2 * all.r.hit_cycles);
   const ReplacementEvidence rep =
-      measure_replacement(GeometryRunner::get().stride_latency(CacheOp::ca, kGeometryLine, 0, 2.0), all.r,
+      measure_replacement(GeometryRunner::get().stride_latency(test_sm(), CacheOp::ca, kGeometryLine, 0, 2.0), all.r,
                           kGeometryLine, 4 * Gpu::current().info().smem_per_sm_bytes);
   std::printf("L1 replacement %s (%.2f of the loads miss at 1.5x the capacity)\n", rep.policy.c_str(),
               rep.miss_fraction_at_1_5x);
   EXPECT_NE(rep.policy, "undetermined");
   std::size_t base = 0;
   std::vector<std::pair<std::size_t, std::size_t>> apparent;
-  const LineFit line = measure_l1_line(&base, &apparent);
+  const LineFit line = measure_l1_line(test_sm(), &base, &apparent);
   std::printf("L1 line %d B (confidence %.2f)\n", line.line_bytes, line.confidence);
   if (is_sm90()) {
     EXPECT_EQ(line.line_bytes, 128);
@@ -88,7 +91,7 @@ TEST(Geometry, L2CapacityMatchesTheApiPartitionByPartition) {
   if (p.sides.size() != 2) {
     std::printf("one L2 partition (%s): a search over every line\n", p.why_not.c_str());
     EXPECT_FALSE(is_sm90()) << "Hopper's L2 has two partitions (DESIGN.md)";
-    const L2Levels l = measure_l2_levels();
+    const L2Levels l = measure_l2_levels(test_sm());
     ASSERT_FALSE(l.levels.empty());
     EXPECT_NEAR(double(l.levels.back().capacity) / api, 1.0, 0.03);
     return;
@@ -143,8 +146,8 @@ TEST(Geometry, L2SliceCensusAddsUpToTheApiL2) {
 }
 
 TEST(Geometry, ReadOnlyPathAndConstantCaches) {
-  const MeasuredCapacity l1 = measure_l1_capacity(0);
-  const ReadOnlyShare s = measure_readonly_sharing(l1.r.capacity);
+  const MeasuredCapacity l1 = measure_l1_capacity(test_sm(), 0);
+  const ReadOnlyShare s = measure_readonly_sharing(test_sm(), l1.r.capacity);
   std::printf("ld.ca + ld.nc at 30 %%: %.1f cycles per pair, at 60 %%: %.1f (shared: %d)\n", s.alone_cycles,
               s.together_cycles, int(s.shares_storage));
   if (Gpu::current().info().cc() >= 70) {  // L1 and texture are one store since Volta (reference)
@@ -161,13 +164,13 @@ TEST(Geometry, ReadOnlyPathAndConstantCaches) {
 TEST(Geometry, AnOffsetChaseThatEndsElsewhereFailsItsCheck) {
   GeometryRunner& r = GeometryRunner::get();
   const auto offsets = spaced_offsets(64, 256);
-  EXPECT_GT(r.average(CacheOp::ca, offsets, 0, 4096), 0);
+  EXPECT_GT(r.average(test_sm(), CacheOp::ca, offsets, 0, 4096), 0);
   // Element 5 now skips to element 10: the chase no longer ends where the host walk says.
   const auto wrong = reinterpret_cast<std::uint64_t>(r.data() + offsets[10]);
   ASSERT_EQ(cudaMemcpy(r.data() + offsets[5], &wrong, 8, cudaMemcpyHostToDevice), cudaSuccess);
-  EXPECT_THROW(r.average(CacheOp::ca, offsets, 0, 4096), SelfCheckError);
+  EXPECT_THROW(r.average(test_sm(), CacheOp::ca, offsets, 0, 4096), SelfCheckError);
   r.forget_written();  // rewritten on the next use
-  EXPECT_GT(r.average(CacheOp::ca, offsets, 0, 4096), 0);
+  EXPECT_GT(r.average(test_sm(), CacheOp::ca, offsets, 0, 4096), 0);
 }
 
 }  // namespace

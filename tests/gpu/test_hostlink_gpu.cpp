@@ -8,6 +8,8 @@
 
 #include "fixtures/runners/hostlink_runner.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -43,7 +45,7 @@ TEST(HostLink, RegisteredAndManagedMemoryArriveIntact) {
 TEST(HostLink, SmsReadHostMemoryAndAChaseThroughItIsSlow) {
   const HostSmAccess r = measure_host_sm_access(false, std::size_t(64) << 20, 2);
   const HostSmAccess w = measure_host_sm_access(true, std::size_t(64) << 20, 2);  // checks what it wrote
-  const HostLatency l = measure_host_latency(std::size_t(16) << 20);
+  const HostLatency l = measure_host_latency(std::size_t(16) << 20, test_sm());
   std::printf("SMs: read %.1f GB/s, write %.1f GB/s; chase %.0f ns (%.0f cycles)\n", r.bytes_per_second / 1e9,
               w.bytes_per_second / 1e9, l.ns, l.cycles);
   EXPECT_GT(r.bytes_per_second, 1e9);
@@ -55,7 +57,7 @@ TEST(HostLink, SmsReadHostMemoryAndAChaseThroughItIsSlow) {
 TEST(HostLink, BadInputIsRefusedWithAReason) {
   EXPECT_THROW(measure_host_copy(HostMemory::pinned, CopyDir::h2d, 3, 1), std::invalid_argument);
   EXPECT_THROW(measure_host_copy(HostMemory::pageable, CopyDir::bidir, 4096, 1), std::invalid_argument);
-  EXPECT_THROW(measure_host_latency(4096), std::invalid_argument);
+  EXPECT_THROW(measure_host_latency(4096, test_sm()), std::invalid_argument);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include "fixtures/harness/gpu.hpp"
 #include "fixtures/harness/placement.hpp"
 #include "kernels/chase_fill.hpp"
-#include "kernels/placement.hpp"
+#include "tests/gpu/test_sm.hpp"
 
 namespace archbench {
 namespace {
@@ -21,7 +21,7 @@ struct Measured {
 
 Measured chain_latency(CacheOp op, std::size_t footprint, std::size_t stride = 128) {
   static ChaseRunner runner(Gpu::current().info().l2_bytes);
-  runner.prepare({op, footprint, stride}, ChaseForm::chain);
+  runner.prepare({op, footprint, stride}, ChaseForm::chain, test_sm());
   std::vector<double> c, n, m;
   for (int i = 0; i < 3; ++i) {
     const ChainTiming t = runner.chain_once();  // throws SelfCheckError on a broken chase
@@ -73,9 +73,9 @@ TEST(MemLatency, EffectiveClockIsPlausible) {
 
 TEST(MemLatency, FineGrainedAboveTimerOverhead) {
   ChaseRunner runner(gpu().l2_bytes);
-  runner.prepare({CacheOp::ca, 16 << 10, 128}, ChaseForm::fine);
+  runner.prepare({CacheOp::ca, 16 << 10, 128}, ChaseForm::fine, test_sm());
   const FineTiming hit = runner.fine_once();
-  const FineTiming timer = run_fine_timer_overhead();
+  const FineTiming timer = run_fine_timer_overhead(test_sm());
   std::vector<double> h(hit.cycles.begin(), hit.cycles.end()), t(timer.cycles.begin(), timer.cycles.end());
   std::printf("fine: L1 hit p50 %.0f cycles, timer overhead p50 %.0f cycles\n", median(h), median(t));
   EXPECT_GT(median(t), 0.0);
@@ -87,13 +87,13 @@ TEST(MemLatency, SelfCheckCatchesAWrongChase) {
   // A chase that ends elsewhere than the host walk must fail loudly: element 0 now skips
   // element 32 and jumps straight to element 64, in both forms.
   ChaseRunner runner(gpu().l2_bytes);
-  runner.prepare({CacheOp::ca, 64 << 10, 128}, ChaseForm::chain);
+  runner.prepare({CacheOp::ca, 64 << 10, 128}, ChaseForm::chain, test_sm());
   EXPECT_NO_THROW(runner.chain_once());
   const std::uint64_t shortcut = reinterpret_cast<std::uint64_t>(runner.pointer_data()) + 64 * 4;
   ASSERT_EQ(cudaMemcpy(runner.pointer_data(), &shortcut, sizeof shortcut, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_THROW(runner.chain_once(), SelfCheckError);
 
-  runner.prepare({CacheOp::cg, 64 << 10, 128}, ChaseForm::fine);
+  runner.prepare({CacheOp::cg, 64 << 10, 128}, ChaseForm::fine, test_sm());
   EXPECT_NO_THROW(runner.fine_once());
   const std::uint32_t skip = 64;
   ASSERT_EQ(cudaMemcpy(runner.index_data(), &skip, sizeof skip, cudaMemcpyHostToDevice), cudaSuccess);
@@ -137,10 +137,15 @@ TEST(MemLatency, ChasesRunOnTheReferenceSmOfMedianL2Latency) {
   EXPECT_LE(below, ran / 2) << "the reference SM must sit at the median";
   EXPECT_LE(above, ran / 2 + 1) << "the reference SM must sit at the median";
   EXPECT_LT(c.min_cycles, c.max_cycles);
-  EXPECT_EQ(reference_sm(), c.sm);
-  // A chase with the default placement runs on it, at the latency the probe saw for it.
+  // A run's placement takes it (or the SM given), and a chase placed there runs there, at the
+  // latency the probe saw for it.
+  const Placement chosen = place_single_sm_measurements(-1), given = place_single_sm_measurements(1);
+  EXPECT_EQ(chosen.source, "median L2 latency");
+  EXPECT_EQ(given.reference_sm, 1u);
+  EXPECT_EQ(given.source, "given");
+  EXPECT_EQ(given.measured.cycles_per_sm.size(), c.cycles_per_sm.size());
   static ChaseRunner runner(gpu().l2_bytes);
-  runner.prepare({CacheOp::cg, std::size_t(1) << 20, 128}, ChaseForm::chain);
+  runner.prepare({CacheOp::cg, std::size_t(1) << 20, 128}, ChaseForm::chain, c.sm);
   const ChainTiming t = runner.chain_once();
   EXPECT_EQ(t.smid, c.sm);
   EXPECT_NEAR(double(t.cycles) / kChainTimedSteps, c.sm_cycles, 0.03 * c.sm_cycles);

@@ -15,6 +15,8 @@
 #include "fixtures/runners/p2p_runner.hpp"
 #include "kernels/shared/self_check.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -94,7 +96,7 @@ TEST_F(P2P, RemoteLoadsAreSlowerThanLocalOnesAndBelowTheLinkPeak) {
 TEST_F(P2P, RemoteChaseTakesLongerThanLocalAndEndsWhereItMust) {
   if (!peer_access()) GTEST_SKIP() << "no peer access between GPU 0 and GPU 1";
   for (bool peer_l2 : {true, false}) {
-    RemoteLatencyRunner local(kGpu, kGpu, peer_l2), remote(kGpu, kPeer, peer_l2);
+    RemoteLatencyRunner local(kGpu, kGpu, peer_l2, test_sm()), remote(kGpu, kPeer, peer_l2, test_sm());
     const RemoteLatency l = local.measure(), r = remote.measure();
     std::printf("latency (%s): local %.0f cycles / %.0f ns, remote %.0f cycles / %.0f ns\n",
                 peer_l2 ? "peer L2" : "peer DRAM", l.cycles, l.ns, r.cycles, r.ns);

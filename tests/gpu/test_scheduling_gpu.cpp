@@ -14,6 +14,8 @@
 #include "kernels/icache.hpp"
 #include "kernels/scheduling.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -75,7 +77,7 @@ TEST(Scheduling, StraightLineCodeShowsAnInstructionCacheKnee) {
   std::vector<IcacheSample> samples;
   for (int n : kIcacheInstructions) {
     const auto iterations = std::uint32_t(std::max(4, 1 + 400000 / n));
-    const auto w = run_icache(n, 1, iterations);
+    const auto w = run_icache(n, 1, iterations, test_sm());
     ASSERT_EQ(w.size(), 1u);
     samples.push_back({double(n), double(w[0].end_cycles - w[0].start_cycles) / (double(iterations - 1) * n)});
   }

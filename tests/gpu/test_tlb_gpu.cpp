@@ -11,6 +11,8 @@
 #include "fixtures/harness/gpu.hpp"
 #include "fixtures/runners/tlb_runner.hpp"
 
+#include "tests/gpu/test_sm.hpp"
+
 namespace archbench {
 namespace {
 
@@ -25,7 +27,7 @@ TEST(Tlb, AManagedCurveUpToNinetyPercentOfMemoryShowsTwoLevels) {
   for (const TlbPoint& p : tlb_sweep(free, tlb_max_elements(probe.op), false, false)) {
     if (p.stride != kStride || p.footprint / p.stride < 32)
       continue;  // as Tlb/geometry: enough lines to average the L2's homes
-    const TlbLatency m = runner.measure(probe, p.stride, p.footprint);
+    const TlbLatency m = runner.measure(probe, p.stride, p.footprint, test_sm());
     curve.push_back({double(p.footprint), m.cycles});
   }
   runner.release();
@@ -49,13 +51,13 @@ TEST(Tlb, AFootprintAboveTheMemoryIsRefusedWithAReason) {
   while (memory / stride >= tlb_max_elements(CacheOp::cg) / 2) stride *= 2;
   const std::size_t too_big = (memory + stride - 1) / stride * stride;
   try {
-    runner.measure({TlbMapping::contiguous, CacheOp::cg}, stride, too_big);
+    runner.measure({TlbMapping::contiguous, CacheOp::cg}, stride, too_big, test_sm());
     ADD_FAILURE() << "a footprint above the device memory was accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(runner.measure({TlbMapping::contiguous, CacheOp::cg}, kStride, 64 * kStride));
-  EXPECT_NO_THROW(runner.measure({TlbMapping::scattered, CacheOp::ca}, kStride, 64 * kStride));
+  EXPECT_NO_THROW(runner.measure({TlbMapping::contiguous, CacheOp::cg}, kStride, 64 * kStride, test_sm()));
+  EXPECT_NO_THROW(runner.measure({TlbMapping::scattered, CacheOp::ca}, kStride, 64 * kStride, test_sm()));
   runner.release();
 }
 

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "..", "scripts", "check_counters.py")
 FIXTURE = os.path.join(HERE, "..", "data", "h100_counters.json")
@@ -53,55 +55,41 @@ def test_split_files_of_one_run_are_read_together(tmp_path):
     assert r.returncode == 0 and "8 points, 4 agree" in r.stdout
 
 
-def test_an_unexplained_level_fails(tmp_path):
-    # An L2 footprint read with ld.cg that the counters say DRAM served: no known reason.
+def planted(tmp_path, prefix, counter, value):
+    """check_counters.py on the fixture with one benchmark's counter set to value (a callable:
+    of the old value)."""
     def change(doc):
-        b = bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")
-        b["level"] = 3.0
-    r = run(variant(tmp_path, change))
-    assert r.returncode == 1
-    assert "UNEXPLAINED" in r.stdout and "FAILED: 1 Bandwidth point(s)" in r.stdout
+        b = bench(doc, prefix)
+        b[counter] = value(b[counter]) if callable(value) else value
+    return run(variant(tmp_path, change))
 
 
-def test_l1_hits_of_a_load_that_does_not_allocate_in_l1_are_unexplained(tmp_path):
-    # ld.cg at an L2 footprint measured as L1: no class explains it (only loads via L1 keep lines).
-    def change(doc):
-        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["level"] = 1.0
-    r = run(variant(tmp_path, change))
-    assert r.returncode == 1 and "UNEXPLAINED" in r.stdout
+L2_READ = "Bandwidth/read/ld.cg/width:16/footprint:1081344/"
+
+# Each broken check: the benchmark, the counter planted, the exit code and the line that says so.
+PLANTED = [
+    # an L2 footprint read with ld.cg that the counters say DRAM served: no known reason
+    (L2_READ, "level", 3.0, 1, ["UNEXPLAINED", "FAILED: 1 Bandwidth point(s)"]),
+    # ld.cg measured as L1: no class explains it (only loads via L1 keep lines)
+    (L2_READ, "level", 1.0, 1, ["UNEXPLAINED"]),
+    ("Bandwidth/read/ld.cg/width:16/footprint:419430400/", "hw_dram_read_bytes", lambda v: v * 1.05, 1,
+     ["1 outside 2 %"]),
+    # an L2 read leaking to DRAM is reported; one served by L1 fails
+    (L2_READ, "hw_served_dram_pct", 5.0, 0, ["more than 1 % from 0.02x the L2 on (1 points)"]),
+    (L2_READ, "hw_served_l1_pct", 5.0, 1, ["more than 1 % of its bytes from L1"]),
+    ("SmemBanks/throughput/width:4/stride:2/", "hw_smem_load_wavefronts_per_request", 3.0, 1,
+     ["SmemBanks point(s)"]),
+    # a near line crossing the partitions
+    ("Atomics/global/atom.add.u32/gpu/contention:near_l2/", "hw_l2_fabric_pct", 55.0, 1, ["near_l2"]),
+]
 
 
-def test_dram_bytes_off_by_more_than_2_percent_fail(tmp_path):
-    def change(doc):
-        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:419430400/")["hw_dram_read_bytes"] *= 1.05
-    r = run(variant(tmp_path, change))
-    assert r.returncode == 1 and "1 outside 2 %" in r.stdout
-
-
-def test_an_l2_read_leaking_to_dram_is_reported_and_one_served_by_l1_fails(tmp_path):
-    def leak(doc):
-        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["hw_served_dram_pct"] = 5.0
-    r = run(variant(tmp_path, leak))
-    assert r.returncode == 0 and "more than 1 % from 0.02x the L2 on (1 points)" in r.stdout
-
-    def l1(doc):
-        bench(doc, "Bandwidth/read/ld.cg/width:16/footprint:1081344/")["hw_served_l1_pct"] = 5.0
-    r = run(variant(tmp_path, l1))
-    assert r.returncode == 1 and "more than 1 % of its bytes from L1" in r.stdout
-
-
-def test_wavefronts_off_the_model_fail(tmp_path):
-    def change(doc):
-        bench(doc, "SmemBanks/throughput/width:4/stride:2/")["hw_smem_load_wavefronts_per_request"] = 3.0
-    r = run(variant(tmp_path, change))
-    assert r.returncode == 1 and "SmemBanks point(s)" in r.stdout
-
-
-def test_a_near_line_crossing_the_partitions_fails(tmp_path):
-    def change(doc):
-        bench(doc, "Atomics/global/atom.add.u32/gpu/contention:near_l2/")["hw_l2_fabric_pct"] = 55.0
-    r = run(variant(tmp_path, change))
-    assert r.returncode == 1 and "near_l2" in r.stdout
+@pytest.mark.parametrize("prefix,counter,value,code,says", PLANTED)
+def test_each_broken_check_is_reported(tmp_path, prefix, counter, value, code, says):
+    r = planted(tmp_path, prefix, counter, value)
+    assert r.returncode == code, r.stdout + r.stderr
+    for line in says:
+        assert line in r.stdout
 
 
 def test_a_run_without_counters_is_a_clear_error(tmp_path):

@@ -614,20 +614,25 @@ def board_run(tmp_path, fname, uuid, points, spread, **fingerprint):
     return write(tmp_path, fname, b, uuid=uuid, **fingerprint)
 
 
+def two_boards(tmp_path, fingerprint, spread, a, b):
+    """Runs a.json of GPU-a and b.json of GPU-b, each given as (its fingerprint's value, points)."""
+    return [board_run(tmp_path, f"{u}.json", f"GPU-{u}", points, spread, **{fingerprint: f"{value:.2f}"})
+            for u, (value, points) in zip("ab", (a, b))]
+
+
 def test_another_boards_dram_latency_is_named_not_judged(tmp_path):
     """Two boards whose fingerprints differ (H200: 688 and 663.5 cycles of DRAM latency): the DRAM
     chases move by that much and are listed as the board's; a DRAM-level move beyond it, and any
     move of a latency that holds no DRAM access, is still judged."""
-    def run_of(uuid, dram, points, fname):
-        return board_run(tmp_path, fname, uuid, points, 0.0005, archbench_board_dram_latency_cycles=f"{dram:.2f}")
-    a = run_of("GPU-a", 688.0, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 688.0,
-                                "AsyncCopy/latency/bulk/DRAM/bytes:16": 776.0,
-                                "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1020.0,
-                                "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 280.0}, "a.json")
-    b = run_of("GPU-b", 663.5, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 663.5,
-                                "AsyncCopy/latency/bulk/DRAM/bytes:16": 752.0,
-                                "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1120.0,
-                                "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 300.0}, "b.json")
+    a, b = two_boards(tmp_path, "archbench_board_dram_latency_cycles", 0.0005,
+                      (688.0, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 688.0,
+                               "AsyncCopy/latency/bulk/DRAM/bytes:16": 776.0,
+                               "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1020.0,
+                               "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 280.0}),
+                      (663.5, {"MemLatency/chain/ld.cg/footprint:251658240/stride:128": 663.5,
+                               "AsyncCopy/latency/bulk/DRAM/bytes:16": 752.0,
+                               "AsyncCopy/latency/tensor/DRAM/bytes:4096": 1120.0,
+                               "MemLatency/chain/ld.cg/footprint:16777216/stride:128": 300.0}))
     code, out = run(a, b)
     assert "DRAM latency differs by -3.6 % (688.0 -> 663.5 cycles" in out, out
     ctx_a = json.load(open(a)); ctx_a["context"]["gpu_board_part_number"] = "692-2G520-0282-000"
@@ -649,16 +654,15 @@ def test_another_boards_grid_barrier_is_named_not_judged(tmp_path):
     """H200 boards of part -000 read a grid sync over 1-4 blocks ~115 cycles below those of -001
     (1458 against 1573, within 0.1 % in every process); the start-up fingerprint
     archbench_board_grid_barrier_cycles names that move, and only for Sync/grid rows."""
-    def run_of(uuid, grid, points, fname):
-        return board_run(tmp_path, fname, uuid, points, 0.0002, archbench_board_grid_barrier_cycles=f"{grid:.2f}")
-    a = run_of("GPU-a", 1458.8, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1458.8,
-                                 "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1441.7,
-                                 "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1953.5,
-                                 "Sync/fence/fence_sc_gpu/warps_per_block:1": 640.0}, "a.json")
-    b = run_of("GPU-b", 1573.6, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1573.8,
-                                 "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1551.7,
-                                 "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1956.1,
-                                 "Sync/fence/fence_sc_gpu/warps_per_block:1": 691.0}, "b.json")
+    a, b = two_boards(tmp_path, "archbench_board_grid_barrier_cycles", 0.0002,
+                      (1458.8, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1458.8,
+                                "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1441.7,
+                                "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1953.5,
+                                "Sync/fence/fence_sc_gpu/warps_per_block:1": 640.0}),
+                      (1573.6, {"Sync/grid/grid_sync/blocks:1/warps_per_block:4": 1573.8,
+                                "Sync/grid/grid_sync/blocks:4/warps_per_block:4": 1551.7,
+                                "Sync/grid/grid_sync/blocks:16/warps_per_block:4": 1956.1,
+                                "Sync/fence/fence_sc_gpu/warps_per_block:1": 691.0}))
     code, out = run(a, b)
     assert "grid barrier differs by +7.9 % (1458.8 -> 1573.6 cycles" in out, out
     assert "Another board: grid barrier 1458.8 -> 1573.6 cycles (+7.9 %" in out and "2 metric(s) moved by that much" in out, out
