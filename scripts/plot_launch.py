@@ -36,16 +36,20 @@ def load(path):
 def plot(datasets, args):
     fig, axes = plt.subplots(1, len(METRICS), figsize=(15, 4.5), squeeze=False)
     for ax, (metric, title) in zip(axes[0], METRICS):
+        # One slot per case any run has, so that runs with other cases (a quick run has fewer)
+        # still put each bar over its own case.
+        keys = list(dict.fromkeys(c for _, _, cases in datasets for c in cases if metric in cases[c]))
+        width = 0.8 / len(datasets)
         for k, (label, _, cases) in enumerate(datasets):
-            keys = [c for c in cases if metric in cases[c]]
-            ys = [cases[c][metric][0] / 1e3 for c in keys]
-            lo = [(cases[c][metric][0] - cases[c][metric][1]) / 1e3 for c in keys]
-            hi = [(cases[c][metric][2] - cases[c][metric][0]) / 1e3 for c in keys]
-            width = 0.8 / len(datasets)
-            xs = [i + k * width for i in range(len(keys))]
-            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=label if len(datasets) > 1 else None)
-            ax.set_xticks([i + 0.4 - width / 2 for i in range(len(keys))])
-            ax.set_xticklabels(keys, rotation=30, ha="right", fontsize=8)
+            at = [i for i, c in enumerate(keys) if c in cases and metric in cases[c]]
+            values = [cases[keys[i]][metric] for i in at]
+            ys = [v[0] / 1e3 for v in values]
+            lo = [(v[0] - v[1]) / 1e3 for v in values]
+            hi = [(v[2] - v[0]) / 1e3 for v in values]
+            ax.bar([i + k * width for i in at], ys, width, yerr=[lo, hi], capsize=3,
+                   label=label if len(datasets) > 1 else None)
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(keys))])
+        ax.set_xticklabels(keys, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("microseconds (median, p10-p90)")
         ax.set_title(title, fontsize=10)
         ax.set_ylim(bottom=0)

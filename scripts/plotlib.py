@@ -18,11 +18,13 @@ import resultfile  # noqa: E402
 
 
 def feature_benchmarks(path, feature):
-    """(gpu label, context, benchmarks of `feature` that ran and are not aggregates). A file that
-    is not an archbench result raises resultfile.ResultError."""
+    """(label: the GPU and the commit that measured it, context, benchmarks of `feature` that ran and
+    are not aggregates). A file that is not an archbench result raises resultfile.ResultError."""
     doc = resultfile.load(path)
     ctx = doc["context"]
     label = ctx.get("gpu_name", os.path.basename(path))
+    if ctx.get("archbench_git_sha", "unknown") != "unknown":  # runs of one GPU told apart by their code
+        label += f" ({ctx['archbench_git_sha'][:7]})"
     rows = [b for b in doc.get("benchmarks", [])
             if b.get("name", "").startswith(feature + "/") and resultfile.measured(b)
             and b.get("run_type") != "aggregate"]
