@@ -423,12 +423,13 @@ void register_energy(const SuiteConfig& cfg) {
   } else {
     for (BwKind kind : {BwKind::read, BwKind::write}) {
       if (cfg.quick && kind == BwKind::write) continue;
-      points.push_back({std::string("Energy/p2p/") + (kind == BwKind::read ? "read" : "write") + "/gpu:0/peer:1",
-                        [kind, window](benchmark::State& st) { energy_p2p_access(st, window, 0, 1, kind); }});
+      points.push_back(
+          {bench_name(kind == BwKind::read ? "Energy/p2p/read" : "Energy/p2p/write", {{"gpu", 0}, {"peer", 1}}),
+           [kind, window](benchmark::State& st) { energy_p2p_access(st, window, 0, 1, kind); }});
     }
     constexpr std::size_t kPeerCopyBytes = std::size_t(256) << 20;
     if (!cfg.quick)
-      points.push_back({"Energy/p2p/copy/src:0/dst:1/size:" + std::to_string(kPeerCopyBytes),
+      points.push_back({bench_name("Energy/p2p/copy", {{"src", 0}, {"dst", 1}, {"size", kPeerCopyBytes}}),
                         [window](benchmark::State& st) { energy_p2p_copy(st, window, 0, 1, kPeerCopyBytes); }});
   }
   register_points("Energy", points, kIterations, kEnergyMetrics);

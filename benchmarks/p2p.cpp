@@ -23,6 +23,7 @@
 
 #include "analysis/stats.hpp"
 #include "kernels/shared/atomics_check.hpp"
+#include "fixtures/harness/bench_name.hpp"
 #include "fixtures/runners/p2p_runner.hpp"
 #include "fixtures/harness/registry.hpp"
 #include "fixtures/harness/report.hpp"
@@ -41,10 +42,6 @@ std::map<std::string, std::map<std::pair<int, int>, double>>& matrix() {
   return m;
 }
 void record(const std::string& metric, int i, int j, double v) { matrix()[metric][{i, j}] = v; }
-
-std::string pair_args(const char* a, int i, const char* b, int j) {
-  return std::string(a) + ":" + std::to_string(i) + "/" + b + ":" + std::to_string(j);
-}
 
 // Clocks of the GPU that did the work (the kernel's own clock; for copies NVML's SM clock).
 void report_gpu_clocks(benchmark::State& state, int gpu, double kernel_clock_mhz) {
@@ -247,33 +244,35 @@ void register_p2p(const SuiteConfig& cfg) {
     for (int j = 0; j < gpus; ++j)
       if (i != j)
         points.push_back(
-            {"P2P/link/" + pair_args("gpu", i, "peer", j), [i, j](benchmark::State& st) { link(st, i, j); }});
+            {bench_name("P2P/link", {{"gpu", i}, {"peer", j}}), [i, j](benchmark::State& st) { link(st, i, j); }});
   for (bool bi : {false, true})
     for (int i = 0; i < gpus; ++i)
       for (int j = 0; j < gpus; ++j)
         for (std::size_t bytes : sizes)
           if (i != j && (!bi || i < j))  // bidirectional is symmetric: one per unordered pair
-            points.push_back({"P2P/copy/" + pair_args("src", i, "dst", j) + "/dir:" + (bi ? "bi" : "uni") +
-                                  "/size:" + std::to_string(bytes),
-                              [=](benchmark::State& st) { copy(st, i, j, bi, bytes, bytes == sizes.back()); }});
+            points.push_back(
+                {bench_name("P2P/copy", {{"src", i}, {"dst", j}, {"dir", bi ? "bi" : "uni"}, {"size", bytes}}),
+                 [=](benchmark::State& st) { copy(st, i, j, bi, bytes, bytes == sizes.back()); }});
   for (BwKind kind : {BwKind::read, BwKind::write})
     for (int i = 0; i < gpus; ++i)
       for (int j = 0; j < gpus; ++j)
-        points.push_back({std::string("P2P/") + (kind == BwKind::read ? "remote_read/" : "remote_write/") +
-                              pair_args("gpu", i, "peer", j),
-                          [=](benchmark::State& st) { remote_access(st, i, j, kind); }});
+        points.push_back(
+            {bench_name(kind == BwKind::read ? "P2P/remote_read" : "P2P/remote_write", {{"gpu", i}, {"peer", j}}),
+             [=](benchmark::State& st) { remote_access(st, i, j, kind); }});
   for (bool peer_l2 : {true, false})
     for (int i = 0; i < gpus; ++i)
       for (int j = 0; j < gpus; ++j)
         points.push_back(
-            {"P2P/latency/" + pair_args("gpu", i, "peer", j) + "/level:" + (peer_l2 ? "peer_l2" : "peer_dram"),
+            {bench_name("P2P/latency", {{"gpu", i}, {"peer", j}, {"level", peer_l2 ? "peer_l2" : "peer_dram"}}),
              [=, sm = cfg.placement.reference_sm](benchmark::State& st) { latency(st, i, j, peer_l2, sm); }});
   for (AtomForm form : forms)
     for (Contention c : contentions)
       for (int i = 0; i < gpus; ++i)
         for (int j = 0; j < gpus; ++j)
-          points.push_back({"P2P/atomics/" + pair_args("gpu", i, "peer", j) + "/form:" + atom_form_name(form) +
-                                "/contention:" + (c == Contention::all ? "all" : "distinct"),
+          points.push_back({bench_name("P2P/atomics", {{"gpu", i},
+                                                       {"peer", j},
+                                                       {"form", atom_form_name(form)},
+                                                       {"contention", c == Contention::all ? "all" : "distinct"}}),
                             [=](benchmark::State& st) { atomics(st, i, j, form, c, form == AtomForm::atom); }});
   points.push_back({"P2P/matrix", [gpus](benchmark::State& st) { matrix_report(st, gpus); }});
   register_points("P2P", points, kIterations, kP2PMetrics);

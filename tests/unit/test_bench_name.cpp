@@ -20,3 +20,13 @@ TEST(BenchName, FamilyThenKeyValueParts) {
   EXPECT_EQ(bench_name("Launch/end_to_end", {}), "Launch/end_to_end");
   EXPECT_EQ(bench_name("", {{"width", 16}}), "/width:16");
 }
+
+// P2P's names (a listing needs two GPUs, so they are held here): the pair, then its arguments.
+TEST(BenchName, P2PNamesKeepTheirForm) {
+  const bool bi = false;
+  EXPECT_EQ(
+      bench_name("P2P/copy", {{"src", 0}, {"dst", 1}, {"dir", bi ? "bi" : "uni"}, {"size", std::size_t(1) << 28}}),
+      "P2P/copy/src:0/dst:1/dir:uni/size:268435456");
+  EXPECT_EQ(bench_name("P2P/atomics", {{"gpu", 1}, {"peer", 0}, {"form", "red"}, {"contention", "all"}}),
+            "P2P/atomics/gpu:1/peer:0/form:red/contention:all");
+}
