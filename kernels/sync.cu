@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/shared/cuda_check.hpp"
+#include "kernels/shared/enum_names.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/arch_guard.cuh"
 #include "kernels/pinned_launch.cuh"
@@ -232,11 +233,7 @@ const std::vector<SyncStepInfo> kSteps = {
 
 const std::vector<SyncStepInfo>& sync_steps() { return kSteps; }
 
-const SyncStepInfo& sync_step_info(SyncStep s) {
-  for (const SyncStepInfo& i : kSteps)
-    if (i.step == s) return i;
-  throw std::invalid_argument("sync: unknown step");
-}
+const SyncStepInfo& sync_step_info(SyncStep s) { return row_of(kSteps, &SyncStepInfo::step, s, "sync: unknown step"); }
 
 std::vector<WarpTiming> run_sync(const SyncLaunch& l) {
   if (l.threads_per_block <= 0 || l.threads_per_block % 32 != 0 || l.threads_per_block > 1024 || l.blocks <= 0)
