@@ -99,12 +99,6 @@ TEST(Bandwidth, SharedMemoryIsAtLeastHalfTheL1Peak) {
   EXPECT_LE(m.pct_of_peak, 100.5);
 }
 
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
-
 // The best of a few DRAM shapes (each distribution given), as Bandwidth/headline picks it.
 BwMeasurement best_dram(BwVariant v, std::initializer_list<BwDist> dists, std::initializer_list<int> warps,
                         std::initializer_list<int> unrolls) {

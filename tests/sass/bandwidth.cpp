@@ -231,34 +231,21 @@ TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
 }
 
 TEST(Sass, StreamReadIsOneWideL2LoadPerElement) {
-  int checked = 0;
-  for (const Function& f : sass()) {
-    if (!is_sm90(f) || f.name.find("stream_read_kernel") == std::string::npos) continue;
-    int wide_cg = 0, other = 0;
-    for (const std::string& op : f.opcodes) {
-      wide_cg += op == "LDG.E.128.STRONG.GPU";
-      other += op.rfind("LDG", 0) == 0 && op != "LDG.E.128.STRONG.GPU";
-    }
-    EXPECT_GE(wide_cg, 1) << f.name << ": 16-byte ld.global.cg loads (the census reads every slice and channel)";
-    EXPECT_EQ(other, 0) << f.name;
-    ++checked;
+  const auto fns = kernels("stream_read_kernel", "");
+  for (const Function* f : fns) {
+    const int wide_cg = count_opcode(*f, "LDG.E.128.STRONG.GPU");
+    EXPECT_GE(wide_cg, 1) << f->name << ": 16-byte ld.global.cg loads (the census reads every slice and channel)";
+    EXPECT_EQ(count_prefix(*f, "LDG"), wide_cg) << f->name << ": no other load";
   }
-  EXPECT_EQ(checked, 1);
+  EXPECT_EQ(fns.size(), 1u);
 }
 
 TEST(Sass, ReferenceStoreKernelIsOneEightByteStorePerElement) {
   // Bandwidth's reference row: the store loop a user writes, one 8-byte store per element, no load.
-  int checked = 0;
-  for (const Function& f : sass()) {
-    if (!is_sm90(f) || f.name.find("reference_store_kernel") == std::string::npos) continue;
-    int stores = 0, loads = 0;
-    for (const std::string& op : f.opcodes) {
-      stores += op == "STG.E.64";
-      loads += op.rfind("LDG", 0) == 0;
-    }
-    EXPECT_GE(stores, 1) << f.name;
-    EXPECT_EQ(loads, 0) << f.name;
-    ++checked;
+  const auto fns = kernels("reference_store_kernel", "");
+  for (const Function* f : fns) {
+    EXPECT_GE(count_opcode(*f, "STG.E.64"), 1) << f->name;
+    EXPECT_EQ(count_prefix(*f, "LDG"), 0) << f->name;
   }
-  EXPECT_EQ(checked, 1);
+  EXPECT_EQ(fns.size(), 1u);
 }

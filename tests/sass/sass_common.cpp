@@ -96,3 +96,9 @@ int count_prefix(const Function& f, const std::string& prefix) {
   for (const auto& op : f.opcodes) n += op.rfind(prefix, 0) == 0;
   return n;
 }
+
+int count_opcode(const Function& f, const std::string& opcode) {
+  int n = 0;
+  for (const auto& op : f.opcodes) n += op == opcode;
+  return n;
+}

@@ -53,3 +53,5 @@ std::vector<std::string> timed_opcodes(const Function& f);
 int expect_whole_passes_of_wide_shared_accesses(const std::string& kernel, const std::string& opcode, int per_pass);
 // Instructions whose opcode starts with `prefix`.
 int count_prefix(const Function& f, const std::string& prefix);
+// Instructions of `f` whose opcode is exactly `opcode`.
+int count_opcode(const Function& f, const std::string& opcode);

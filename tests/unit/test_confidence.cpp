@@ -405,12 +405,6 @@ TEST(Calibration, BimodalSplit) {
   EXPECT_LE(split_anyway, 10) << "one group read as two";
 }
 
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
-
 // A hashed index of 16 ways starts missing at about half its capacity: 1.5x the first miss is
 // not yet its miss level, and the search must say it cannot place the capacity (or be right).
 TEST(Calibration, ASlowRampIsNotReadConfidently) {
@@ -428,12 +422,6 @@ TEST(Calibration, ASlowRampIsNotReadConfidently) {
   }
   EXPECT_LE(confident_wrong, 1);
 }
-
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
 
 // Shared-memory banks: costs of 4-byte strides 1-64 from a bank geometry (cycles = scale x
 // wavefronts), with multiplicative noise and one outlier in twenty.
@@ -456,12 +444,6 @@ TEST(Calibration, BankGeometry) {
                       t.add(r.confidence, r.geometry.banks == truth.banks && r.geometry.bank_bytes == truth.bank_bytes);
                     }));
 }
-
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
 
 // The scheduler map: pair slowdowns of 8-32 warps on 2 or 4 schedulers (warp mod k), sharing
 // pairs 2x, others 1x, with Gaussian noise. Right: the warps' groups are warp mod k.

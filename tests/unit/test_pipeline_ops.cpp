@@ -89,12 +89,6 @@ TEST(PipelineOps, WarpCollectivesReplayAsTheWarpComputesThem) {
   EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::warp_other, 90));
 }
 
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
-
 // elect.sync is timed against the same compare and branch around a shuffle, plus the shuffle's
 // own chain; the reference has no benchmarks of its own, and nothing else needs one.
 TEST(PipelineOps, OnlyElectIsMeasuredAgainstAReference) {

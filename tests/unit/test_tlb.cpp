@@ -114,12 +114,6 @@ TEST(TlbInference, PageSizeUnknownWhenTheReachNeverGrows) {
   EXPECT_EQ(p.confidence, 0);
 }
 
-}  // namespace
-}  // namespace archbench
-
-namespace archbench {
-namespace {
-
 TEST(TlbInference, TheMidpointCrossingDoesNotJumpAStepWithAHalfMissedPoint) {
   // Plateaus at 433 and 800 cycles; the point at the reach misses half its accesses, read just
   // above or just below the midpoint: the bracket jumps a whole step, the crossing does not.
