@@ -1,7 +1,7 @@
 """The suite's counters, from benchmarks/counters.json: the one catalogue of what each counter is
 (its meaning, by group), its unit (from its name), what a better value of it is (direction), and
-which counters every benchmark of a family must report. validate_results.py, compare's readers
-and docs/output.md take them from here.
+which counters every benchmark of a family must report. validate_results.py and docs/output.md
+take them from here.
 
     counters.py --write-docs docs/output.md    rewrites the counter tables of docs/output.md
     counters.py --check-docs docs/output.md    exit 1 when a table there is not the catalogue's
