@@ -18,7 +18,7 @@ CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benc
 # A counter's unit is the end of its name (the suite's rule: names carry their unit). Longest first.
 UNITS = [
     ("_bytes_per_second", "B/s"), ("bytes_per_second", "B/s"), ("_per_second", "1/s"), ("flops", "FLOP/s"),
-    ("_bytes_per_clk_per_sm", "B/clk/SM"), ("_per_clk_per_sm", "1/clk/SM"), ("_per_clk_per_cluster", "B/clk/cluster"),
+    ("_bytes_per_clk_per_sm", "B/clk/SM"), ("_per_clk_per_sm", "1/clk/SM"), ("_bytes_per_clk_per_cluster", "B/clk/cluster"), ("_per_clk_per_cluster", "1/clk/cluster"),
     ("_per_clk", "1/clk"), ("_bytes", "B"), ("_cycles", "cycles"), ("_ns", "ns"), ("_us", "us"), ("_ms", "ms"),
     ("_s", "s"), ("_mhz", "MHz"), ("_pct", "%"), ("_w", "W"), ("_c", "degC"), ("_mj", "mJ"), ("_mbps", "Mbit/s"),
 ]
