@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,7 +122,8 @@ std::string shape_name(const BwCase& c) {
       bench_name(c.variant.name(), {{"dist", bw_dist_name(c.dist)},
                                     {grid ? "warps_per_block" : "warps_per_sm", c.shape.warps_per_block},
                                     {"unroll", c.unroll}});
-  return chunks ? bench_name(name, {{"chunk_kib", c.chunk_bytes / 1024}}) : name;
+  const std::string shaped = chunks ? bench_name(name, {{"chunk_kib", c.chunk_bytes / 1024}}) : name;
+  return c.dst_gap_bytes ? bench_name(shaped, {{"dst_gap_mib", *c.dst_gap_bytes >> 20}}) : shaped;
 }
 // An L2 case's name: "shared/ld.cg".
 std::string l2_case_label(const BwCase& c) {
@@ -404,15 +406,24 @@ void register_bandwidth(const SuiteConfig& cfg) {
                                                 {BwKind::write, BwLoad::none, BwStore::cs},
                                                 {BwKind::copy, BwLoad::def, BwStore::def},
                                                 {BwKind::copy, BwLoad::cg, BwStore::cg}};
+  // A copy's destination also in one allocation with its source, 0-16 MiB after the source's end
+  // (BwCase::dst_gap_bytes), for the copy's best grid shapes (4 and 8 warps, one access each).
+  const std::vector<std::size_t> dst_gaps_mib = {0, 2, 4, 8, 16};
   for (const BwVariant& v : grid_variants)
     for (int w : {4, 8, 32})
       for (int u : {1, 2}) {
         const std::size_t footprint = 8 * l2 / std::size_t(v.arrays()) / (512u << 10) * (512u << 10);
-        const BwCase bc{v, 16, footprint, BwShape{1, w, int(sms)}, u, BwDist::grid_order};
-        dram_candidates[v.kind].push_back({shape_name(bc), bc});
-        if (cfg.quick) continue;
-        points.push_back({"Bandwidth/tune/DRAM/" + shape_name(bc),
-                          [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
+        std::vector<std::optional<std::size_t>> gaps = {std::nullopt};
+        if (v.kind == BwKind::copy && w <= 8 && u == 1)
+          for (std::size_t mib : dst_gaps_mib) gaps.push_back(mib << 20);
+        for (const auto& gap : gaps) {
+          BwCase bc{v, 16, footprint, BwShape{1, w, int(sms)}, u, BwDist::grid_order};
+          bc.dst_gap_bytes = gap;
+          dram_candidates[v.kind].push_back({shape_name(bc), bc});
+          if (cfg.quick) continue;
+          points.push_back({"Bandwidth/tune/DRAM/" + shape_name(bc),
+                            [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
+        }
       }
   std::vector<Candidate> l2_candidates;
   for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared}) {
