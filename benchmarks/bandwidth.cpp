@@ -23,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis/stats.hpp"
@@ -123,7 +124,12 @@ std::string shape_name(const BwCase& c) {
                                     {grid ? "warps_per_block" : "warps_per_sm", c.shape.warps_per_block},
                                     {"unroll", c.unroll}});
   const std::string shaped = chunks ? bench_name(name, {{"chunk_kib", c.chunk_bytes / 1024}}) : name;
-  return c.dst_gap_bytes ? bench_name(shaped, {{"dst_gap_mib", *c.dst_gap_bytes >> 20}}) : shaped;
+  return c.dst_gap_bytes ? bench_name(shaped, {{"dst_gap_kib", *c.dst_gap_bytes >> 10}}) : shaped;
+}
+// A shape's distribution and what follows: "dist:dynamic/warps_per_sm:8/unroll:8/chunk_kib:4".
+std::string dist_part(const BwCase& c) {
+  const std::string name = shape_name(c);
+  return name.substr(name.find("dist:"));
 }
 // An L2 case's name: "shared/ld.cg".
 std::string l2_case_label(const BwCase& c) {
@@ -344,6 +350,20 @@ void register_bandwidth(const SuiteConfig& cfg) {
                                      {{"width", 16}, {"footprint", f}}),
                           [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
       }
+  // Private data in shares claimed as the SMs go (warps claim chunks from a ticket; a line is read
+  // by one SM at a time). Equal static slices finish with the slowest SMs: each GPC reads the L2
+  // at about the same rate whatever its SM count (1.24-1.28 TB/s on an H200, whose GPCs have 16 or
+  // 18 SMs), so with equal slices the SMs of the largest GPC set the window.
+  std::vector<BwCase> l2_balanced;
+  for (std::size_t f : l2_footprints)
+    for (auto [w, u, kib] : {std::tuple{8, 8, 4u}, std::tuple{8, 4, 4u}, std::tuple{4, 8, 8u}}) {
+      BwCase bc{read_of(BwLoad::cg), 16, f, BwShape{1, w, int(sms)}, u, BwDist::dynamic_chunks};
+      bc.chunk_bytes = kib << 10;
+      if (f == l2_footprints[0]) l2_balanced.push_back(bc);
+      if (cfg.quick) continue;
+      points.push_back({bench_name("Bandwidth/l2/private/ld.cg", {{"width", 16}, {"footprint", f}}) + "/" + dist_part(bc),
+                        [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
+    }
 
   // DRAM shapes, chosen per GPU at run time (no shape tuned on one board is the default): the
   // distribution, warps per SM and accesses in flight per thread, per cache operator. Footprint
@@ -406,16 +426,16 @@ void register_bandwidth(const SuiteConfig& cfg) {
                                                 {BwKind::write, BwLoad::none, BwStore::cs},
                                                 {BwKind::copy, BwLoad::def, BwStore::def},
                                                 {BwKind::copy, BwLoad::cg, BwStore::cg}};
-  // A copy's destination also in one allocation with its source, 0-16 MiB after the source's end
+  // A copy's destination also in one allocation with its source, 0-12 MiB after the source's end
   // (BwCase::dst_gap_bytes), for the copy's best grid shapes (4 and 8 warps, one access each).
-  const std::vector<std::size_t> dst_gaps_mib = {0, 2, 4, 8, 16};
+  const std::vector<std::size_t> dst_gaps_kib = {0, 2048, 4096, 4160, 6144, 8192, 8256, 12288};
   for (const BwVariant& v : grid_variants)
     for (int w : {4, 8, 32})
       for (int u : {1, 2}) {
         const std::size_t footprint = 8 * l2 / std::size_t(v.arrays()) / (512u << 10) * (512u << 10);
         std::vector<std::optional<std::size_t>> gaps = {std::nullopt};
         if (v.kind == BwKind::copy && w <= 8 && u == 1)
-          for (std::size_t mib : dst_gaps_mib) gaps.push_back(mib << 20);
+          for (std::size_t kib : dst_gaps_kib) gaps.push_back(kib << 10);
         for (const auto& gap : gaps) {
           BwCase bc{v, 16, footprint, BwShape{1, w, int(sms)}, u, BwDist::grid_order};
           bc.dst_gap_bytes = gap;
@@ -431,6 +451,8 @@ void register_bandwidth(const SuiteConfig& cfg) {
                     BwDist::static_slices, c};
     l2_candidates.push_back({l2_case_label(bc), bc});
   }
+  for (const BwCase& bc : l2_balanced)
+    l2_candidates.push_back({l2_case_label(bc) + "/" + dist_part(bc), bc});
   points.push_back({"Bandwidth/headline/L2/read", [l2_candidates](benchmark::State& st) {
                       headline_bandwidth(st, l2_candidates, "ld.cg cases at a third of the L2");
                     }});
