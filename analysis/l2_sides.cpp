@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "analysis/bimodal.hpp"
 #include "analysis/stats.hpp"
@@ -145,6 +146,31 @@ LineLists partition_line_lists(const L2Sides& sides, bool far, std::size_t group
     }
   }
   if (out.min_per_sm == std::numeric_limits<std::size_t>::max()) out.min_per_sm = 0;
+  return out;
+}
+
+LineLists weighted_line_lists(const std::vector<double>& weight_by_sm, std::size_t lines, std::size_t group) {
+  double total = 0;
+  for (double w : weight_by_sm) total += w > 0 ? w : 0;
+  if (!(total > 0)) throw std::invalid_argument("weighted_line_lists: no SM has a weight");
+  group = std::max<std::size_t>(group, 1);
+  LineLists out;
+  out.offsets.push_back(0);
+  out.min_per_sm = std::numeric_limits<std::size_t>::max();
+  double before = 0;  // the weight of the SMs before this one: runs end where their share ends
+  std::size_t next = 0;
+  for (double w : weight_by_sm) {
+    if (w > 0) {
+      before += w;
+      const std::size_t end = std::min(lines, std::size_t(double(lines) * (before / total) + 0.5));
+      const std::size_t n = (end > next ? end - next : 0) / group * group;
+      for (std::size_t l = next; l < next + n; ++l) out.lines.push_back(std::uint32_t(l));
+      next += n;
+      out.min_per_sm = std::min(out.min_per_sm, n);
+      out.max_per_sm = std::max(out.max_per_sm, n);
+    }
+    out.offsets.push_back(std::uint32_t(out.lines.size()));
+  }
   return out;
 }
 

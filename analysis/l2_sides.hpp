@@ -43,4 +43,9 @@ struct LineLists {
 };
 LineLists partition_line_lists(const L2Sides& sides, bool far, std::size_t group);
 
+// Lines 0 .. lines - 1 in contiguous runs, one per SM with a weight > 0 (in SM order), each run's
+// length in proportion to its SM's weight, cut to a multiple of `group` lines. offsets has
+// weight_by_sm.size() + 1 entries. Throws std::invalid_argument when no SM has a weight.
+LineLists weighted_line_lists(const std::vector<double>& weight_by_sm, std::size_t lines, std::size_t group);
+
 }  // namespace archbench

@@ -13,19 +13,22 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, dou
   return summarize_throughput(warps, std::vector<double>(warps.size(), work_per_warp));
 }
 
-ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp) {
+namespace {
+
+// Each SM's window (its first warp's start to its last warp's end, in its own clock) and work.
+struct SmWindow {
+  std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
+  int warps = 0;
+  double work = 0;
+  double rate() const { return last > first ? work / double(last - first) : 0.0; }
+};
+
+std::map<std::uint32_t, SmWindow> sm_windows(const std::vector<WarpTiming>& warps,
+                                             const std::vector<double>& work_of_warp) {
   if (warps.empty()) throw std::invalid_argument("summarize_throughput: no warp timings");
   if (work_of_warp.size() != warps.size())
     throw std::invalid_argument("summarize_throughput: one work figure per warp");
-  struct SmWindow {
-    std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
-    int warps = 0;
-    double work = 0;
-  };
   std::map<std::uint32_t, SmWindow> sms;
-  std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
-  std::vector<double> clocks;
-  double total = 0;
   for (std::size_t i = 0; i < warps.size(); ++i) {
     const WarpTiming& w = warps[i];
     if (w.end_cycles < w.start_cycles || w.end_ns < w.start_ns)
@@ -35,6 +38,27 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, con
     s.last = std::max(s.last, w.end_cycles);
     ++s.warps;
     s.work += work_of_warp[i];
+  }
+  return sms;
+}
+
+}  // namespace
+
+std::vector<double> rate_by_sm(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp,
+                               std::size_t sm_count) {
+  std::vector<double> rates(sm_count, 0.0);
+  for (const auto& [id, s] : sm_windows(warps, work_of_warp))
+    if (id < sm_count) rates[id] = s.rate();
+  return rates;
+}
+
+ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp) {
+  const std::map<std::uint32_t, SmWindow> sms = sm_windows(warps, work_of_warp);
+  std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
+  std::vector<double> clocks;
+  double total = 0;
+  for (std::size_t i = 0; i < warps.size(); ++i) {
+    const WarpTiming& w = warps[i];
     total += work_of_warp[i];
     first_ns = std::min(first_ns, w.start_ns);
     last_ns = std::max(last_ns, w.end_ns);
@@ -51,8 +75,7 @@ ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, con
   std::vector<double> rates;
   for (const auto& [id, s] : sms) {
     r.max_warps_per_sm = std::max(r.max_warps_per_sm, s.warps);
-    const double cycles = double(s.last - s.first);
-    const double rate = cycles > 0 ? s.work / cycles : 0.0;
+    const double rate = s.rate();
     sum += rate;
     rates.push_back(rate);
     r.per_sm_rate_min = std::min(r.per_sm_rate_min, rate);

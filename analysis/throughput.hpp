@@ -27,6 +27,10 @@ struct ThroughputSummary {
 ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, double work_per_warp);
 // Warps that did different amounts of work (work_of_warp[i] for warps[i]: claimed chunks).
 ThroughputSummary summarize_throughput(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp);
+// Each SM's rate (its work over its own window, work units per clock) by SM id, 0 for an SM with
+// no warp; ids at or above sm_count are left out.
+std::vector<double> rate_by_sm(const std::vector<WarpTiming>& warps, const std::vector<double>& work_of_warp,
+                               std::size_t sm_count);
 
 // Dependent-chain latency by the slope between two loop bodies of different length, so that the
 // loop overhead and the timer reads cancel: cycles(n) = iterations x (n x latency + overhead).

@@ -23,7 +23,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "analysis/stats.hpp"
@@ -125,11 +124,6 @@ std::string shape_name(const BwCase& c) {
                                     {"unroll", c.unroll}});
   const std::string shaped = chunks ? bench_name(name, {{"chunk_kib", c.chunk_bytes / 1024}}) : name;
   return c.dst_gap_bytes ? bench_name(shaped, {{"dst_gap_kib", *c.dst_gap_bytes >> 10}}) : shaped;
-}
-// A shape's distribution and what follows: "dist:dynamic/warps_per_sm:8/unroll:8/chunk_kib:4".
-std::string dist_part(const BwCase& c) {
-  const std::string name = shape_name(c);
-  return name.substr(name.find("dist:"));
 }
 // An L2 case's name: "shared/ld.cg".
 std::string l2_case_label(const BwCase& c) {
@@ -342,7 +336,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
   const BwShape every_sm{1, 32, int(sms)};
   auto read_of = [](BwLoad op) { return BwVariant{BwKind::read, op, BwStore::none}; };
   for (std::size_t f : l2_footprints)
-    for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared})
+    for (L2Case c : kL2Cases)
       for (BwLoad op : {BwLoad::cg, BwLoad::nc, BwLoad::ca}) {
         if (cfg.quick && (f != l2_footprints[0] || op != BwLoad::cg)) continue;
         const BwCase bc{read_of(op), 16, f, every_sm, c == L2Case::private_slices ? 4 : 8, BwDist::static_slices, c};
@@ -350,21 +344,6 @@ void register_bandwidth(const SuiteConfig& cfg) {
                                      {{"width", 16}, {"footprint", f}}),
                           [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
       }
-  // Private data in shares claimed as the SMs go (warps claim chunks from a ticket; a line is read
-  // by one SM at a time). Equal static slices finish with the slowest SMs: each GPC reads the L2
-  // at about the same rate whatever its SM count (1.24-1.28 TB/s on an H200, whose GPCs have 16 or
-  // 18 SMs), so with equal slices the SMs of the largest GPC set the window.
-  std::vector<BwCase> l2_balanced;
-  for (std::size_t f : l2_footprints)
-    for (auto [w, u, kib] : {std::tuple{8, 8, 4u}, std::tuple{8, 4, 4u}, std::tuple{4, 8, 8u}}) {
-      BwCase bc{read_of(BwLoad::cg), 16, f, BwShape{1, w, int(sms)}, u, BwDist::dynamic_chunks};
-      bc.chunk_bytes = kib << 10;
-      if (f == l2_footprints[0]) l2_balanced.push_back(bc);
-      if (cfg.quick) continue;
-      points.push_back({bench_name("Bandwidth/l2/private/ld.cg", {{"width", 16}, {"footprint", f}}) + "/" + dist_part(bc),
-                        [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
-    }
-
   // DRAM shapes, chosen per GPU at run time (no shape tuned on one board is the default): the
   // distribution, warps per SM and accesses in flight per thread, per cache operator. Footprint
   // 8x the L2 (copy: two arrays of 4x), so a window of a few ms includes the write-back of the
@@ -446,13 +425,11 @@ void register_bandwidth(const SuiteConfig& cfg) {
         }
       }
   std::vector<Candidate> l2_candidates;
-  for (L2Case c : {L2Case::private_slices, L2Case::private_near, L2Case::private_far, L2Case::shared}) {
+  for (L2Case c : kL2Cases) {
     const BwCase bc{read_of(BwLoad::cg),   16, l2_footprints[0], every_sm, c == L2Case::private_slices ? 4 : 8,
                     BwDist::static_slices, c};
     l2_candidates.push_back({l2_case_label(bc), bc});
   }
-  for (const BwCase& bc : l2_balanced)
-    l2_candidates.push_back({l2_case_label(bc) + "/" + dist_part(bc), bc});
   points.push_back({"Bandwidth/headline/L2/read", [l2_candidates](benchmark::State& st) {
                       headline_bandwidth(st, l2_candidates, "ld.cg cases at a third of the L2");
                     }});

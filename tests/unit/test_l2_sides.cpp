@@ -86,6 +86,19 @@ TEST(L2Sides, NearAndFarListsGiveEachLineToOneSmOfTheRightSide) {
   }
 }
 
+TEST(L2Sides, WeightedListsGiveEachSmARunInProportionToItsWeight) {
+  // SMs 0 and 2 weigh 1 and 3, SM 1 is not used: 1000 lines in runs of whole groups of 4.
+  const LineLists lists = weighted_line_lists({1.0, 0.0, 3.0}, 1000, 4);
+  ASSERT_EQ(lists.offsets.size(), 4u);
+  EXPECT_EQ(lists.offsets[1] - lists.offsets[0], 248u);  // 250 cut to a multiple of 4
+  EXPECT_EQ(lists.offsets[2], lists.offsets[1]);          // SM 1: nothing
+  EXPECT_EQ(lists.offsets[3] - lists.offsets[2], 752u);   // the rest up to line 1000
+  for (std::size_t i = 0; i < lists.lines.size(); ++i) EXPECT_EQ(lists.lines[i], i);  // contiguous, each once
+  EXPECT_EQ(lists.min_per_sm, 248u);
+  EXPECT_EQ(lists.max_per_sm, 752u);
+  EXPECT_THROW(weighted_line_lists({0.0, 0.0}, 100, 4), std::invalid_argument);
+}
+
 TEST(Throughput, WarpsThatClaimedDifferentWorkGetTheirOwnShare) {
   // Two SMs over 1000 cycles each: SM 0's two warps did 3000 units, SM 1's one warp 1000.
   std::vector<WarpTiming> w(3);

@@ -43,6 +43,16 @@ TEST(Throughput, SlowSmShowsInMinimum) {
   EXPECT_DOUBLE_EQ(s.per_sm_rate_mean, 0.75);
 }
 
+TEST(Throughput, RateBySmIsEachSmsWorkOverItsOwnWindow) {
+  const std::vector<WarpTiming> w = {warp(0, 0, 1000, 0, 500), warp(2, 100, 600, 0, 250), warp(2, 100, 1100, 0, 500)};
+  const std::vector<double> rates = rate_by_sm(w, {1000, 500, 1500}, 4);
+  ASSERT_EQ(rates.size(), 4u);
+  EXPECT_DOUBLE_EQ(rates[0], 1.0);
+  EXPECT_DOUBLE_EQ(rates[1], 0.0);  // no warp ran there
+  EXPECT_DOUBLE_EQ(rates[2], 2.0);  // 2000 units over cycles 100..1100
+  EXPECT_EQ(rate_by_sm(w, {1000, 500, 1500}, 2).size(), 2u);  // SM 2 left out
+}
+
 TEST(Throughput, RejectsEmptyAndBackwardTimings) {
   EXPECT_THROW(summarize_throughput({}, 1), std::invalid_argument);
   EXPECT_THROW(summarize_throughput({warp(0, 10, 5, 0, 1)}, 1), std::invalid_argument);
