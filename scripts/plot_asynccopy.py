@@ -90,17 +90,31 @@ def line(ax, xs, ys, style, name, gpu):
             label=name + (f" — {gpu}" if gpu else ""))
 
 
+def draw_lines(index, key, points, label=lambda k: k):
+    """level_panels' draw: the rows of data[index] at the panel's level, one line per value of
+    row[key]; points(rows) gives the line's xs and ys."""
+    def draw(ax, level, style, gpu, data):
+        rows = [r for r in data[index] if r["level"] == level]
+        for k in dict.fromkeys(r[key] for r in rows):
+            xs, ys = points([r for r in rows if r[key] == k])
+            line(ax, xs, ys, style, label(k), gpu)
+    return draw
+
+
+def tb_per_second(rows):
+    xs, ys = zip(*best_by_inflight(rows))
+    return xs, [y / 1e12 for y in ys]
+
+
+def cycles_by_bytes(rows):
+    return tuple(zip(*sorted((r["bytes"], r["cycles"]) for r in rows)))
+
+
 def plot_bandwidth(datasets, out_dir):
     if not any(loads for _, _, (loads, _) in datasets):
         return []
-
-    def draw(ax, level, style, gpu, data):
-        rows = [r for r in data[0] if r["level"] == level]
-        for name in dict.fromkeys(r["line"] for r in rows):
-            xs, ys = zip(*best_by_inflight([r for r in rows if r["line"] == name]))
-            line(ax, xs, [y / 1e12 for y in ys], style, name, gpu)
-
-    fig = level_panels(datasets, (7 * len(LEVELS), 5), draw, lambda level: f"{level} footprint",
+    fig = level_panels(datasets, (7 * len(LEVELS), 5), draw_lines(0, "line", tb_per_second),
+                       lambda level: f"{level} footprint",
                        "bytes in flight per SM (stages x stage x pipelines, or loads in registers)",
                        "TB/s into shared memory (best shape at each point)")
     return finish(fig, "AsyncCopy: global -> shared bandwidth", datasets, out_dir, "asynccopy_bandwidth", dpi=130)
@@ -109,16 +123,10 @@ def plot_bandwidth(datasets, out_dir):
 def plot_latency(datasets, out_dir):
     if not any(lat for _, _, (_, lat) in datasets):
         return []
-
-    def draw(ax, level, style, gpu, data):
-        rows = [r for r in data[1] if r["level"] == level]
-        for path in dict.fromkeys(r["path"] for r in rows):
-            xs, ys = zip(*sorted((r["bytes"], r["cycles"]) for r in rows if r["path"] == path))
-            line(ax, xs, ys, style, PATH_LABELS.get(path, path), gpu)
-
-    fig = level_panels(datasets, (6 * len(LEVELS), 4.5), draw, lambda level: f"one copy from {level}",
-                       "bytes copied (one warp; the TMA: one thread)", "cycles, issue to data in shared memory (latency_cycles)",
-                       log_y=True)
+    fig = level_panels(datasets, (6 * len(LEVELS), 4.5),
+                       draw_lines(1, "path", cycles_by_bytes, lambda path: PATH_LABELS.get(path, path)),
+                       lambda level: f"one copy from {level}", "bytes copied (one warp; the TMA: one thread)",
+                       "cycles, issue to data in shared memory (latency_cycles)", log_y=True)
     return finish(fig, "AsyncCopy: latency of one copy", datasets, out_dir, "asynccopy_latency", dpi=130)
 
 

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, main, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -51,10 +51,7 @@ def plot_latency(datasets, out_dir):
     ax.set_xticklabels(["2", "4", "8", "16"])
     ax.set_xlabel("blocks per cluster")
     plain_axis(ax.xaxis)
-    ax.set_ylabel("load latency, cycles")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    value_axes(ax, "load latency, cycles")
     return finish(fig, "Distributed shared memory latency", datasets, out_dir, "dsm_latency")
 
 

@@ -16,7 +16,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import main, save, unit_arg  # noqa: E402
+from plotlib import main, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import resultfile  # noqa: E402
 
@@ -92,9 +92,7 @@ def plot(datasets, args):
         ax.bar_label(bars, fmt="%.0f", fontsize=5)
     ax.set_xticks([j + 0.4 - width / 2 for j in range(len(QUANTITIES))])
     ax.set_xticklabels([name for _, name in QUANTITIES])
-    ax.set_ylabel(f"load latency ({args.unit})")
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    value_axes(ax, f"load latency ({args.unit})", legend_size=7, grid="y", from_zero=False, ncol=2)
     fig.suptitle("Memory latency across generations (references: values the papers publish)")
     fig.tight_layout()
     return save(fig, args.out, "generations_latency")

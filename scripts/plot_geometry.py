@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, finish, name_fields  # noqa: E402
+from plotlib import feature_benchmarks, main, save, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -69,10 +69,7 @@ def plot_sweeps(datasets, out_dir):
     a2.set_xlabel("footprint, MiB (one element per 128 B)")
     for a, title in ((a1, "L1 (ld.ca), inferred capacity dotted"), (a2, "L2 (ld.cg)")):
         a.set_xscale("log", base=2)
-        a.set_ylabel("cycles per load")
-        a.set_ylim(bottom=0)
-        a.grid(True, which="both", alpha=0.3)
-        a.legend(fontsize=7)
+        value_axes(a, "cycles per load", legend_size=7, minor_grid=True)
         a.set_title(title, fontsize=10)
     return finish(fig, "Cache geometry sweeps", datasets, out_dir, "geometry_sweeps")
 
@@ -89,10 +86,7 @@ def plot_sm_map(datasets, out_dir):
             pts = sorted(sm_map.get(kind, []))
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker, markersize=3, label=f"{kind} L2{suffix}")
     ax.set_xlabel("%smid")
-    ax.set_ylabel("cycles per load (ld.cg)")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    value_axes(ax, "cycles per load (ld.cg)")
     fig.suptitle("L2 latency seen from every SM")
     fig.tight_layout()
     return save(fig, out_dir, "geometry_l2_sm_map")

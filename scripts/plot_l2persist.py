@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -41,10 +41,7 @@ def plot(datasets, args):
     bytes_axis(ax.xaxis)
     bytes_axis(ax.yaxis)
     ax.set_xlabel("persisting window")
-    ax.set_ylabel("kept after a 4x-L2 stream")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    value_axes(ax, "kept after a 4x-L2 stream", legend_size=7)
     return finish(fig, "L2 persistence: what the set-aside keeps", datasets, args.out, "l2persist_kept")
 
 

@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, finish  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, finish, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
@@ -151,10 +151,7 @@ def plot_copy_size(datasets, out_dir):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bytes per copy")
     bytes_axis(ax.xaxis)
-    ax.set_ylabel("GB/s (both directions summed for <->)")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    value_axes(ax, "GB/s (both directions summed for <->)", legend_size=7)
     return finish(fig, "cudaMemcpyPeerAsync bandwidth", datasets, out_dir, "p2p_copy_size")
 
 

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -70,9 +70,7 @@ def plot(datasets, args):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("footprint")
         bytes_axis(ax.xaxis)
-        ax.set_ylabel(f"latency per load ({args.unit})")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
+        value_axes(ax, f"latency per load ({args.unit})", legend_size=7, from_zero=False, ncol=2, minor_grid=True)
     fig.suptitle("TLB: pointer-chase latency, one element per stride")
     fig.tight_layout()
     return save(fig, args.out, "tlb_footprint")

@@ -92,6 +92,16 @@ def plain_axis(axis, minor_labels=False):
     axis.set_minor_formatter(FuncFormatter(minor))
 
 
+def value_axes(ax, ylabel, legend_size=8, grid="both", from_zero=True, ncol=1, minor_grid=False):
+    """The y side of a plot of values: its label, the axis from 0 (from_zero), a light grid
+    (grid: "both", "x" or "y"; on the minor ticks too with minor_grid) and a small legend."""
+    ax.set_ylabel(ylabel)
+    if from_zero:
+        ax.set_ylim(bottom=0)
+    ax.grid(True, axis=grid, which="both" if minor_grid else "major", alpha=0.3)
+    ax.legend(fontsize=legend_size, ncol=ncol)
+
+
 def unit_arg(ap):
     """--unit cycles|ns, for the scripts that plot latencies."""
     ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")

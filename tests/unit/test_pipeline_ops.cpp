@@ -21,17 +21,17 @@ TEST(PipelineOps, NamesAreUniqueAndEveryOpHasItsSass) {
 }
 
 TEST(PipelineOps, PeakTableFollowsTheProgrammingGuide) {
-  // Reference values for tests only: Hopper (9.0) and A100 (8.0).
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp32, 90), 128.0);
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp64, 90), 64.0);
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp16, 90), 256.0);
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp32, 80), 64.0);
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::fp64, 86), 2.0);
-  EXPECT_EQ(peak_results_per_clk_per_sm(PeakClass::sfu, 90), 16.0);
-  // Unknown: a compute capability missing from the table, bf16 before sm_80, DPX everywhere.
-  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::fp32, 100).has_value());
-  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::bf16, 75).has_value());
-  EXPECT_FALSE(peak_results_per_clk_per_sm(PeakClass::dpx, 90).has_value());
+  // Reference values for tests only (Hopper 9.0, A100 8.0, GA10x 8.6); 0: unknown (a compute
+  // capability missing from the table, bf16 before sm_80, DPX everywhere).
+  const struct {
+    PeakClass op;
+    int cc;
+    double per_clk_per_sm;
+  } cases[] = {{PeakClass::fp32, 90, 128}, {PeakClass::fp64, 90, 64}, {PeakClass::fp16, 90, 256},
+               {PeakClass::fp32, 80, 64},  {PeakClass::fp64, 86, 2},  {PeakClass::sfu, 90, 16},
+               {PeakClass::fp32, 100, 0},  {PeakClass::bf16, 75, 0},  {PeakClass::dpx, 90, 0}};
+  for (const auto& c : cases)
+    EXPECT_EQ(peak_results_per_clk_per_sm(c.op, c.cc).value_or(0.0), c.per_clk_per_sm) << "cc " << c.cc;
 }
 
 TEST(PipelineOps, HostReplayOfIntegerChainsCountsEveryStep) {

@@ -8,14 +8,9 @@
 using namespace archbench;
 
 namespace {
+// A warp on SM `sm` over cycles c0..c1 of its SM's clock and n0..n1 ns of the global timer.
 WarpTiming warp(std::uint32_t sm, std::uint64_t c0, std::uint64_t c1, std::uint64_t n0, std::uint64_t n1) {
-  WarpTiming w;
-  w.smid = sm;
-  w.start_cycles = c0;
-  w.end_cycles = c1;
-  w.start_ns = n0;
-  w.end_ns = n1;
-  return w;
+  return WarpTiming{c0, c1, n0, n1, /*check=*/0, sm};
 }
 }  // namespace
 
