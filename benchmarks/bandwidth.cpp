@@ -344,6 +344,7 @@ void register_bandwidth(const SuiteConfig& cfg) {
                                      {{"width", 16}, {"footprint", f}}),
                           [bc](benchmark::State& st) { guarded(st, [&] { measure_case(st, bc); }); }});
       }
+
   // DRAM shapes, chosen per GPU at run time (no shape tuned on one board is the default): the
   // distribution, warps per SM and accesses in flight per thread, per cache operator. Footprint
   // 8x the L2 (copy: two arrays of 4x), so a window of a few ms includes the write-back of the
