@@ -172,9 +172,11 @@ void sync_step(benchmark::State& state, SyncStep s, int warps, int blocks, bool 
 constexpr int kSyncSweeps = 5;
 constexpr int kQuickSyncSweeps = 1;
 
-// survey_contexts: whether the fresh contexts' range is measured too (not in a quick run: 4 of a
-// benchmark's 9 sweeps, and most of a quick run's time went to the fences).
-void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool survey_contexts) {
+// A quick run (quick): no survey of fresh contexts (4 of a benchmark's 9 sweeps, and most of a
+// quick run's time went to the fences), and kQuickSyncSweepIterations per SM.
+void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool quick) {
+  const bool survey_contexts = !quick;
+  const std::uint32_t iterations = quick ? kQuickSyncSweepIterations : kSyncSweepIterations;
   if (const auto why = sync_step_unsupported(sync_step_info(s), Gpu::current().info())) {
     skip(state, *why);
     return;
@@ -182,12 +184,12 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool sur
   guarded(state, [&] {
     // A copy (a few figures): GCC 13 takes a reference through the ternary for a dangling one.
     const std::vector<double> fresh =
-        survey_contexts ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps).mean_cycles; })
+        survey_contexts ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps, iterations).mean_cycles; })
                         : std::vector<double>{};
     std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
     timed_loop(state, [&] {
-      const SyncSmSweep sweep = measure_sync_every_sm(s, warps);
+      const SyncSmSweep sweep = measure_sync_every_sm(s, warps, iterations);
       sweep_means.push_back(sweep.mean_cycles);
       mhz.push_back(sweep.sm_clock_mhz);
       per_sm.push_back(sweep.latency_cycles);
@@ -208,7 +210,7 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool sur
     state.counters["sms"] = double(sm_cycles.size());
     state.counters["warps_per_block"] = warps;
     state.counters["blocks"] = 1;
-    state.counters["iterations"] = kSyncSweepIterations;
+    state.counters["iterations"] = iterations;
     report_clocks(state, clock);
     report_context_range(state, fresh);
   });
@@ -245,9 +247,8 @@ void register_sync(const SuiteConfig& cfg) {
       const std::string name =
           bench_name(std::string("Sync/") + info.family + "/" + info.name, {{"warps_per_block", w}});
       if (sync_step_depends_on_sm(info.step))
-        sweep_points.push_back({name, [s = info.step, w, survey = !cfg.quick](benchmark::State& st) {
-                                  sync_step_every_sm(st, s, w, survey);
-                                }});
+        sweep_points.push_back(
+            {name, [s = info.step, w, q = cfg.quick](benchmark::State& st) { sync_step_every_sm(st, s, w, q); }});
       else
         points.push_back(
             {name, [s = info.step, w, q = cfg.quick](benchmark::State& st) { sync_step(st, s, w, 1, q); }});
