@@ -58,7 +58,7 @@ from compare_report import (UNITS, board_section, describe, fmt_value, method_se
                             verdict_line, warnings, write_table)
 from compare_stats import (BAND_SIGMAS, BOARD_FINGERPRINTS, CONTEXT_MAX_SUFFIX, CONTEXT_MIN_SUFFIX,  # noqa: E402,F401
                            DEFAULT_FLOOR_PCT, FEATURE_ALPHA, FEATURE_MIN_SHIFT_PCT, HOST_FEATURES, HOST_FLOOR_PCT,
-                           MIN_EFFECT_PCT, PART, SAMPLE_COUNT_SUFFIX, SAMPLE_SD_SUFFIX, benjamini_hochberg,
+                           LINK_SHARE_COUNTER, MIN_EFFECT_PCT, PART, SAMPLE_COUNT_SUFFIX, SAMPLE_SD_SUFFIX, benjamini_hochberg,
                            board_steps, compare, context_range_pct, feature_of, feature_reasons, feature_shifts,
                            lookback, metric_kind, neighbour_steps, noise_history, sample_sigma_pct, sign_test_p,
                            transition_step_pct, verdict, welch_p)
@@ -295,6 +295,9 @@ def load_file(path):
                 v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
                     entry.setdefault(key, []).append(float(v))
+        # A host copy's share of the link's peak: whether it is bound by the link or by per-copy costs.
+        if isinstance(b.get(LINK_SHARE_COUNTER), (int, float)) and math.isfinite(b[LINK_SHARE_COUNTER]):
+            entry.setdefault(LINK_SHARE_COUNTER, []).append(float(b[LINK_SHARE_COUNTER]))
     return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None, skips)
 
 

@@ -492,6 +492,27 @@ def test_host_dependent_features_are_not_judged_across_nodes_without_history(tmp
     assert [r["status"] for r in rows if r["feature"] == "Launch"] == ["same"]
 
 
+def test_host_copies_far_below_the_links_peak_are_judged_only_with_a_history(tmp_path):
+    """Two streams' 4 KiB copies read 2.70 and 1.50 GB/s in two processes of one board (2 % of the
+    link's peak): without a history that is listed, not judged; a copy at 87 % of the peak that
+    falls as far is a regression; with a history, the small copy is judged by its own band."""
+    def run(fname, small, large):
+        return write(tmp_path, fname, [
+            entry("HostLink/copy/dir:bidir/memory:pinned/size:4096", "primary=bytes_per_second:higher",
+                  {"bytes_per_second": small, "pct_of_link_peak": 100 * small / 128e9}),
+            entry("HostLink/copy/dir:h2d/memory:pinned/size:1073741824", "primary=bytes_per_second:higher",
+                  {"bytes_per_second": large, "pct_of_link_peak": 100 * large / 64e9})])
+    base = compare.load(run("a.json", 2.70e9, 56e9))
+    rows, _ = compare.compare(base, compare.load(run("b.json", 1.50e9, 56e9)))
+    small = [r for r in rows if "size:4096" in r["name"]][0]
+    assert small["status"] == "same" and "not judged" in small["noise"] and "2 % of the link's peak" in small["noise"]
+    rows, _ = compare.compare(base, compare.load(run("c.json", 2.70e9, 31e9)))
+    assert {r["name"].split("/")[-1]: r["status"] for r in rows} == {"size:4096": "same", "size:1073741824": "regressed"}
+    history = [compare.load(run(f"h{k}.json", v, 56e9)) for k, v in enumerate((2.72e9, 2.68e9, 2.71e9))]
+    rows, _ = compare.compare(base, compare.load(run("d.json", 1.50e9, 56e9)), history=history)
+    assert [r["status"] for r in rows if "size:4096" in r["name"]] == ["regressed"]
+
+
 def test_a_benchmarks_range_over_contexts_widens_its_band(tmp_path):
     """A system-scope fence reads 1611-1661 cycles in different CUDA contexts: the benchmark
     reports that range (<metric>_context_min/_max), and a run in another context that reads 2.7 %
