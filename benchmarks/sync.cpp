@@ -184,8 +184,9 @@ void sync_step_every_sm(benchmark::State& state, SyncStep s, int warps, bool qui
   guarded(state, [&] {
     // A copy (a few figures): GCC 13 takes a reference through the ternary for a dangling one.
     const std::vector<double> fresh =
-        survey_contexts ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps, iterations).mean_cycles; })
-                        : std::vector<double>{};
+        survey_contexts
+            ? fresh_context_figures(s, warps, [&] { return measure_sync_every_sm(s, warps, iterations).mean_cycles; })
+            : std::vector<double>{};
     std::vector<double> sweep_means, mhz;
     std::vector<std::vector<double>> per_sm;  // [sweep][SM]
     timed_loop(state, [&] {
