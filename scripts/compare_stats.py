@@ -33,8 +33,10 @@ HOST_FLOOR_PCT = 30.0
 # processes on one board: over 29 H200 runs, every copy under 30 % of the link's peak spread by
 # 1.13-2.72x (max/min; two streams' small copies overlap fully in some processes and hardly in
 # others), every copy above 40 % by at most 1.13x. Without a history of the node, such a copy is
-# listed, not judged; with one, its own band judges it.
+# listed, not judged, unless it moved by more than any spread seen (3x either way); with a history,
+# its own band judges it.
 OVERHEAD_BOUND_PCT_OF_PEAK = 30.0
+OVERHEAD_BOUND_MAX_RATIO = 3.0
 LINK_SHARE_COUNTER = "pct_of_link_peak"
 
 
@@ -347,7 +349,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 row.update(threshold_pct=math.inf, noise="another node: host-dependent, not judged")
                 continue
             share = base.values[name].get(LINK_SHARE_COUNTER)
-            if row["feature"] in HOST_FEATURES and len(centres) < 2 and share and \
+            within_spread = ref > 0 and mb > 0 and 1 / OVERHEAD_BOUND_MAX_RATIO <= mb / ref <= OVERHEAD_BOUND_MAX_RATIO
+            if row["feature"] in HOST_FEATURES and len(centres) < 2 and share and within_spread and \
                     statistics.median(share) < OVERHEAD_BOUND_PCT_OF_PEAK:
                 row.update(threshold_pct=math.inf,
                            noise=f"{statistics.median(share):.0f} % of the link's peak: per-copy costs, "
