@@ -61,6 +61,34 @@ ARCHBENCH_BW_LOAD(LdLu, ".lu");
 ARCHBENCH_BW_LOAD(LdCv, ".cv");
 ARCHBENCH_BW_LOAD(LdNc, ".nc");
 ARCHBENCH_BW_LOAD(LdNa, ".L1::no_allocate");  // a weak load that does not allocate in L1
+// A plain load with an L2 cache policy of evict_last for every line (fraction 1.0): ld.global
+// with .L2::cache_hint, the policy from createpolicy (the SASS builds it into the load's
+// descriptor; the opcode stays LDG.E). In a DRAM copy the L2 then gives up the copy's dirty lines
+// before its clean source lines (docs/bandwidth.md).
+struct LdEvictLast {
+  __device__ __forceinline__ static std::uint64_t policy() {
+    std::uint64_t p;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    return p;
+  }
+  __device__ __forceinline__ static std::uint32_t load(const std::uint32_t* p) {
+    std::uint32_t v;
+    asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy()));
+    return v;
+  }
+  __device__ __forceinline__ static uint2 load(const uint2* p) {
+    uint2 v;
+    asm volatile("ld.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;" : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy()));
+    return v;
+  }
+  __device__ __forceinline__ static uint4 load(const uint4* p) {
+    uint4 v;
+    asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(policy()));
+    return v;
+  }
+};
 ARCHBENCH_BW_STORE(StDefault, "");
 ARCHBENCH_BW_STORE(StWb, ".wb");
 ARCHBENCH_BW_STORE(StCg, ".cg");

@@ -11,8 +11,10 @@
 namespace archbench {
 
 enum class BwKind { read, write, copy, rmw };
-enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na };  // none: the kernel does not load
-enum class BwStore { none, def, wb, cg, cs, wt, na };         // none: the kernel does not store
+// none: the kernel does not load. evict_last: a plain load whose line gets the L2's evict_last
+// priority (createpolicy + L2::cache_hint, what cuda::annotated_ptr's persisting property makes).
+enum class BwLoad { none, def, ca, cg, cs, lu, cv, nc, na, evict_last };
+enum class BwStore { none, def, wb, cg, cs, wt, na };  // none: the kernel does not store
 
 // How the footprint is handed out: equal static slices (a block per slice), chunks claimed
 // from a global ticket by each warp or by each block (fast SMs do more of the work), or grid
@@ -25,7 +27,7 @@ enum class BwData { own_slice, shared_by_all, line_lists };
 
 const char* bw_kind_name(BwKind k);     // "read"
 const char* bw_dist_name(BwDist d);     // "static", "dynamic", "dynamic-block", "grid"
-const char* bw_load_name(BwLoad op);    // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate)
+const char* bw_load_name(BwLoad op);    // "ld", "ld.ca", ..., "ld.na" (.L1::no_allocate), "ld.evict_last"
 const char* bw_store_name(BwStore op);  // "st", "st.wb", ..., "st.na"
 
 // The combinations that have a kernel: read x every load, write x every store, copy and rmw
@@ -43,8 +45,12 @@ struct BwVariant {
   bool loads_keep_in_l2() const { return load == BwLoad::cs; }
   // Whether its loads allocate in L1 (stores never do: L1 is write-through).
   bool loads_via_l1() const {
-    return load == BwLoad::def || load == BwLoad::ca || load == BwLoad::cs || load == BwLoad::nc;
+    return load == BwLoad::def || load == BwLoad::ca || load == BwLoad::cs || load == BwLoad::nc ||
+           load == BwLoad::evict_last;
   }
+  // Whether its loads leave lines of raised priority in the L2, which must be demoted after the
+  // launch (run_bandwidth does): a later kernel would hit them where it should miss.
+  bool loads_leave_priority_lines() const { return load == BwLoad::evict_last; }
 };
 const std::vector<BwVariant>& bw_variants();
 inline constexpr int kBwWidths[] = {4, 8, 16};

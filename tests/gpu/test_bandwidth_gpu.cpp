@@ -152,7 +152,9 @@ TEST(Bandwidth, DramHeadlinesReachTheirShareOfThePeakAndWhatUsersRun) {
   BwMeasurement read = best_dram(read_v, all, {16, 32}, {4, 8});
   BwMeasurement write = best_dram(write_v, all, {2, 8, 32}, {4});
   BwMeasurement copy = best_dram(copy_v, all, {8, 32}, {8});
-  for (auto [best, v] : {std::pair{&write, write_v}, std::pair{&copy, copy_v}}) {
+  // The copy's source lines at the L2's evict_last priority: 90.4-90.7 % against 89.2-89.6 % on H200s.
+  const BwVariant copy_evict_last{BwKind::copy, BwLoad::evict_last, BwStore::def};
+  for (auto [best, v] : {std::pair{&write, write_v}, std::pair{&copy, copy_v}, std::pair{&copy, copy_evict_last}}) {
     const BwMeasurement grid = best_dram(v, {BwDist::grid_order}, {8, 32}, {1});
     if (grid.bytes_per_second > best->bytes_per_second) *best = grid;
   }

@@ -16,6 +16,7 @@ std::string expected_load(const std::string& op, int width) {
   if (op == "LdCs") return "LDG.E.EF" + w;
   if (op == "LdLu") return "LDG.E.LU" + w;
   if (op == "LdNa") return "LDG.E.NA" + w;
+  if (op == "LdEvictLast") return "LDG.E" + w;  // the policy rides in the descriptor (below)
   return "?";
 }
 std::string expected_store(const std::string& op, int width) {
@@ -27,6 +28,30 @@ std::string expected_store(const std::string& op, int width) {
   if (op == "StCs") return "STG.E.EF" + w;
   if (op == "StNa") return "STG.E.NA" + w;
   return "?";
+}
+
+// Global loads whose memory descriptor the kernel builds itself rather than loading the
+// default one from the constant bank (ULDC.64 URn, c[0x0][0x208]): an L2 cache policy
+// (createpolicy + .L2::cache_hint) travels in the descriptor, the opcode stays LDG.E.
+int loads_with_own_descriptor(const Function& f) {
+  static const std::regex desc(R"(desc\[(UR\d+)\])");
+  int own = 0;
+  for (std::size_t i = 0; i < f.text.size(); ++i) {
+    std::smatch m;
+    if (f.opcodes[i].rfind("LDG", 0) != 0 || !std::regex_search(f.text[i], m, desc)) continue;
+    const std::string ur = m[1].str();
+    for (std::size_t j = i; j-- > 0;) {  // the last instruction before it that writes that register
+      std::istringstream ins(f.text[j]);
+      std::string op, first;
+      ins >> op;
+      if (!op.empty() && op[0] == '@') ins >> op;
+      ins >> first;
+      if (first != ur + ",") continue;
+      own += f.text[j].find("c[0x0][0x208]") == std::string::npos;
+      break;
+    }
+  }
+  return own;
 }
 
 // The most global loads in the timed window that are issued, one after another, before any
@@ -217,12 +242,16 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
         ++other_global;
     }
     EXPECT_EQ(n_load, loads ? unroll : 0) << f.name << ": " << expected_load(ld, width);
+    if (ld == "LdEvictLast") {
+      EXPECT_EQ(loads_with_own_descriptor(f), unroll) << f.name << ": the L2 policy";
+    }
     EXPECT_EQ(n_store, stores ? unroll : 0) << f.name << ": " << expected_store(st, width);
     EXPECT_EQ(atomics, 4) << f.name << ": the timing atomics";
     EXPECT_EQ(other_global, 0) << f.name;
     ++checked;
   }
-  EXPECT_EQ(checked, 10);  // read ld.nc, write st and st.cs, copy ld+st and ld.cg+st.cg; unroll 1 and 2
+  // read ld.nc, write st and st.cs, copy ld+st, ld.cg+st.cg and ld.evict_last+st; unroll 1 and 2
+  EXPECT_EQ(checked, 12);
 }
 
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
