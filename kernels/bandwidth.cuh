@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "analysis/warp_timing.hpp"
+#include "kernels/arch_guard.cuh"
 #include "kernels/bandwidth.hpp"
 #include "kernels/clock.cuh"
 #include "kernels/vec_access.cuh"
@@ -66,26 +67,37 @@ ARCHBENCH_BW_LOAD(LdNa, ".L1::no_allocate");  // a weak load that does not alloc
 // descriptor; the opcode stays LDG.E). In a DRAM copy the L2 then gives up the copy's dirty lines
 // before its clean source lines (docs/bandwidth.md).
 struct LdEvictLast {
+  // createpolicy and .L2::cache_hint are sm_80: below it the load traps, and the runner refuses the
+  // variant as unsupported before any launch.
   __device__ __forceinline__ static std::uint64_t policy() {
-    std::uint64_t p;
-    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    std::uint64_t p = 0;
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(),
+                            asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;"
+                                         : "=l"(p)));
     return p;
   }
   __device__ __forceinline__ static std::uint32_t load(const std::uint32_t* p) {
-    std::uint32_t v;
-    asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy()));
+    std::uint32_t v = 0;
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(),
+                            asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;"
+                                         : "=r"(v)
+                                         : "l"(p), "l"(policy())));
     return v;
   }
   __device__ __forceinline__ static uint2 load(const uint2* p) {
-    uint2 v;
-    asm volatile("ld.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;" : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy()));
+    uint2 v{0, 0};
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(),
+                            asm volatile("ld.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"
+                                         : "=r"(v.x), "=r"(v.y)
+                                         : "l"(p), "l"(policy())));
     return v;
   }
   __device__ __forceinline__ static uint4 load(const uint4* p) {
-    uint4 v;
-    asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p), "l"(policy()));
+    uint4 v{0, 0, 0, 0};
+    ARCHBENCH_IF_ARCH_BELOW(80, __trap(),
+                            asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                                         : "l"(p), "l"(policy())));
     return v;
   }
 };
