@@ -2,6 +2,7 @@
 """Nightly regression run: measure, keep the history, compare against it, report.
 
 Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DIR]
+                  (DIR: default $ARCHBENCH_HISTORY, else ~/.local/share/archbench/history)
                   [--baseline FILE] [--window N] [--keep N] [-- EXTRA_ARCHBENCH_ARGS...]
        nightly.py --history DIR --compare-latest      (no measurement: report on the newest run)
 
@@ -36,6 +37,11 @@ import compare  # noqa: E402
 import passthrough  # noqa: E402
 import resultfile  # noqa: E402
 import dashboard  # noqa: E402
+
+
+def default_history():
+    return os.environ.get("ARCHBENCH_HISTORY") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share"), "archbench", "history")
 
 
 def history_runs(gpu_dir, model):
@@ -162,7 +168,9 @@ def main(argv=None):
     ap.add_argument("--filter", default=".")
     ap.add_argument("--repetitions", type=int, default=1,
                     help="repetitions per benchmark (default 1: the history gives the noise)")
-    ap.add_argument("--history", default="results/history")
+    ap.add_argument("--history", default=default_history(),
+                    help="the history folder (default $ARCHBENCH_HISTORY, else ~/.local/share/archbench/history: "
+                         "outside the repository, which keeps only baselines; docs/results.md)")
     ap.add_argument("--baseline")
     ap.add_argument("--window", type=int, default=10, help="earlier runs that give the noise band (default 10)")
     ap.add_argument("--keep", type=int, default=30, help="runs kept per board (default 30)")

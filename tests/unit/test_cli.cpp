@@ -152,10 +152,10 @@ TEST(GpuProfile, ReadsTheGpuOfACommittedRun) {
 }
 
 TEST(GpuProfile, ReadsACommittedGzipRun) {
-  // Most committed runs are .json.gz: the H200 full run of 2026-11-26 (part A).
+  // Committed runs are .json.gz: the H200 baseline's run 1 (ab95af1).
   const std::string path =
       std::string(ARCHBENCH_TEST_DATA) +
-      "/../../results/nvidia-h200/regression/2026-11-26-full-39a21a3a2f50-GPU-f17408b6-partA.json.gz";
+      "/../../results/nvidia-h200/regression/2026-11-28-full-ab95af19bdb0-GPU-a48fee24-1.json.gz";
   try {
     const archbench::GpuInfo i = archbench::gpu_info_from_result(path);
     EXPECT_EQ(i.name, "NVIDIA H200");
