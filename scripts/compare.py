@@ -2,7 +2,7 @@
 """Compares archbench runs: a contender against a baseline, with the noise the history shows.
 
 Usage: compare.py [--history FILE_OR_DIR ...] [--markdown] [--table FILE.csv] [--top N]
-                  [--alpha Q] [--floor PCT] BASELINE CONTENDER
+                  [--alpha Q] [--floor PCT] [--expected MODEL | --no-expected] BASELINE CONTENDER
 
 What is compared (docs/regression.md has the whole rule):
 - Each benchmark's *declared* primary metrics, read from its JSON label
@@ -20,6 +20,11 @@ What is compared (docs/regression.md has the whole rule):
     * in every case the band is at least 3 standard errors of the difference of the medians
       where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples), and
       at least the range over CUDA contexts where it reports one (<metric>_context_min/_max).
+- The fleet model (results/reference/expected/<gpu-slug>.json.gz, scripts/fleet_model.py; --expected,
+  --no-expected): no band is narrower than the spread that applies to the pair, the same board's
+  process spread, else the spread between boards of its part, else with the parts' difference, so a
+  history of other boards never narrows a band below what boards differ by. The row's noise says
+  which spread decided.
 - An inferred value (capacity, line, banks, ...) changes when it moves by more than its declared
   tolerance: a finding, not noise.
 - Per feature, the median change of all its measured metrics with a sign test: a whole feature
@@ -327,6 +332,12 @@ def load_history(paths, model, ledger=None, legacy="ledger"):
 
 
 
+def fleet_model(gpu_name, path=None):
+    """The fleet model: `path`, else the committed one of `gpu_name` (None where there is none)."""
+    import fleet_model as fm  # it reads result files through this module
+    return fm.load_model(path) if path else fm.model_for(gpu_name)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("baseline")
@@ -344,6 +355,10 @@ def main(argv=None):
     ap.add_argument("--legacy-methods", choices=("ledger", "same"), default="ledger",
                     help="a file with no identifiers and no ledger entry: its methods unknown (ledger, the default) "
                          "or taken as unchanged (same)")
+    ap.add_argument("--expected", metavar="MODEL",
+                    help="the fleet model whose spreads set the least band (default: the committed "
+                         "results/reference/expected/<gpu-slug>.json.gz of the contender's GPU, where there is one)")
+    ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
     args = ap.parse_args(argv)
     try:
         ledger = load_ledger(args.ledger)
@@ -355,6 +370,9 @@ def main(argv=None):
                    (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
         history, note = noise_history(cont, history)
         notes += [note] if note else []
+        model = None if args.no_expected else fleet_model(cont.context.get("gpu_name"), args.expected)
+        if model is not None:
+            notes.append(f"note: {model.describe()}: no band is narrower than the spread that applies to the pair")
     except InputError as e:
         print(f"compare: error: {e}", file=sys.stderr)
         return 2
@@ -364,7 +382,7 @@ def main(argv=None):
             r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
             r.errors = {n for n in r.errors if feature_of(n) in keep}
             r.skips = {n for n in r.skips if feature_of(n) in keep}
-    rows, features = compare(base, cont, history, args.alpha, args.floor)
+    rows, features = compare(base, cont, history, args.alpha, args.floor, model)
     if not rows:
         print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
               f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)

@@ -281,8 +281,37 @@ def board_steps(base, cont):
     return out
 
 
-def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
-    """Rows, one per benchmark x primary metric present on both sides, and feature summaries."""
+def fleet_band(model_row, base, cont):
+    """The band (%) the fleet model gives a pair of runs, and the words for it: the same board's
+    process spread when both are one board's; else the spread between boards of one part (and the
+    process spread of each), plus the difference between the parts' medians when the parts differ.
+    (None, why) where the model cannot tell (a spread it calls unknown)."""
+    proc, board = model_row["process"], model_row["board"]
+    if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
+        if proc is None:
+            return None, "the process spread is unknown"
+        return 100 * math.expm1(BAND_SIGMAS * math.sqrt(2) * proc), \
+            f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread"
+    if board is None:
+        return None, "the board spread is unknown"
+    sigma = math.sqrt(2 * ((proc or 0.0) ** 2 + board ** 2))
+    pa, pb = base.context.get(PART), cont.context.get(PART)
+    offset, words = 0.0, f"another board of part {pb or 'unknown'}: boards of the part spread {100 * board:.2f} %"
+    parts = model_row.get("parts") or {}
+    if pa != pb:
+        if pa in parts and pb in parts:
+            offset = abs(math.log(parts[pb] / parts[pa]))
+            words = (f"another board part ({pa} -> {pb}): the parts' medians differ by {100 * math.expm1(offset):.2f} %, "
+                     f"boards spread {100 * board:.2f} %")
+        elif model_row.get("part") is not None:
+            offset = BAND_SIGMAS * model_row["part"]
+            words = f"another board part: parts spread {100 * model_row['part']:.2f} %, boards {100 * board:.2f} %"
+    return 100 * math.expm1(BAND_SIGMAS * sigma + offset), words
+
+
+def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, model=None):
+    """Rows, one per benchmark x primary metric present on both sides, and feature summaries.
+    `model` (fleet_model.Model): the fleet's spreads, below which no band is set (fleet_band)."""
     rows = []
     steps = neighbour_steps(base)
     other_node = base.context.get("gpu_uuid") != cont.context.get("gpu_uuid")
@@ -330,6 +359,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
             # Worse is positive: a cost that grew, a rate that fell.
             row["worse_pct"] = row["change_pct"] if how == "lower" else -row["change_pct"]
             threshold = MIN_EFFECT_PCT[row["kind"]]
+            fleet = model.row(name, counter, method) if model is not None else None
+            band, band_words = fleet_band(fleet, base, cont) if fleet else (None, None)
             if len(centres) + 1 >= 3:
                 p, sigma = lookback(centres + [ma], mb)
                 row.update(p=p, noise=f"history of {len(centres) + 1}")
@@ -344,13 +375,18 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT):
                 threshold = max(threshold, BAND_SIGMAS * 100 * spread)
             else:
                 threshold = max(threshold, HOST_FLOOR_PCT if row["feature"] in HOST_FEATURES else floor_pct)
-            if row["feature"] in HOST_FEATURES and other_node and len(centres) < 2:
+            if band is not None and band > threshold:
+                # The fleet's spread for this pair: a history of other boards never narrows it.
+                threshold = band
+                row["noise"] += f", fleet: {band_words}"
+                row["fleet"] = band_words
+            if row["feature"] in HOST_FEATURES and other_node and len(centres) < 2 and band is None:
                 # Another node and no history of this one: its host is not the baseline's.
                 row.update(threshold_pct=math.inf, noise="another node: host-dependent, not judged")
                 continue
             share = base.values[name].get(LINK_SHARE_COUNTER)
             within_spread = ref > 0 and mb > 0 and 1 / OVERHEAD_BOUND_MAX_RATIO <= mb / ref <= OVERHEAD_BOUND_MAX_RATIO
-            if row["feature"] in HOST_FEATURES and len(centres) < 2 and share and within_spread and \
+            if row["feature"] in HOST_FEATURES and len(centres) < 2 and share and within_spread and band is None and \
                     statistics.median(share) < OVERHEAD_BOUND_PCT_OF_PEAK:
                 row.update(threshold_pct=math.inf,
                            noise=f"{statistics.median(share):.0f} % of the link's peak: per-copy costs, "

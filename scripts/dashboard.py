@@ -89,11 +89,21 @@ def complete_runs(runs):
     return [r for r in runs if report.is_complete(r.doc, legacy_most)]
 
 
+_models = {}
+
+
+def fleet_models(gpu_name):
+    """The committed fleet model of a GPU model (None where there is none), read once."""
+    if gpu_name not in _models:
+        _models[gpu_name] = compare.fleet_model(gpu_name)
+    return _models[gpu_name]
+
+
 def verdict_of(base, cont, earlier):
     """compare.py's verdict and counts for baseline -> contender with the earlier runs as the
     history, as `compare.py BASE CONT --history EARLIER...` says it (compare.noise_history picks)."""
     history, _ = compare.noise_history(cont.run, [r.run for r in earlier])
-    rows, features = compare.compare(base.run, cont.run, history)
+    rows, features = compare.compare(base.run, cont.run, history, model=fleet_models(cont.run.context.get("gpu_name")))
     count = collections.Counter(r["status"] for r in rows)
     return {"line": compare.verdict_line(rows, features) if rows else "nothing compared",
             "regressed": count["regressed"], "improved": count["improved"],

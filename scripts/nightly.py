@@ -129,16 +129,19 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     # by a few % in some latencies, which a history of other boards would report as a change.
     hist, note = compare.noise_history(cur, earlier)
     hist = hist[-window:] if window > 0 else []
-    rows, features = compare.compare(base, cur, hist)
+    # The fleet's spreads (results/reference/expected): no band narrower than boards differ by.
+    model = compare.fleet_model(cur.context.get("gpu_name"))
+    rows, features = compare.compare(base, cur, hist, model=model)
     stem = os.path.basename(current)[:-5]
-    lines = compare.warnings(base, cur) + ([note] if note else []) + [""]
+    lines = compare.warnings(base, cur) + ([note] if note else []) + \
+        ([f"note: {model.describe()}: no band is narrower than the spread that applies"] if model else []) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
     if len(before) >= 2:
         prev, prev_base = before[-1], before[-2]
         prev_hist = compare.noise_history(prev, before[:-2])[0][-window:] if window > 0 else []
-        prev_rows, _ = compare.compare(prev_base, prev, prev_hist)
+        prev_rows, _ = compare.compare(prev_base, prev, prev_hist, model=model)
         steps, new, blips = steps_and_blips(statuses(rows), statuses(prev_rows))
         lines += ["", "## Steps and blips", "",
                   f"- steps (changed last night too, the same way: they persist): {len(steps)}",

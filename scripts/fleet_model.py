@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""The fleet model of a GPU model: what a healthy GPU of that model reads, and how far processes,
+boards, board parts and nodes spread, learned from a folder of runs (docs/regression.md, section 5).
+
+Usage:
+    fleet_model.py RUNS... [--out-dir DIR] [--include-quick]
+        RUNS: result files or folders (searched recursively) of one or more GPU models. Writes
+        DIR/<gpu-slug>.json.gz per model (default results/reference/expected), which compare.py,
+        nightly.py, the dashboard and accept.py read.
+    fleet_model.py --show MODEL.json.gz [BENCHMARK_REGEX]      the model's rows, readable
+
+For every benchmark's primary metric (and inferred value), under the method of its newest run:
+  median      the median over boards of each board's mean (per board part too, `parts`)
+  sample      the spread of the samples inside one run (its reported sd, or its repetitions)
+  process     between processes on one board: pooled over the boards with two or more runs
+  board       between boards of one part: the board means' pooled spread about their part's,
+              less what the process spread puts into a mean
+  part        between the board parts' medians
+  node        what the host adds (HostLink, Launch, P2P): every board here ran in its own node (one
+              machine per board), so no run separates the node from the board: unknown, and the
+              board spread of those features holds the node's
+  fingerprint where the board's start-up fingerprint (DRAM latency, grid barrier) explains the
+              board spread: the slope of log(metric) on log(fingerprint) and its r^2
+Spreads are standard deviations of the natural logarithm (a relative spread, 0.01 = ~1 %); each
+comes with its degrees of freedom, and is null ("unknown") where the runs cannot show it (fewer
+than two runs of one board, fewer than two boards of one part beyond the first). A centre rebuilds
+its model from its own fleet with the same command. Exit codes: 0 written, 2 bad input.
+"""
+import argparse
+import datetime
+import glob
+import gzip
+import json
+import math
+import os
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+import resultfile  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_DIR = os.path.join(ROOT, "results", "reference", "expected")
+PART = "gpu_board_part_number"
+HOST_FEATURES = ("HostLink", "Launch", "P2P")
+FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbench_board_grid_barrier_cycles"}
+FINGERPRINT_MIN_BOARDS = 6
+FINGERPRINT_MIN_R2 = 0.6
+COLUMNS = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
+           "board_df", "part", "parts", "fingerprint"]
+NODE_NOTE = ("every board of these runs ran in its own node (one machine per board): no run separates the node "
+             "from the board, so the node spread is unknown and the board spread of HostLink, Launch and P2P holds it")
+
+
+def model_path(gpu_name, directory=DEFAULT_DIR):
+    return os.path.join(directory, resultfile.slug(gpu_name) + ".json.gz")
+
+
+def run_files(paths):
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            out += sorted(glob.glob(os.path.join(p, "**", "*.json"), recursive=True) +
+                          glob.glob(os.path.join(p, "**", "*.json.gz"), recursive=True))
+        elif os.path.exists(p):
+            out.append(p)
+        else:
+            raise compare.InputError(f"{p}: no such file or folder")
+    return out
+
+
+def load_runs(paths, include_quick=False):
+    """The usable runs by GPU model: archbench results, not planted faults, not quick runs (a quick
+    sweep's points are timed for less), with a board. Returns ({model: [Run]}, notes)."""
+    by_model, notes = defaultdict(list), []
+    for f in run_files(paths):
+        try:
+            r = compare.load(f)
+        except compare.InputError as e:
+            notes.append(f"skipped {e}")
+            continue
+        ctx = r.context
+        why = ("a planted-fault run" if ctx.get("archbench_fault") else
+               "a quick run" if str(ctx.get("archbench_quick", "")).lower() == "true" and not include_quick else
+               "no gpu_uuid" if not ctx.get("gpu_uuid") else None)
+        if why:
+            notes.append(f"skipped {f}: {why}")
+            continue
+        by_model[ctx.get("gpu_name", "?")].append(r)
+    return by_model, notes
+
+
+def _mean(xs):
+    return sum(xs) / len(xs)
+
+
+def pooled(groups):
+    """The pooled variance of groups (lists of numbers) about their own means, and its degrees of
+    freedom; (None, 0) without a group of two."""
+    ss, df = 0.0, 0
+    for g in groups:
+        if len(g) >= 2:
+            m = _mean(g)
+            ss += sum((x - m) ** 2 for x in g)
+            df += len(g) - 1
+    return (ss / df, df) if df else (None, 0)
+
+
+def sample_spread(run, name, counter):
+    """A run's spread of samples for one metric, as a log-sd: its reported <metric>_sd_pct, else the
+    spread of its repetitions; None when it has neither."""
+    entry = run.values[name]
+    sd = entry.get(counter + compare.SAMPLE_SD_SUFFIX)
+    if sd:
+        return statistics.median(sd) / 100
+    v = [x for x in entry.get(counter, []) if x > 0]
+    if len(v) >= 2:
+        return statistics.stdev(math.log(x) for x in v)
+    return None
+
+
+def _fit(xs, ys):
+    """Least-squares slope and r^2 of ys on xs."""
+    mx, my = _mean(xs), _mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    if sxx <= 0 or syy <= 0:
+        return None, 0.0
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    return sxy / sxx, sxy * sxy / (sxx * syy)
+
+
+def _r(x, digits=4):
+    return None if x is None else float(f"{x:.{digits}g}")
+
+
+def metric_row(obs, method, counter, how):
+    """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)]."""
+    logs_by_board = defaultdict(list)
+    part_of, fp_of = {}, defaultdict(dict)
+    for _, board, part, v, _, fps in obs:
+        logs_by_board[board].append(math.log(v))
+        part_of[board] = part
+        for k, f in fps.items():
+            fp_of[board].setdefault(k, []).append(math.log(f))
+    var_proc, df_proc = pooled(logs_by_board.values())
+    means = {b: _mean(xs) for b, xs in logs_by_board.items()}
+    by_part = defaultdict(list)
+    for b, m in means.items():
+        by_part[part_of[b]].append(b)
+    var_means, df_board = pooled([[means[b] for b in bs] for bs in by_part.values()])
+    var_board = None
+    if df_board >= 2 and var_means is not None:
+        # A board's mean holds 1/n of the process variance: what is left is the boards'.
+        inside = (var_proc or 0.0) * _mean([1 / len(logs_by_board[b]) for b in means])
+        var_board = max(0.0, var_means - inside)
+    part_medians = {p: math.exp(statistics.median(means[b] for b in bs)) for p, bs in by_part.items()}
+    centres = [math.log(v) for p, v in part_medians.items() if len(by_part[p]) >= 2]
+    part_sd = statistics.stdev(centres) if len(centres) >= 2 else None
+    samples = [s for *_, s, _ in obs if s is not None]
+    fingerprint = None
+    for key in FINGERPRINTS:
+        boards = [b for b in means if key in fp_of[b]]
+        if len(boards) >= FINGERPRINT_MIN_BOARDS:
+            slope, r2 = _fit([_mean(fp_of[b][key]) for b in boards], [means[b] for b in boards])
+            if slope is not None and r2 >= FINGERPRINT_MIN_R2 and (fingerprint is None or r2 > fingerprint[2]):
+                fingerprint = [key, _r(slope), _r(r2, 3)]
+    return [method, counter, how, _r(math.exp(statistics.median(means.values())), 6), len(obs), len(means),
+            _r(statistics.median(samples)) if samples else None,
+            _r(math.sqrt(var_proc)) if var_proc is not None else None, df_proc,
+            _r(math.sqrt(var_board)) if var_board is not None else None, df_board,
+            _r(part_sd), {p: _r(v, 6) for p, v in sorted(part_medians.items()) if len(by_part[p]) >= 2} or None,
+            fingerprint]
+
+
+def build(runs):
+    """The model of one GPU model from its runs: {name: row} (COLUMNS) for every declared metric,
+    under the method of the newest run that measured it."""
+    runs = sorted(runs, key=lambda r: str(r.context.get("date", "")))
+    newest_method = {}
+    for r in runs:
+        for name in r.values:
+            newest_method[name] = r.methods.get(name)
+    obs = defaultdict(list)
+    for r in runs:
+        board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
+        fps = {}
+        for key, ctx_key in FINGERPRINTS.items():
+            try:
+                v = float(r.context.get(ctx_key, ""))
+                if v > 0:
+                    fps[key] = v
+            except ValueError:
+                pass
+        for name, values in r.values.items():
+            method = r.methods.get(name)
+            if method is None or method != newest_method.get(name):
+                continue  # another method's numbers mean something else (docs/methods.md)
+            for counter, how, _ in r.primary.get(name, []):
+                v = values.get(counter)
+                if v and statistics.median(v) > 0:
+                    obs[(name, counter, how)].append((r, board, part, statistics.median(v),
+                                                      sample_spread(r, name, counter), fps))
+    metrics = {}
+    for (name, counter, how), o in sorted(obs.items()):
+        metrics.setdefault(name, []).append(metric_row(o, newest_method[name], counter, how))
+    return metrics, runs
+
+
+def document(gpu_name, metrics, runs):
+    boards = {r.context.get("gpu_uuid") for r in runs}
+    parts = defaultdict(set)
+    for r in runs:
+        parts[r.context.get(PART) or "unknown"].add(r.context.get("gpu_uuid"))
+    return {
+        "about": "archbench fleet model (scripts/fleet_model.py; docs/regression.md, section 5). Spreads are "
+                 "standard deviations of ln(value); null is unknown: the runs cannot show it.",
+        "gpu_name": gpu_name,
+        "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "runs": len(runs), "boards": len(boards), "parts": {p: len(b) for p, b in sorted(parts.items())},
+        "commits": sorted({str(r.context.get("archbench_git_sha", ""))[:12] for r in runs}),
+        "sources": sorted({os.path.basename(r.path) for r in runs}),
+        "node": NODE_NOTE,
+        "columns": COLUMNS,
+        "metrics": metrics,
+    }
+
+
+def write(doc, path):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".part"
+    with gzip.open(tmp, "wt", compresslevel=9) as f:
+        json.dump(doc, f, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
+# --- reading a model -------------------------------------------------------------------------------
+
+class Model:
+    """A fleet model as compare and accept read it: per benchmark and counter its row as a dict."""
+
+    def __init__(self, doc, path=None):
+        self.doc, self.path = doc, path
+        cols = doc["columns"]
+        self.rows = {}
+        for name, rows in doc["metrics"].items():
+            for row in rows:
+                d = dict(zip(cols, row))
+                self.rows[(name, d["counter"])] = d
+
+    def row(self, name, counter, method=None):
+        """The row, if its method is `method` (any method when None)."""
+        d = self.rows.get((name, counter))
+        if d is None or (method is not None and d["method"] != method):
+            return None
+        return d
+
+    def describe(self):
+        parts = ", ".join(f"{n} board(s) of part {p}" for p, n in self.doc["parts"].items())
+        return (f"fleet model {os.path.basename(self.path or '?')}: {self.doc['runs']} runs of "
+                f"{self.doc['boards']} boards ({parts})")
+
+
+def load_model(path):
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            doc = json.load(f)
+        if not isinstance(doc.get("metrics"), dict) or not isinstance(doc.get("columns"), list):
+            raise ValueError("no 'metrics' or 'columns'")
+        return Model(doc, path)
+    except FileNotFoundError:
+        raise compare.InputError(f"{path}: no such fleet model")
+    except (OSError, EOFError, ValueError, UnicodeDecodeError) as e:
+        raise compare.InputError(f"{path}: not a fleet model ({e})")
+
+
+def model_for(gpu_name, directory=DEFAULT_DIR):
+    """The committed model of a GPU model, or None where there is none."""
+    path = model_path(gpu_name, directory)
+    return load_model(path) if gpu_name and os.path.exists(path) else None
+
+
+def show(model, pattern):
+    rx = re.compile(pattern) if pattern else None
+    print(model.describe())
+    print(f"{'benchmark / counter':70s} {'median':>12s} {'runs':>5s} {'boards':>6s} {'process':>8s} {'board':>8s} "
+          f"{'part':>8s}  fingerprint")
+    pct = (lambda s: "unknown" if s is None else f"{100 * s:.2f}%")
+    for (name, counter), d in sorted(model.rows.items()):
+        if rx and not rx.search(name):
+            continue
+        fp = f"{d['fingerprint'][0]} slope {d['fingerprint'][1]} r2 {d['fingerprint'][2]}" if d["fingerprint"] else ""
+        print(f"{(name + ' ' + counter)[:70]:70s} {d['median']:>12.6g} {d['runs']:>5d} {d['boards']:>6d} "
+              f"{pct(d['process']):>8s} {pct(d['board']):>8s} {pct(d['part']):>8s}  {fp}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", nargs="*", help="result files or folders (recursive)")
+    ap.add_argument("--out-dir", default=DEFAULT_DIR, help="where <gpu-slug>.json.gz goes (default results/reference/expected)")
+    ap.add_argument("--include-quick", action="store_true", help="use quick runs too (their points are timed for less)")
+    ap.add_argument("--show", metavar="MODEL", help="print a model's rows instead")
+    ap.add_argument("--min-runs", type=int, default=2, help="a GPU model needs this many runs (default 2)")
+    args, rest = ap.parse_known_args(argv)
+    try:
+        if args.show:
+            show(load_model(args.show), (args.runs or [None])[0])
+            return 0
+        if rest:
+            raise compare.InputError(f"unknown option {rest[0]}")
+        if not args.runs:
+            raise compare.InputError("no runs given")
+        by_model, notes = load_runs(args.runs, args.include_quick)
+        if not by_model:
+            raise compare.InputError("no usable run among the files given")
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        for gpu, runs in sorted(by_model.items()):
+            if len(runs) < args.min_runs:
+                print(f"{gpu}: {len(runs)} run(s): fewer than {args.min_runs}, no model written", file=sys.stderr)
+                continue
+            metrics, runs = build(runs)
+            doc = document(gpu, metrics, runs)
+            path = model_path(gpu, args.out_dir)
+            try:
+                write(doc, path)
+            except OSError as e:
+                raise compare.InputError(f"{path}: cannot write: {e.strerror or e}")
+            print(f"{path}: {len(metrics)} benchmarks from {doc['runs']} runs of {doc['boards']} boards "
+                  f"{doc['parts']}")
+    except compare.InputError as e:
+        print(f"fleet_model.py: error: {e}", file=sys.stderr)
+        return 2
+    except re.error as e:
+        print(f"fleet_model.py: error: bad pattern: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
