@@ -11,9 +11,10 @@ Each check is one figure that decides health (the bandwidth headline of each lev
 and tensor peaks, the latency of each level, the host link, the sustained clock under load, the
 geometry as exact values), judged against the fleet model of the GPU's model
 (results/reference/expected/<gpu-slug>.json.gz, scripts/fleet_model.py): the median of the
-board's part, less ACCEPT_SIGMAS standard deviations of what a new board spreads by (its process
-and board spread; the part's too when the part is new), never tighter than the metric kind's least
-effect. Only the unhealthy side fails: a rate below, a latency above. Where the model knows no
+board's part, less the prediction interval of one board at compare_stats.FLEET_ALPHA (Student's t
+on the board spread's degrees of freedom, times what a new board spreads by: its process and board
+spread, a timer's step, the parts' spread too when the part is new), never tighter than the metric
+kind's least effect. Only the unhealthy side fails: a rate below, a latency above. Where the model knows no
 spread (too few boards) or there is no model, the check falls back to the specification (the
 peaks the run computed from the device's attributes) and the physical limits, and says so.
 Every check also holds the physical limit: no rate above its peak.
@@ -34,9 +35,9 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import compare_stats  # noqa: E402
 import fleet_model  # noqa: E402
 
-ACCEPT_SIGMAS = 4.0   # a healthy board of a known part falls outside 4 sd about once in 16,000 checks
 PART = "gpu_board_part_number"
 GROUPS = ("memory", "compute", "clocks and power", "links", "geometry")
 
@@ -102,8 +103,9 @@ SPEC_COUNTERS = ("link_peak_bytes_per_second", "peak_flop_per_clk_per_sm", "peak
 
 
 def acceptance_filter():
-    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read."""
-    return "|".join(rx.rstrip("/") for _, _, rx, *_ in CHECKS)
+    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read, in the
+    regex dialect Google Benchmark compiles (no \\d, no escaped dot)."""
+    return "|".join(rx.rstrip("/").replace(r"\d", "[0-9]").replace(r"\.", "[.]") for _, _, rx, *_ in CHECKS)
 
 
 class Check:
@@ -174,12 +176,9 @@ def judge(run, doc, model):
                 sigma = 0.0
                 basis = f"the fleet's value ({row['boards']} boards), tolerance {tol:g} %"
             elif row["board"] is not None:
-                sigma = math.sqrt((row["process"] or 0.0) ** 2 + row["board"] ** 2)
-                where = f"boards of part {part}" if part in parts else "boards of the model"
-                if part not in parts and row.get("part"):
-                    sigma = math.sqrt(sigma ** 2 + row["part"] ** 2)
-                    where += " and its parts"
-                basis = f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} %"
+                sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
+                where = f"boards of part {part}" if part in parts else "boards and parts of the model"
+                basis = f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
         if sigma is not None:
             c.expected = expected
             if how == "value":
@@ -188,12 +187,12 @@ def judge(run, doc, model):
                 c.status = "pass" if c.margin is not None and c.margin >= -1e-9 else "fail"
                 c.basis = basis
                 continue
-            allowed = max(100 * math.expm1(ACCEPT_SIGMAS * sigma), compare.MIN_EFFECT_PCT[kind])
+            allowed = max(100 * math.expm1(compare_stats.prediction_quantile(df) * sigma), compare.MIN_EFFECT_PCT[kind])
             c.bound = expected * (1 - allowed / 100) if how == "higher" else expected * (1 + allowed / 100)
             worse = 100 * ((expected - v) / expected if how == "higher" else (v - expected) / expected)
             c.margin = allowed - worse
             c.status = "pass" if c.margin >= 0 else "fail"
-            c.basis = basis + f", {ACCEPT_SIGMAS:g} sd -> {allowed:.2f} % allowed"
+            c.basis = basis + f" -> {allowed:.2f} % allowed"
             continue
         why = "no fleet model" if model is None else ("the fleet model lacks it" if row is None else
                                                      f"the fleet's board spread is unknown ({row['boards']} boards)")
@@ -291,8 +290,8 @@ def run_short(binary, out_dir):
     r = subprocess.run([binary, f"--benchmark_filter={acceptance_filter()}", f"--results_dir={out_dir}", "--tag=accept"],
                        stdout=subprocess.DEVNULL)
     made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
-    if not made:
-        raise compare.InputError(f"{binary} wrote no result (exit {r.returncode})")
+    if r.returncode != 0 or not made:
+        raise compare.InputError(f"{binary} failed (exit {r.returncode}): the acceptance run wrote no usable result")
     print(f"acceptance run: {time.time() - t0:.1f} s, {made[-1]}")
     return made[-1]
 

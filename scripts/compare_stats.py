@@ -281,32 +281,65 @@ def board_steps(base, cont):
     return out
 
 
+# A new board's band: the two-sided prediction interval of one board's value at FLEET_ALPHA, from a
+# spread estimated with few degrees of freedom (Student's t), so that a model of ten boards does not
+# claim the certainty of a model of a hundred.
+FLEET_ALPHA = 1e-3
+_Z_FLEET = 3.2905  # the normal quantile at 1 - FLEET_ALPHA / 2
+
+
+def prediction_quantile(df):
+    """t quantile at 1 - FLEET_ALPHA / 2 with df degrees of freedom (scipy; else the Cornish-Fisher
+    expansion, within 2 % from 4 degrees of freedom on)."""
+    if _stats is not None:
+        return float(_stats.t.ppf(1 - FLEET_ALPHA / 2, df))
+    z = _Z_FLEET
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
 def fleet_band(model_row, base, cont):
     """The band (%) the fleet model gives a pair of runs, and the words for it: the same board's
-    process spread when both are one board's; else the spread between boards of one part (and the
-    process spread of each), plus the difference between the parts' medians when the parts differ.
-    (None, why) where the model cannot tell (a spread it calls unknown)."""
-    proc, board = model_row["process"], model_row["board"]
+    process spread when both are one board's; else the prediction interval of a board of the part
+    (process, board and a timer's step; the parts' spread too for a part without a median), plus
+    the difference between the parts' medians when the parts differ. (None, why) where the model
+    cannot tell (a spread it calls unknown)."""
+    proc = model_row["process"]
     if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
         if proc is None:
             return None, "the process spread is unknown"
         return 100 * math.expm1(BAND_SIGMAS * math.sqrt(2) * proc), \
             f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread"
-    if board is None:
-        return None, "the board spread is unknown"
-    sigma = math.sqrt(2 * ((proc or 0.0) ** 2 + board ** 2))
     pa, pb = base.context.get(PART), cont.context.get(PART)
-    offset, words = 0.0, f"another board of part {pb or 'unknown'}: boards of the part spread {100 * board:.2f} %"
     parts = model_row.get("parts") or {}
-    if pa != pb:
-        if pa in parts and pb in parts:
-            offset = abs(math.log(parts[pb] / parts[pa]))
-            words = (f"another board part ({pa} -> {pb}): the parts' medians differ by {100 * math.expm1(offset):.2f} %, "
-                     f"boards spread {100 * board:.2f} %")
-        elif model_row.get("part") is not None:
-            offset = BAND_SIGMAS * model_row["part"]
-            words = f"another board part: parts spread {100 * model_row['part']:.2f} %, boards {100 * board:.2f} %"
-    return 100 * math.expm1(BAND_SIGMAS * sigma + offset), words
+    known = pa in parts and pb in parts
+    sigma, df = model_row_sigma(model_row, same_part=pa == pb or known)
+    if sigma is None:
+        return None, "the board spread is unknown"
+    q = prediction_quantile(df)
+    offset = abs(math.log(parts[pb] / parts[pa])) if known and pa != pb else 0.0
+    if pa == pb:
+        words = f"another board of part {pb or 'unknown'}: boards spread {100 * sigma:.2f} % ({df} df)"
+    elif known:
+        words = (f"another board part ({pa} -> {pb}): the parts' medians differ by {100 * math.expm1(offset):.2f} %, "
+                 f"boards spread {100 * sigma:.2f} % ({df} df)")
+    else:
+        words = f"another board part: boards and parts spread {100 * sigma:.2f} % ({df} df)"
+    return 100 * math.expm1(q * math.sqrt(2) * sigma + offset), words
+
+
+def model_row_sigma(row, same_part=True):
+    """The spread (log-sd) of one board's value about its part's median in a fleet-model row
+    (scripts/fleet_model.py), and the degrees of freedom it rests on: process and board spread, the
+    counter's quantum, and the parts' spread for a board whose part has no median; (None, 0) where
+    the board spread is unknown. compare's bands and accept.py's checks both take it from here."""
+    if row["board"] is None:
+        return None, 0
+    var = (row["process"] or 0.0) ** 2 + row["board"] ** 2
+    if row.get("quantum") and row["median"]:
+        var += (row["quantum"] / row["median"]) ** 2 / 12
+    if not same_part and row.get("part"):
+        var += row["part"] ** 2
+    return math.sqrt(var), row["board_df"]
 
 
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, model=None):

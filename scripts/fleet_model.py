@@ -21,9 +21,10 @@ For every benchmark's primary metric (and inferred value), under the method of i
               board spread of those features holds the node's
   fingerprint where the board's start-up fingerprint (DRAM latency, grid barrier) explains the
               board spread: the slope of log(metric) on log(fingerprint) and its r^2
+  quantum     the step of a counter read from a timer (every value a multiple of it), else null
 Spreads are standard deviations of the natural logarithm (a relative spread, 0.01 = ~1 %); each
-comes with its degrees of freedom, and is null ("unknown") where the runs cannot show it (fewer
-than two runs of one board, fewer than two boards of one part beyond the first). A centre rebuilds
+comes with its degrees of freedom, and is null ("unknown") where the runs cannot show it (no board
+with two runs; fewer than BOARD_MIN_DF degrees of freedom among the boards of its parts). A centre rebuilds
 its model from its own fleet with the same command. Exit codes: 0 written, 2 bad input.
 """
 import argparse
@@ -49,8 +50,9 @@ HOST_FEATURES = ("HostLink", "Launch", "P2P")
 FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbench_board_grid_barrier_cycles"}
 FINGERPRINT_MIN_BOARDS = 6
 FINGERPRINT_MIN_R2 = 0.6
+BOARD_MIN_DF = 4  # a board spread from fewer degrees of freedom is unknown: its own error is too large
 COLUMNS = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
-           "board_df", "part", "parts", "fingerprint"]
+           "board_df", "part", "parts", "fingerprint", "quantum"]
 NODE_NOTE = ("every board of these runs ran in its own node (one machine per board): no run separates the node "
              "from the board, so the node spread is unknown and the board spread of HostLink, Launch and P2P holds it")
 
@@ -137,8 +139,29 @@ def _r(x, digits=4):
     return None if x is None else float(f"{x:.{digits}g}")
 
 
-def metric_row(obs, method, counter, how):
-    """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)]."""
+def counter_quanta(runs):
+    """{(feature, counter): q} for counters whose every value in every run is a whole multiple of
+    one step q > 1 (a timer's tick: the GPU's global timer counts in steps of its resolution), found
+    as the greatest common divisor of the values. A value known to a step spreads by at least
+    q / sqrt(12) however steady the board is."""
+    seen = defaultdict(int)
+    for r in runs:
+        for name, values in r.values.items():
+            for counter, _, _ in r.primary.get(name, []):
+                for v in values.get(counter, []):
+                    key = (compare.feature_of(name), counter)
+                    if seen.get(key, 0) is None:
+                        continue
+                    if v <= 0 or abs(v - round(v)) > 1e-6:
+                        seen[key] = None
+                    else:
+                        seen[key] = math.gcd(seen[key], int(round(v)))
+    return {k: q for k, q in seen.items() if q and q > 1}
+
+
+def metric_row(obs, method, counter, how, quantum=None):
+    """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)];
+    `quantum`: the counter's step where it has one (counter_quanta)."""
     logs_by_board = defaultdict(list)
     part_of, fp_of = {}, defaultdict(dict)
     for _, board, part, v, _, fps in obs:
@@ -153,7 +176,7 @@ def metric_row(obs, method, counter, how):
         by_part[part_of[b]].append(b)
     var_means, df_board = pooled([[means[b] for b in bs] for bs in by_part.values()])
     var_board = None
-    if df_board >= 2 and var_means is not None:
+    if df_board >= BOARD_MIN_DF and var_means is not None:
         # A board's mean holds 1/n of the process variance: what is left is the boards'.
         inside = (var_proc or 0.0) * _mean([1 / len(logs_by_board[b]) for b in means])
         var_board = max(0.0, var_means - inside)
@@ -168,12 +191,13 @@ def metric_row(obs, method, counter, how):
             slope, r2 = _fit([_mean(fp_of[b][key]) for b in boards], [means[b] for b in boards])
             if slope is not None and r2 >= FINGERPRINT_MIN_R2 and (fingerprint is None or r2 > fingerprint[2]):
                 fingerprint = [key, _r(slope), _r(r2, 3)]
-    return [method, counter, how, _r(math.exp(statistics.median(means.values())), 6), len(obs), len(means),
+    median = math.exp(statistics.median(means.values()))
+    return [method, counter, how, _r(median, 6), len(obs), len(means),
             _r(statistics.median(samples)) if samples else None,
             _r(math.sqrt(var_proc)) if var_proc is not None else None, df_proc,
             _r(math.sqrt(var_board)) if var_board is not None else None, df_board,
             _r(part_sd), {p: _r(v, 6) for p, v in sorted(part_medians.items()) if len(by_part[p]) >= 2} or None,
-            fingerprint]
+            fingerprint, quantum]
 
 
 def build(runs):
@@ -204,9 +228,11 @@ def build(runs):
                 if v and statistics.median(v) > 0:
                     obs[(name, counter, how)].append((r, board, part, statistics.median(v),
                                                       sample_spread(r, name, counter), fps))
+    quanta = counter_quanta(runs)
     metrics = {}
     for (name, counter, how), o in sorted(obs.items()):
-        metrics.setdefault(name, []).append(metric_row(o, newest_method[name], counter, how))
+        metrics.setdefault(name, []).append(metric_row(o, newest_method[name], counter, how,
+                                                       quanta.get((compare.feature_of(name), counter))))
     return metrics, runs
 
 
