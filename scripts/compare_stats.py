@@ -408,6 +408,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
                 threshold = max(threshold, BAND_SIGMAS * 100 * spread)
             else:
                 threshold = max(threshold, HOST_FLOOR_PCT if row["feature"] in HOST_FEATURES else floor_pct)
+            if band is not None:
+                row["fleet_band_pct"] = band
             if band is not None and band > threshold:
                 # The fleet's spread for this pair: a history of other boards never narrows it.
                 threshold = band
@@ -484,7 +486,12 @@ def feature_shifts(rows):
         better = sum(w < -0.1 for w in measured)
         f["shift_p"] = sign_test_p(worse, better)
         f["worse"], f["better"] = worse, better
-        if len(measured) >= 5 and abs(f["shift_pct"]) >= FEATURE_MIN_SHIFT_PCT and \
+        # Across boards, a feature that moved together by less than its benchmarks' boards spread
+        # (the fleet model's bands, their median) moved as boards and nodes do, not as code does.
+        bands = [r["fleet_band_pct"] for r in rs if "fleet_band_pct" in r]
+        least = max(FEATURE_MIN_SHIFT_PCT, statistics.median(bands) if len(bands) * 2 >= len(measured) > 0 else 0.0)
+        f["shift_threshold_pct"] = least
+        if len(measured) >= 5 and abs(f["shift_pct"]) >= least and \
                 f["shift_p"] < FEATURE_ALPHA / n_features:
             f["shift"] = "worse" if f["shift_pct"] > 0 else "better"
         features[feat] = f

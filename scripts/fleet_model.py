@@ -295,12 +295,13 @@ def load_model(path):
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
             doc = json.load(f)
-        if not isinstance(doc.get("metrics"), dict) or not isinstance(doc.get("columns"), list):
+        if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict) or \
+                not isinstance(doc.get("columns"), list):
             raise ValueError("no 'metrics' or 'columns'")
         return Model(doc, path)
     except FileNotFoundError:
         raise compare.InputError(f"{path}: no such fleet model")
-    except (OSError, EOFError, ValueError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, ValueError, UnicodeDecodeError, TypeError, AttributeError) as e:
         raise compare.InputError(f"{path}: not a fleet model ({e})")
 
 

@@ -1,0 +1,286 @@
+"""The model of normal: fleet_model.py recovers known spreads from synthetic fleets (and says
+"unknown" where the runs cannot show one), compare judges a new board by the spread between boards,
+and accept.py's verdict: healthy, each group's planted degradation named, no model, JUnit, the node
+form and bad input (pytest)."""
+import gzip
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+sys.path.insert(0, SCRIPTS)
+import accept  # noqa: E402
+import compare  # noqa: E402
+import compare_stats  # noqa: E402
+import fleet_model  # noqa: E402
+import results_archive  # noqa: E402
+
+GPU = "NVIDIA TEST GPU"
+PARTS = ("PART-A", "PART-B")
+
+
+def write_run(path, board, part, values, date, method="m1", extra_ctx=None):
+    """A run: {name: (counter, how, value, {other counters})}."""
+    benchmarks = []
+    for name, (counter, how, value, others) in values.items():
+        b = {"name": name, "run_name": name, "run_type": "iteration", "repetition_index": 0, "real_time": 1.0,
+             "label": f"primary={counter}:{how} | method={method}", counter: value}
+        b.update(others)
+        benchmarks.append(b)
+    ctx = {"gpu_name": GPU, "gpu_uuid": board, "gpu_board_part_number": part, "date": date,
+           "archbench_primary_metrics": "label", "archbench_method_ids": "label", "archbench_git_sha": "abc"}
+    ctx.update(extra_ctx or {})
+    with open(path, "w") as f:
+        json.dump({"context": ctx, "benchmarks": benchmarks}, f)
+    return str(path)
+
+
+def synthetic_fleet(tmp_path, boards_per_part=8, runs_per_board=2, metrics=120, proc=0.005, board=0.02,
+                    part_offset=0.03, seed=1):
+    """Runs of a fleet with known spreads (log-normal): every metric's true value is 100 x
+    exp(part offset) x exp(N(0, board)) per board x exp(N(0, proc)) per run."""
+    rng = random.Random(seed)
+    paths, day = [], 0
+    for p, part in enumerate(PARTS):
+        for b in range(boards_per_part):
+            uuid = f"GPU-{part}-{b}"
+            effects = [rng.gauss(0, board) for _ in range(metrics)]
+            for r in range(runs_per_board):
+                day += 1
+                values = {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower",
+                                                            100 * math.exp(p * part_offset + effects[m] + rng.gauss(0, proc)), {})
+                          for m in range(metrics)}
+                paths.append(write_run(tmp_path / f"{uuid}-{r}.json", uuid, part, values,
+                                       f"2026-11-{1 + day // 24:02d}T{day % 24:02d}:00:00+00:00"))
+    return paths
+
+
+def build_model(paths):
+    by, _ = fleet_model.load_runs(paths)
+    metrics, runs = fleet_model.build(by[GPU])
+    return fleet_model.Model(fleet_model.document(GPU, metrics, runs), "synthetic")
+
+
+def test_the_model_recovers_known_spreads(tmp_path):
+    m = build_model(synthetic_fleet(tmp_path))
+    rows = list(m.rows.values())
+    med = lambda key: sorted(r[key] for r in rows)[len(rows) // 2]  # noqa: E731
+    assert abs(med("process") - 0.005) < 0.001, med("process")
+    assert abs(med("board") - 0.02) < 0.004, med("board")
+    ratio = sorted(r["parts"]["PART-B"] / r["parts"]["PART-A"] for r in rows)[len(rows) // 2]
+    assert abs(ratio - math.exp(0.03)) < 0.01, ratio
+    assert all(r["boards"] == 16 and r["runs"] == 32 and r["process_df"] == 16 and r["board_df"] == 14 for r in rows)
+
+
+def test_too_few_runs_give_unknown_not_zero(tmp_path):
+    # One run per board: no process spread; two boards per part: too few degrees of freedom.
+    m = build_model(synthetic_fleet(tmp_path, boards_per_part=2, runs_per_board=1, metrics=5))
+    for r in m.rows.values():
+        assert r["process"] is None and r["process_df"] == 0
+        assert r["board"] is None and r["board_df"] == 2
+    sigma, df = compare_stats.model_row_sigma(next(iter(m.rows.values())))
+    assert sigma is None and df == 0
+
+
+def test_a_timer_quantum_is_found_and_only_where_every_value_is_a_multiple():
+    class R:
+        def __init__(self, values):
+            self.values = {n: {"gap_ns": [v]} for n, v in values.items()}
+            self.primary = {n: [("gap_ns", "lower", 0.0)] for n in values}
+    q = fleet_model.counter_quanta([R({"Launch/a": 1152.0, "Launch/b": 768.0}), R({"Launch/a": 1216.0})])
+    assert q == {("Launch", "gap_ns"): 64}
+    assert fleet_model.counter_quanta([R({"Launch/a": 1152.5})]) == {}
+
+
+def test_the_model_file_round_trips_and_bad_files_are_one_line(tmp_path):
+    paths = synthetic_fleet(tmp_path, metrics=3)
+    out = tmp_path / "expected"
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    m = fleet_model.load_model(str(out / "nvidia-test-gpu.json.gz"))
+    assert m.doc["boards"] == 16 and len(m.rows) == 3
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(gzip.compress(b"[1, 2]"))
+    for args in (["--show", str(bad)], [str(tmp_path / "nothing-here")], []):
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *args], capture_output=True, text=True)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_compare_judges_a_new_board_by_the_spread_between_boards(tmp_path):
+    """History from other boards of one part reads a metric within 0.3 %; the boards of the model
+    spread 2 %. A new board 4 % away is another board, not a regression; 25 % away still is one."""
+    paths = synthetic_fleet(tmp_path, metrics=3, board=0.02, proc=0.001)
+    model = build_model(paths)
+    name = "Feat/x/point:0/manual_time"
+    centre = model.row(name, "latency_cycles")["parts"]["PART-A"]
+
+    def run(fname, board, value, day):
+        return compare.load(write_run(tmp_path / fname, board, "PART-A",
+                                      {name: ("latency_cycles", "lower", value, {})}, f"2026-12-{day:02d}T00:00:00+00:00"))
+    history = [run(f"h{i}.json", f"GPU-old-{i}", centre * (1 + 0.001 * i), i + 1) for i in range(4)]
+    base = history[0]
+    for factor, status in ((1.04, "same"), (1.25, "regressed")):
+        cont = run(f"new-{factor}.json", "GPU-never-seen", centre * factor, 20)
+        rows, _ = compare.compare(base, cont, history[1:], model=model)
+        assert rows[0]["status"] == status, rows[0]
+        assert "fleet: another board of part PART-A" in rows[0]["noise"], rows[0]
+        # Without the model, the history of other boards is all there is: 4 % is a regression.
+        rows, _ = compare.compare(base, cont, history[1:])
+        assert rows[0]["status"] == "regressed", rows[0]
+    # Another method: the model says nothing about it.
+    other = compare.load(write_run(tmp_path / "m2.json", "GPU-x", "PART-A", {name: ("latency_cycles", "lower",
+                                                                                 centre * 1.04, {})},
+                                   "2026-12-30T00:00:00+00:00", method="m2"))
+    assert model.row(name, "latency_cycles", other.methods[name]) is None
+
+
+# --- accept.py ---------------------------------------------------------------------------------
+
+def concrete(rx):
+    return rx.lstrip("^").replace(r"\d+", "132").replace("\\.", ".") + "manual_time"
+
+
+HEALTHY = {"bytes_per_second": 4.7e12, "bytes_per_clk_per_sm": 41.0, "latency_cycles": 300.0,
+           "thread_inst_per_clk_per_sm": 126.7, "flop_per_clk_per_sm": 4095.0, "sm_clock_sustained_mhz": 1980.0,
+           "capacity_bytes": 250000.0, "line_bytes": 128.0, "levels": 1.0}
+
+
+def accept_values(scale=None):
+    """A run holding every check's benchmark at healthy values; `scale` {check what: factor}."""
+    values = {}
+    for group, what, rx, counter, spec, frac in accept.CHECKS:
+        how = "lower" if counter == "latency_cycles" else ("value" if group == "geometry" else "higher")
+        v = HEALTHY[counter]
+        if group == "links":
+            v = 5.5e10
+        v *= (scale or {}).get(what, 1.0)
+        others = {"link_peak_bytes_per_second": 6.3e10} if group == "links" else {}
+        values[concrete(rx)] = (counter, "5%" if how == "value" else how, v, others)
+    return values
+
+
+def write_accept_fleet(tmp_path, boards=8):
+    rng = random.Random(3)
+    paths = []
+    for b in range(boards):
+        vals = {n: (c, how, v * math.exp(rng.gauss(0, 0.004)) if how != "5%" else v, o)
+                for n, (c, how, v, o) in accept_values().items()}
+        paths.append(write_run(tmp_path / f"fleet-{b}.json", f"GPU-fleet-{b}", "PART-A", vals,
+                               f"2026-11-{b + 1:02d}T00:00:00+00:00",
+                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"}))
+        paths.append(write_run(tmp_path / f"fleet-{b}-2.json", f"GPU-fleet-{b}", "PART-A", vals,
+                               f"2026-11-{b + 1:02d}T01:00:00+00:00",
+                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"}))
+    out = tmp_path / "expected"
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return str(out / "nvidia-test-gpu.json.gz")
+
+
+def run_accept(*args):
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), *args], capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def candidate(tmp_path, fname, scale=None, board="GPU-new"):
+    return write_run(tmp_path / fname, board, "PART-A", accept_values(scale), "2026-12-01T00:00:00+00:00",
+                     extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"})
+
+
+def test_accept_healthy_and_a_planted_degradation_of_each_group(tmp_path):
+    model = write_accept_fleet(tmp_path)
+    code, out, err = run_accept(candidate(tmp_path, "ok.json"), "--expected", model)
+    assert code == 0 and "Verdict: healthy" in out and f"{len(accept.CHECKS)} passed, 0 failed" in out, out + err
+    plants = {"memory": ("DRAM read headline", 0.9), "compute": ("FP32 FMA peak, every SM", 0.9),
+              "clocks and power": ("sustained SM clock, FP32 load", 0.9),
+              "links": ("host to device, pinned 128 MiB", 0.8), "geometry": ("L1 line", 0.5)}
+    for group, (what, factor) in plants.items():
+        code, out, _ = run_accept(candidate(tmp_path, f"bad-{factor}.json", {what: factor}), "--expected", model)
+        verdict = out.strip().splitlines()[-1]
+        assert code == 1 and verdict.startswith("Verdict: NOT HEALTHY") and f"{group} ({what})" in verdict, out
+        assert all(g not in verdict for g in accept.GROUPS if g != group), verdict
+        assert re.search(rf"FAIL  {re.escape(what)} .*margin -", out), out
+    # A latency above the fleet's band fails; one below it (a faster board) does not.
+    code, out, _ = run_accept(candidate(tmp_path, "slow.json", {"L1 hit latency": 1.2}), "--expected", model)
+    assert code == 1 and "memory (L1 hit latency)" in out
+    code, out, _ = run_accept(candidate(tmp_path, "fast.json", {"L1 hit latency": 0.8}), "--expected", model)
+    assert code == 0, out
+
+
+def test_accept_above_the_physical_limit_fails(tmp_path):
+    model = write_accept_fleet(tmp_path)
+    code, out, _ = run_accept(candidate(tmp_path, "over.json", {"DRAM write headline": 1.1}), "--expected", model)
+    assert code == 1 and "above the physical limit" in out, out
+
+
+def test_accept_without_a_fleet_model_falls_back_to_the_specification(tmp_path):
+    path = candidate(tmp_path, "alone.json")
+    code, out, _ = run_accept(path)  # no committed model for this GPU
+    assert code == 0 and "no fleet model for this GPU model" in out, out
+    assert "the specification, at least 90 % of the theoretical DRAM bandwidth" in out, out
+    assert "not judged" in out and re.search(r"Verdict: healthy \(\d+ of \d+ checks judged\)", out), out
+    code, out, _ = run_accept(candidate(tmp_path, "halved.json", {"DRAM read headline": 0.5}))
+    assert code == 1 and "memory (DRAM read headline)" in out, out
+
+
+def test_accept_junit_and_the_node_form_name_the_outlier(tmp_path):
+    model = write_accept_fleet(tmp_path)
+    node = tmp_path / "node"
+    node.mkdir()
+    candidate(node, "gpu0.json", board="GPU-n0")
+    candidate(node, "gpu1.json", {"DRAM copy headline": 0.8}, board="GPU-n1")
+    candidate(node, "gpu2.json", board="GPU-n2")
+    junit = tmp_path / "out.xml"
+    code, out, _ = run_accept("--node", str(node), "--expected", model, "--junit", str(junit))
+    assert code == 1 and "Node verdict: NOT HEALTHY: outlier gpu1.json (GPU-n1): memory, DRAM copy headline" in out, out
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert len(suites) == 3 and [s.get("failures") for s in suites] == ["0", "1", "0"]
+    assert all(len(s.findall("testcase")) == len(accept.CHECKS) for s in suites)
+    failure = suites[1].find("testcase[@name='DRAM copy headline']/failure")
+    assert failure is not None and "margin -" in failure.get("message")
+
+
+def test_accept_bad_input_is_one_line_and_exit_2(tmp_path):
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text(json.dumps({"context": {"archbench_x": 1, "gpu_name": GPU}, "benchmarks": [
+        {"name": "Other/thing", "run_type": "iteration", "label": "primary=x:higher", "x": 1.0}]}))
+    cases = [[str(tmp_path / "missing.json")], [str(foreign)], [], ["--node", str(tmp_path / "no-dir")],
+             ["--run", str(foreign)], [str(foreign), "--node", str(tmp_path)],
+             [candidate(tmp_path, "ok.json"), "--expected", str(foreign)],
+             [candidate(tmp_path, "ok2.json"), "--junit", str(tmp_path / "no" / "such" / "dir.xml")]]
+    for args in cases:
+        code, out, err = run_accept(*args)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+
+
+def test_the_filter_names_exactly_the_checks_in_google_benchmarks_dialect():
+    f = accept.acceptance_filter()
+    assert "\\" not in f  # Google Benchmark's regex has no \d or \.
+    names = [concrete(rx) for _, _, rx, *_ in accept.CHECKS]
+    assert all(re.search(f, n) for n in names)
+    assert not re.search(f, "Bandwidth/read/ld/width:16/footprint:8192/manual_time")
+
+
+def test_the_committed_node_runs_are_judged_gpu_by_gpu(tmp_path):
+    """The committed two-GPU node run of 2026-11-22 (quick runs of an older commit): each GPU is
+    judged, and what the model cannot judge is said, not failed."""
+    try:
+        entries = results_archive.select(results_archive.load_index()["files"],
+                                         ["results/nvidia-h200/node-2026-11-22/gpu*.json.gz"])
+        results_archive.restore(entries, str(tmp_path))
+    except results_archive.ArchiveError as e:
+        if "not in this clone" in str(e):
+            pytest.skip(str(e))
+        raise
+    code, out, err = run_accept("--node", str(tmp_path / "results" / "nvidia-h200" / "node-2026-11-22"))
+    assert code in (0, 1) and "Node: 2 GPU(s)" in out and "Node verdict:" in out, out + err
