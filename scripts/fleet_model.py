@@ -3,10 +3,11 @@
 boards, board parts and nodes spread, learned from a folder of runs (docs/regression.md, section 5).
 
 Usage:
-    fleet_model.py RUNS... [--out-dir DIR] [--include-quick]
+    fleet_model.py RUNS... [--out-dir DIR] [--include-quick] [--exclude GLOB ...]
         RUNS: result files or folders (searched recursively) of one or more GPU models. Writes
         DIR/<gpu-slug>.json.gz per model (default results/reference/expected), which compare.py,
-        nightly.py, the dashboard and accept.py read.
+        nightly.py, the dashboard and accept.py read. --exclude leaves out the files whose name
+        matches (a model that has never seen a board, to judge that board's run by).
     fleet_model.py --show MODEL.json.gz [BENCHMARK_REGEX]      the model's rows, readable
 
 For every benchmark's primary metric (and inferred value), under the method of its newest run:
@@ -29,6 +30,7 @@ its model from its own fleet with the same command. Exit codes: 0 written, 2 bad
 """
 import argparse
 import datetime
+import fnmatch
 import glob
 import gzip
 import json
@@ -74,11 +76,14 @@ def run_files(paths):
     return out
 
 
-def load_runs(paths, include_quick=False):
+def load_runs(paths, include_quick=False, exclude=()):
     """The usable runs by GPU model: archbench results, not planted faults, not quick runs (a quick
     sweep's points are timed for less), with a board. Returns ({model: [Run]}, notes)."""
     by_model, notes = defaultdict(list), []
     for f in run_files(paths):
+        if any(fnmatch.fnmatch(os.path.basename(f), g) for g in exclude):
+            notes.append(f"skipped {f}: excluded")
+            continue
         try:
             r = compare.load(f)
         except compare.InputError as e:
@@ -331,6 +336,7 @@ def main(argv=None):
     ap.add_argument("--out-dir", default=DEFAULT_DIR, help="where <gpu-slug>.json.gz goes (default results/reference/expected)")
     ap.add_argument("--include-quick", action="store_true", help="use quick runs too (their points are timed for less)")
     ap.add_argument("--show", metavar="MODEL", help="print a model's rows instead")
+    ap.add_argument("--exclude", nargs="*", default=[], metavar="GLOB", help="leave out the files whose name matches")
     ap.add_argument("--min-runs", type=int, default=2, help="a GPU model needs this many runs (default 2)")
     args, rest = ap.parse_known_args(argv)
     try:
@@ -341,7 +347,7 @@ def main(argv=None):
             raise compare.InputError(f"unknown option {rest[0]}")
         if not args.runs:
             raise compare.InputError("no runs given")
-        by_model, notes = load_runs(args.runs, args.include_quick)
+        by_model, notes = load_runs(args.runs, args.include_quick, args.exclude)
         if not by_model:
             raise compare.InputError("no usable run among the files given")
         for note in notes:

@@ -119,7 +119,7 @@ def trend_plots(runs, rows, out_dir, stem, limit):
     return paths
 
 
-def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
+def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=None):
     """Compares `current` (a path) with the baseline and the history; writes the report; returns
     (exit status, report path)."""
     cur = compare.load(current)
@@ -130,7 +130,7 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit):
     hist, note = compare.noise_history(cur, earlier)
     hist = hist[-window:] if window > 0 else []
     # The fleet's spreads (results/reference/expected): no band narrower than boards differ by.
-    model = compare.fleet_model(cur.context.get("gpu_name"))
+    model = compare.fleet_model(cur.context.get("gpu_name"), expected)
     rows, features = compare.compare(base, cur, hist, model=model)
     stem = os.path.basename(current)[:-5]
     lines = compare.warnings(base, cur) + ([note] if note else []) + \
@@ -181,6 +181,8 @@ def main(argv=None):
     ap.add_argument("--compare-latest", action="store_true", help="report on the newest run without measuring")
     ap.add_argument("--site", help="the dashboard's folder, rebuilt after the run (default HISTORY/site)")
     ap.add_argument("--no-site", action="store_true", help="do not rebuild the dashboard")
+    ap.add_argument("--expected", metavar="MODEL",
+                    help="the fleet model (default: the committed results/reference/expected/<gpu-slug>.json.gz)")
     args = ap.parse_args(argv)
     status = night(args, extra)
     if not args.no_site and status != 2:
@@ -252,7 +254,7 @@ def night(args, extra):
         print(f"nightly: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
         return 0
     try:
-        status, path = report(gpu_dir, current, runs, baseline, args.window, args.plots)
+        status, path = report(gpu_dir, current, runs, baseline, args.window, args.plots, args.expected)
     except (compare.InputError, OSError) as e:
         print(f"nightly: error: {e}", file=sys.stderr)
         return 2
