@@ -210,6 +210,8 @@ def verdict_line(checks):
     failed = [c for c in checks if c.status == "fail"]
     if not failed:
         judged = sum(c.status == "pass" for c in checks)
+        if not judged:
+            return "Verdict: not judged (no check could be)"
         return "Verdict: healthy" + ("" if judged == len(checks) else f" ({judged} of {len(checks)} checks judged)")
     groups = []
     for g in GROUPS:

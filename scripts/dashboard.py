@@ -24,6 +24,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import accept  # noqa: E402
 import compare  # noqa: E402
 import features  # noqa: E402
 import report  # noqa: E402
@@ -99,32 +100,80 @@ def fleet_models(gpu_name):
     return _models[gpu_name]
 
 
-def verdict_of(base, cont, earlier):
-    """compare.py's verdict and counts for baseline -> contender with the earlier runs as the
-    history, as `compare.py BASE CONT --history EARLIER...` says it (compare.noise_history picks)."""
-    history, _ = compare.noise_history(cont.run, [r.run for r in earlier])
-    rows, features = compare.compare(base.run, cont.run, history, model=fleet_models(cont.run.context.get("gpu_name")))
+def retired(run, current):
+    """The features whose method differs between a run and the model's newest complete run (the
+    context's archbench_method_<Feature>): a run of retired methods is a development run, kept in the
+    history and off the front page."""
+    out = []
+    for key, value in run.context.items():
+        if key.startswith("archbench_method_") and key in current.context and current.context[key] != value:
+            out.append(key[len("archbench_method_"):])
+    return sorted(out)
+
+
+def judgement(runs, newest):
+    """How the dashboard judges a run, one rule for its card and the history page: compare.py
+    against the same board's previous complete run (the model's earlier runs as the history, the
+    fleet model's bands), where the board has one; else compare against the model's previous
+    complete run (for the history page's steps) and the acceptance verdict against the fleet model
+    (accept.py) for the card. Returns {"base", "rows", "features", "accept"}."""
+    complete = complete_runs(runs)
+    before = [r for r in complete if (r.date, r.path) < (newest.date, newest.path)]
+    own = [r for r in before if r.board == newest.board]
+    model = fleet_models(newest.run.context.get("gpu_name"))
+    out = {"base": None, "rows": [], "features": {}, "accept": None, "own": bool(own)}
+    base = own[-1] if own else (before[-1] if before else None)
+    if base is not None:
+        earlier = [r for r in before if r is not base]
+        history, _ = compare.noise_history(newest.run, [r.run for r in earlier])
+        out["base"], out["history"] = base, earlier
+        out["rows"], out["features"] = compare.compare(base.run, newest.run, history, model=model)
+    if not own:
+        checks = accept.judge(newest.run, newest.doc, model)
+        out["accept"] = {"line": accept.verdict_line(checks)[len("Verdict: "):],
+                         "failed": [c for c in checks if c.status == "fail"],
+                         "passed": sum(c.status == "pass" for c in checks), "checks": len(checks),
+                         "basis": model.describe() if model else "no fleet model: the specification and physical limits"}
+    return out
+
+
+def verdict_of(judged):
+    """The card's compare verdict and counts from a judgement (None without a baseline)."""
+    rows, features = judged["rows"], judged["features"]
+    if judged["base"] is None:
+        return None
     count = collections.Counter(r["status"] for r in rows)
     return {"line": compare.verdict_line(rows, features) if rows else "nothing compared",
             "regressed": count["regressed"], "improved": count["improved"],
             "method_changed": count["method changed"], "compared": len(rows),
-            "board_changed": base.board != cont.board,
             "movers": sorted((r for r in rows if r["status"] in ("regressed", "improved")),
                              key=lambda r: -abs(r["change_pct"]))[:8]}
 
 
 def cards(models):
-    """One card per GPU model and board that has a complete run: its newest, with compare.py's
-    verdict against the model's complete run before it. A model without any complete run gets one
-    card, of its newest run, marked partial. Also, per model, the boards with partial runs only."""
-    out, partial_only = [], {}
+    """One card per GPU model and board that has a complete run of the model's current methods: its
+    newest, newest first. Its verdict: compare.py's against the board's own previous complete run,
+    else the acceptance verdict against the fleet model (judgement). A model without any complete
+    run gets one card, of its newest run, marked partial. Also, per model, the boards with partial
+    runs only, and the boards whose newest run is of retired methods (development runs)."""
+    out, partial_only, retired_boards, judged_newest = [], {}, {}, {}
     for gpu, runs in models.items():
         complete = complete_runs(runs)
+        current = (complete or runs)[-1]
         boards = sorted({r.board for r in complete}) or [runs[-1].board]
         partial_only[gpu] = sorted({r.board for r in runs} - set(boards))
+        retired_boards[gpu] = []
         for board in boards:
             newest = ([r for r in complete if r.board == board] or [r for r in runs if r.board == board])[-1]
-            before = [r for r in complete if (r.date, r.path) < (newest.date, newest.path)]
+            old = retired(newest, current)
+            if old:
+                retired_boards[gpu].append({"board": board, "file": newest.path, "date": newest.date[0],
+                                            "commit": str(newest.context.get("archbench_git_sha", "?"))[:12],
+                                            "features": old})
+                continue
+            judged = judgement(runs, newest)
+            if newest is current:
+                judged_newest[gpu] = judged
             c = newest.context
             card = {"gpu": gpu, "name": c.get("gpu_name", gpu), "board": board, "part": c.get("gpu_board_part_number", ""),
                     "date": newest.date[0], "commit": str(c.get("archbench_git_sha", "?"))[:12],
@@ -132,55 +181,48 @@ def cards(models):
                     "clocks": f"SM {c.get('gpu_start_sm_clock_mhz', '?')} MHz at start (max {c.get('gpu_max_sm_clock_mhz', '?')}), "
                               f"memory {c.get('gpu_mem_clock_mhz', '?')} MHz",
                     "file": newest.path, "benchmarks": len(newest.run.values), "errors": len(newest.run.errors),
-                    "previous": before[-1].path if before else None}
-            card["verdict"] = verdict_of(before[-1], newest, before[:-1]) if before else None
-            card["history"] = [r.path for r in before[:-1]]
+                    "previous": judged["base"].path if judged["own"] else None}
+            card["verdict"] = verdict_of(judged) if judged["own"] else None
+            card["accept"] = judged["accept"]
+            card["history"] = [r.path for r in judged.get("history", [])] if judged["own"] else []
+            # Red only for what the model calls a regression or a failure.
+            card["bad"] = bool((card["verdict"] and card["verdict"]["line"].startswith("REGRESSION")) or
+                               (card["accept"] and card["accept"]["failed"]))
             out.append(card)
-    return out, partial_only
+    out.sort(key=lambda c: c["date"], reverse=True)
+    return out, partial_only, retired_boards, judged_newest
 
 
 # --- History ----------------------------------------------------------------------------------------
 
-def band(centres, kind, how, tol):
-    """compare.py's band around earlier centres (>= 3): their median, +- the threshold compare
-    judges a change by (the metric kind's minimum effect, or 3 look-back sigmas where wider; a
-    value's own tolerance); (low, centre, high), else None."""
-    if len(centres) < 3:
-        return None
-    centre = statistics.median(centres)
-    if how == "value":
-        threshold = tol
-    else:
-        _, sigma = compare.lookback(centres, centres[-1])
-        if sigma is None:
-            return None
-        threshold = max(compare.MIN_EFFECT_PCT[kind], compare.BAND_SIGMAS * 100 * sigma)
-    return centre * (1 - threshold / 100), centre, centre * (1 + threshold / 100)
-
-
-def history_rows(runs, newest):
-    """One row per benchmark x primary metric of the newest run: its value, and the band of the
-    runs compare.py would take as its noise (compare.noise_history: the board's own runs, else its
-    board part's) of the same method; a step is a value outside it. The series over every run of
-    the model (all boards) goes with each row, for the drawn ones."""
-    earlier = [r for r in runs if (r.date, r.path) < (newest.date, newest.path)]
-    noise, note = compare.noise_history(newest.run, [r.run for r in earlier])
+def history_rows(runs, newest, judged):
+    """One row per benchmark x primary metric of the newest run: its value, and compare.py's band for
+    it from the judgement its card shows (the same call: its reference +- the threshold compare
+    judged it by); a step is a row compare called changed, so the card's counts and the page's steps
+    are one rule. The series over every run of the model (all boards) goes with each row, for the
+    drawn ones."""
+    judged_rows = {(r["name"], r["counter"]): r for r in judged["rows"]}
+    base = judged["base"]
+    note = (f"against {os.path.basename(base.path)} ({'the same board' if base.board == newest.board else 'another board'}), "
+            f"as its card" if base else "no earlier complete run: no band")
     rows = []
     for name, counters in sorted(newest.run.values.items()):
-        method = newest.run.methods.get(name)
         for counter, how, tol in newest.run.primary.get(name, []):
             if not counters.get(counter):
                 continue
             last = statistics.median(counters[counter])
-            centres = [statistics.median(h.values[name][counter]) for h in noise
-                       if h.methods.get(name) == method and h.values.get(name, {}).get(counter)]
-            b = band(centres, compare.metric_kind(counter), how, tol)
+            j = judged_rows.get((name, counter))
+            b = None
+            if j is not None and math.isfinite(j.get("threshold_pct", math.inf)):
+                t = j["threshold_pct"]
+                b = (j["ref"] * (1 - t / 100), j["ref"], j["ref"] * (1 + t / 100))
             series = [(r.date, statistics.median(r.run.values[name][counter]), r.run.methods.get(name), r.board)
                       for r in runs if r.run.values.get(name, {}).get(counter)]
             rows.append({"name": compare.short(name), "anchor": resultfile.slug(name + "-" + counter), "counter": counter,
-                         "runs": len(series), "boards": len({p[3] for p in series}), "noise_runs": len(centres),
-                         "last": last, "kind": compare.metric_kind(counter), "band": b,
-                         "step": b is not None and not (b[0] <= last <= b[2]),
+                         "runs": len(series), "boards": len({p[3] for p in series}),
+                         "noise": j["noise"] if j else "not compared", "last": last,
+                         "kind": compare.metric_kind(counter), "band": b,
+                         "step": j is not None and j["status"] in ("regressed", "improved", "value changed"),
                          "method_changes": sum(1 for a, c in zip(series, series[1:]) if a[2] != c[2]),
                          "drawn": bool(DRAWN.search(name)), "series": series, "key": name})
     return rows, note
@@ -349,7 +391,7 @@ def build(results_dir, out, reference_dir):
     for asset in ("style.css", "site.js"):
         shutil.copy(os.path.join(TEMPLATES, asset), os.path.join(out, "assets", asset))
 
-    the_cards, partial_only = cards(models)
+    the_cards, partial_only, retired_boards, judged_newest = cards(models)
     # A model's newest complete run (else its newest) stands for it on the feature and history pages.
     newest_runs = {gpu: (complete_runs(runs) or runs)[-1] for gpu, runs in models.items()}
     newest_files = {gpu: r.path for gpu, r in newest_runs.items()}
@@ -386,7 +428,7 @@ def build(results_dir, out, reference_dir):
     # search box filters; the headline benchmarks drawn.
     for gpu, runs in models.items():
         newest = newest_runs[gpu]
-        rows, note = history_rows(runs, newest)
+        rows, note = history_rows(runs, newest, judged_newest.get(gpu) or judgement(runs, newest))
         os.makedirs(os.path.join(out, "plots", gpu, "history"), exist_ok=True)
         for row in rows:
             if row["drawn"]:
@@ -403,6 +445,7 @@ def build(results_dir, out, reference_dir):
                                                            levels=levels, features=sorted(features), models=sorted(models)))
     with open(os.path.join(out, "index.html"), "w") as fh:
         fh.write(env.get_template("index.html").render(root=".", title="archbench", cards=the_cards, partial_only=partial_only,
+                                                     retired=retired_boards,
                                                      features=sorted(features), models=sorted(models)))
     return os.path.join(out, "index.html")
 

@@ -101,6 +101,28 @@ def check_site(chrome, site, only=None):
     return problems
 
 
+def red_cards(chrome, site, expect_red):
+    """The front page as Chromium renders it: the cards drawn red (class "bad", whose border the
+    style sheet colours) must be exactly those whose verdict is a regression or a failed acceptance,
+    and there must be `expect_red` of them."""
+    dom_text, _, _ = open_page(chrome, os.path.join(site, "index.html"))
+    dom = Dom()
+    dom.feed(dom_text)
+    problems, red, section = [], 0, None
+    for tag, a in dom.elements:
+        if tag == "section" and "card" in a.get("class", "").split():
+            section = a
+            red += "bad" in a.get("class", "").split()
+        said = a.get("data-verdict") or a.get("data-accept")
+        if section is not None and said and said != "none":
+            should = said.startswith("REGRESSION") or said.startswith("NOT HEALTHY")
+            if should != ("bad" in section.get("class", "").split()):
+                problems.append(f"{section.get('id')}: drawn {'red' if not should else 'not red'} for '{said[:60]}'")
+    if red != expect_red:
+        problems.append(f"{red} red card(s) on {os.path.basename(site)}'s front page, expected {expect_red}")
+    return problems
+
+
 def merged_run(files, date, sha):
     """One run of a GPU from its per-feature fixture files: their benchmarks and the first context."""
     docs = [json.load(open(f)) for f in files]
@@ -188,6 +210,22 @@ def main():
             failures.append(f"front page verdict {shown} != compare.py's {said!r}")
         elif not said.startswith("REGRESSION in Atomics"):
             failures.append(f"the planted 30 % slowdown was not a regression in Atomics: {said!r}")
+
+        # Red only for what the model calls a regression or a failure, as a browser shows it: the
+        # card with the planted slowdown is red, every other card is not; and a site of healthy runs
+        # (the same board's first two runs) shows no red card.
+        failures += red_cards(chrome, site, expect_red=1)
+        healthy = os.path.join(tmp, "results-healthy")
+        os.makedirs(os.path.join(healthy, "nvidia-h100-80gb-hbm3"))
+        for p in runs[:2]:
+            shutil.copy(p, os.path.join(healthy, "nvidia-h100-80gb-hbm3"))
+        healthy_site = os.path.join(tmp, "site-healthy")
+        r = subprocess.run([sys.executable, script, healthy, "--out", healthy_site, "--reference", reference],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"dashboard.py on healthy runs exited {r.returncode}: {r.stderr.strip()[-200:]}")
+        else:
+            failures += red_cards(chrome, healthy_site, expect_red=0)
 
         # The checks catch a broken site: the generations page's image removed, then the front
         # page's link to it pointed nowhere (each page checked as above).
