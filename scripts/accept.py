@@ -10,7 +10,7 @@ Usage:
 Each check is one figure that decides health (the bandwidth headline of each level, the compute
 and tensor peaks, the latency of each level, the host link, the sustained clock under load, the
 geometry as exact values), judged against the fleet model of the GPU's model
-(results/reference/expected/<gpu-slug>.json.gz, scripts/fleet_model.py): the median of the
+(results/reference/expected/<gpu-slug>.json.xz, scripts/fleet_model.py): the median of the
 board's part, less the prediction interval of one board at compare_stats.FLEET_ALPHA (Student's t
 on the board spread's degrees of freedom, times what a new board spreads by: its process and board
 spread, a timer's step, the parts' spread too when the part is new), never tighter than the metric

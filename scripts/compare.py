@@ -20,7 +20,7 @@ What is compared (docs/regression.md has the whole rule):
     * in every case the band is at least 3 standard errors of the difference of the medians
       where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples), and
       at least the range over CUDA contexts where it reports one (<metric>_context_min/_max).
-- The fleet model (results/reference/expected/<gpu-slug>.json.gz, scripts/fleet_model.py; --expected,
+- The fleet model (results/reference/expected/<gpu-slug>.json.xz, scripts/fleet_model.py; --expected,
   --no-expected): no band is narrower than the spread that applies to the pair, the same board's
   process spread, else the spread between boards of its part, else with the parts' difference, so a
   history of other boards never narrows a band below what boards differ by. The row's noise says
@@ -357,7 +357,7 @@ def main(argv=None):
                          "or taken as unchanged (same)")
     ap.add_argument("--expected", metavar="MODEL",
                     help="the fleet model whose spreads set the least band (default: the committed "
-                         "results/reference/expected/<gpu-slug>.json.gz of the contender's GPU, where there is one)")
+                         "results/reference/expected/<gpu-slug>.json.xz of the contender's GPU, where there is one)")
     ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
     args = ap.parse_args(argv)
     try:

@@ -5,10 +5,10 @@ boards, board parts and nodes spread, learned from a folder of runs (docs/regres
 Usage:
     fleet_model.py RUNS... [--out-dir DIR] [--include-quick] [--exclude GLOB ...]
         RUNS: result files or folders (searched recursively) of one or more GPU models. Writes
-        DIR/<gpu-slug>.json.gz per model (default results/reference/expected), which compare.py,
+        DIR/<gpu-slug>.json.xz per model (default results/reference/expected), which compare.py,
         nightly.py, the dashboard and accept.py read. --exclude leaves out the files whose name
         matches (a model that has never seen a board, to judge that board's run by).
-    fleet_model.py --show MODEL.json.gz [BENCHMARK_REGEX]      the model's rows, readable
+    fleet_model.py --show MODEL.json.xz [BENCHMARK_REGEX]      the model's rows, readable
 
 For every benchmark's primary metric (and inferred value), under the method of its newest run:
   median      the median over boards of each board's mean (per board part too, `parts`)
@@ -34,6 +34,7 @@ import fnmatch
 import glob
 import gzip
 import json
+import lzma
 import math
 import os
 import re
@@ -60,7 +61,7 @@ NODE_NOTE = ("every board of these runs ran in its own node (one machine per boa
 
 
 def model_path(gpu_name, directory=DEFAULT_DIR):
-    return os.path.join(directory, resultfile.slug(gpu_name) + ".json.gz")
+    return os.path.join(directory, resultfile.slug(gpu_name) + ".json.xz")
 
 
 def run_files(paths):
@@ -198,10 +199,10 @@ def metric_row(obs, method, counter, how, quantum=None):
                 fingerprint = [key, _r(slope), _r(r2, 3)]
     median = math.exp(statistics.median(means.values()))
     return [method, counter, how, _r(median, 6), len(obs), len(means),
-            _r(statistics.median(samples)) if samples else None,
-            _r(math.sqrt(var_proc)) if var_proc is not None else None, df_proc,
-            _r(math.sqrt(var_board)) if var_board is not None else None, df_board,
-            _r(part_sd), {p: _r(v, 6) for p, v in sorted(part_medians.items()) if len(by_part[p]) >= 2} or None,
+            _r(statistics.median(samples), 3) if samples else None,
+            _r(math.sqrt(var_proc), 3) if var_proc is not None else None, df_proc,
+            _r(math.sqrt(var_board), 3) if var_board is not None else None, df_board,
+            _r(part_sd, 3), {p: _r(v, 6) for p, v in sorted(part_medians.items()) if len(by_part[p]) >= 2} or None,
             fingerprint, quantum]
 
 
@@ -260,10 +261,16 @@ def document(gpu_name, metrics, runs):
     }
 
 
+def _opener(path):
+    """xz for the committed models (a third smaller than gzip: the tracked results/ is bounded),
+    gzip or plain JSON read too."""
+    return lzma.open if path.endswith(".xz") else gzip.open if path.endswith(".gz") else open
+
+
 def write(doc, path):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".part"
-    with gzip.open(tmp, "wt", compresslevel=9) as f:
+    with _opener(path)(tmp, "wt") as f:
         json.dump(doc, f, separators=(",", ":"))
     os.replace(tmp, path)
 
@@ -297,8 +304,7 @@ class Model:
 
 def load_model(path):
     try:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
+        with _opener(path)(path, "rt") as f:
             doc = json.load(f)
         if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict) or \
                 not isinstance(doc.get("columns"), list):
@@ -306,7 +312,7 @@ def load_model(path):
         return Model(doc, path)
     except FileNotFoundError:
         raise compare.InputError(f"{path}: no such fleet model")
-    except (OSError, EOFError, ValueError, UnicodeDecodeError, TypeError, AttributeError) as e:
+    except (OSError, EOFError, ValueError, UnicodeDecodeError, TypeError, AttributeError, lzma.LZMAError) as e:
         raise compare.InputError(f"{path}: not a fleet model ({e})")
 
 
@@ -333,7 +339,7 @@ def show(model, pattern):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="*", help="result files or folders (recursive)")
-    ap.add_argument("--out-dir", default=DEFAULT_DIR, help="where <gpu-slug>.json.gz goes (default results/reference/expected)")
+    ap.add_argument("--out-dir", default=DEFAULT_DIR, help="where <gpu-slug>.json.xz goes (default results/reference/expected)")
     ap.add_argument("--include-quick", action="store_true", help="use quick runs too (their points are timed for less)")
     ap.add_argument("--show", metavar="MODEL", help="print a model's rows instead")
     ap.add_argument("--exclude", nargs="*", default=[], metavar="GLOB", help="leave out the files whose name matches")

@@ -182,7 +182,7 @@ def main(argv=None):
     ap.add_argument("--site", help="the dashboard's folder, rebuilt after the run (default HISTORY/site)")
     ap.add_argument("--no-site", action="store_true", help="do not rebuild the dashboard")
     ap.add_argument("--expected", metavar="MODEL",
-                    help="the fleet model (default: the committed results/reference/expected/<gpu-slug>.json.gz)")
+                    help="the fleet model (default: the committed results/reference/expected/<gpu-slug>.json.xz)")
     args = ap.parse_args(argv)
     status = night(args, extra)
     if not args.no_site and status != 2:

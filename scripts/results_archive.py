@@ -57,10 +57,12 @@ def load_index(path=INDEX):
 
 
 def save_index(doc, path=INDEX):
+    """One entry a line: small, and a diff shows the files that moved."""
     doc["files"].sort(key=lambda e: e["path"])
+    head = {k: v for k, v in doc.items() if k != "files"}
+    lines = [json.dumps(e, separators=(",", ":")) for e in doc["files"]]
     with open(path, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+        f.write(json.dumps(head)[:-1] + ', "files": [\n' + ",\n".join(lines) + "\n]}\n")
 
 
 def select(entries, globs):

@@ -106,7 +106,7 @@ def test_the_model_file_round_trips_and_bad_files_are_one_line(tmp_path):
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    m = fleet_model.load_model(str(out / "nvidia-test-gpu.json.gz"))
+    m = fleet_model.load_model(str(out / "nvidia-test-gpu.json.xz"))
     assert m.doc["boards"] == 16 and len(m.rows) == 3
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(gzip.compress(b"[1, 2]"))
@@ -184,7 +184,7 @@ def write_accept_fleet(tmp_path, boards=8):
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    return str(out / "nvidia-test-gpu.json.gz")
+    return str(out / "nvidia-test-gpu.json.xz")
 
 
 def run_accept(*args):

@@ -38,7 +38,7 @@ def expand_braces(text):
     return [x for alt in m.group(1).split(",") for x in expand_braces(text[:m.start()] + alt + text[m.end():])]
 
 
-CITED = re.compile(r"results/[A-Za-z0-9_.*{},/-]+\.(?:json\.gz|json|tgz|csv\.gz|csv|txt|md|png|svg|log\.xz|log)")
+CITED = re.compile(r"results/[A-Za-z0-9_.*{},/-]+\.(?:json\.gz|json\.xz|json|tgz|csv\.gz|csv|txt|md|png|svg|log\.xz|log)")
 
 
 def cited_paths():
