@@ -727,16 +727,26 @@ def test_a_skip_is_not_a_failure(tmp_path):
     assert "failed in the contender: Atomics/x" in out, out
 
 
-def test_the_dashboards_band_is_the_threshold_compare_judges_by():
-    """A history page's band: the centres' median +- compare's threshold (the minimum effect,
-    3 look-back sigmas where wider, a value's own tolerance), so a point outside it is one
-    compare would weigh as a change."""
+def test_the_history_pages_band_and_steps_are_the_comparisons_own(tmp_path):
+    """A history page's band is compare's reference +- the threshold it judged the row by, and a
+    step is a row compare called changed: the card's counts and the page's steps are one rule."""
     sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
     import dashboard
-    assert dashboard.band([100.0, 100.0], "bytes_per_second", "higher", 0) is None  # fewer than 3
-    lo, mid, hi = dashboard.band([100.0] * 4, "bytes_per_second", "higher", 0)
-    assert (round(lo, 6), mid, round(hi, 6)) == (98.0, 100.0, 102.0)  # flat history: the 2 % minimum effect
-    lo, mid, hi = dashboard.band([100.0, 110.0, 90.0, 105.0, 95.0], "cycles", "lower", 0)
-    _, sigma = compare.lookback([100.0, 110.0, 90.0, 105.0, 95.0], 95.0)
-    assert mid == 100.0 and abs(hi - 100.0 * (1 + compare.BAND_SIGMAS * sigma)) < 1e-9 and hi - 100 > 2
-    assert dashboard.band([10.0, 10.0, 10.0], "other", "value", 5.0) == (9.5, 10.0, 10.5)
+    import resultfile
+    points = {"MemLatency/x/footprint:1": 100.0, "MemLatency/x/footprint:2": 200.0}
+    files = []
+    for i, scale in enumerate((1.0, 1.3)):
+        b = [entry(n, "primary=latency_cycles:lower", {"latency_cycles": v * (scale if n.endswith(":2") else 1.0)})
+             for n, v in points.items()]
+        files.append(write(tmp_path, f"r{i}.json", b, date=f"2026-11-2{i}T00:00:00+00:00"))
+    runs = [dashboard.RunFile(f, resultfile.load(f), compare.load(f)) for f in files]
+    rows, features = compare.compare(runs[0].run, runs[1].run, [])
+    page, note = dashboard.history_rows(runs, runs[1], {"base": runs[0], "rows": rows, "features": features})
+    by_name = {(r["name"], r["counter"]): r for r in rows}
+    assert "the same board" in note
+    for row in page:
+        judged = by_name[(row["key"], row["counter"])]
+        t = judged["threshold_pct"]
+        assert row["band"] == (judged["ref"] * (1 - t / 100), judged["ref"], judged["ref"] * (1 + t / 100))
+        assert row["step"] == (judged["status"] in ("regressed", "improved", "value changed"))
+    assert [r["step"] for r in page] == [False, True]
