@@ -52,13 +52,41 @@ std::string utc_date() {
 
 bool has_prefix(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
+// Google Benchmark's flags (1.7-1.9: benchmark.cc's BM_DEFINE_ list), by name: a mistyped one is
+// named as such, not taken for a flag and answered "no GPU". Its own parser checks their values.
+bool google_benchmark_flag(const std::string& a) {
+  static const char* const kNames[] = {"list_tests",
+                                       "filter",
+                                       "min_time",
+                                       "min_warmup_time",
+                                       "repetitions",
+                                       "dry_run",
+                                       "enable_random_interleaving",
+                                       "report_aggregates_only",
+                                       "display_aggregates_only",
+                                       "format",
+                                       "out_format",
+                                       "out",
+                                       "color",
+                                       "counters_tabular",
+                                       "perf_counters",
+                                       "context",
+                                       "time_unit",
+                                       "help"};
+  if (has_prefix(a, "--v=")) return true;
+  if (!has_prefix(a, "--benchmark_")) return false;
+  const std::string name = a.substr(12, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 12);
+  for (const char* n : kNames)
+    if (name == n) return true;
+  return false;
+}
+
 // The first argument neither archbench nor Google Benchmark knows, or "" (checked before any GPU
-// call, so a typo is not reported as "no GPU"). Google Benchmark's flags all start --benchmark_
-// (or are --v=N); its own parser checks their values later.
+// call, so a typo is not reported as "no GPU").
 std::string first_unknown_flag(const std::vector<std::string>& rest) {
   for (std::size_t i = 1; i < rest.size(); ++i) {
     const std::string& a = rest[i];
-    if (has_prefix(a, "--benchmark_") || has_prefix(a, "--v=") || has_prefix(a, "--archbench_feature=")) continue;
+    if (google_benchmark_flag(a) || has_prefix(a, "--archbench_feature=")) continue;
     return a;
   }
   return "";
@@ -318,7 +346,7 @@ int main(int argc, char** argv) {
     }
   }
   if (const std::string unknown = first_unknown_flag(opt.rest); !unknown.empty())
-    return fail("unknown option '" + unknown + "' (see --help)");
+    return fail("unknown option '" + unknown + "' (see --help; Google Benchmark's: --benchmark_help)");
   if (!opt.gpu_profile.empty()) return list_for_profile(opt, argv[0]);
 
   int count = 0;

@@ -340,8 +340,8 @@ def fleet_model(gpu_name, path=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("baseline")
-    ap.add_argument("contender")
+    ap.add_argument("baseline", nargs="?")
+    ap.add_argument("contender", nargs="?")
     ap.add_argument("--history", nargs="*", default=[], help="earlier runs (files or folders) of the same GPU model")
     ap.add_argument("--alpha", type=float, default=0.05, help="false-discovery rate (default 0.05)")
     ap.add_argument("--floor", type=float, default=DEFAULT_FLOOR_PCT,
@@ -360,6 +360,15 @@ def main(argv=None):
                          "results/reference/expected/<gpu-slug>.json.xz of the contender's GPU, where there is one)")
     ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
     args = ap.parse_args(argv)
+    # `--history OLD... BASELINE CONTENDER`, the order the usage line shows: --history takes every
+    # name after it, so the last two of them are the pair.
+    if args.baseline is None and len(args.history) >= 2:
+        args.baseline, args.contender = args.history[-2:]
+        args.history = args.history[:-2]
+    elif args.contender is None and args.baseline is not None and args.history:  # BASELINE --history ... CONTENDER
+        args.contender, args.history = args.history[-1], args.history[:-1]
+    if args.baseline is None or args.contender is None:
+        ap.error("the following arguments are required: baseline, contender")
     try:
         ledger = load_ledger(args.ledger)
         base, cont = load(args.baseline, ledger, args.legacy_methods), load(args.contender, ledger, args.legacy_methods)
@@ -387,7 +396,11 @@ def main(argv=None):
         print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
               f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)
         return 2
-    out = warnings(base, cont) + notes
+    # What the history left out goes to stderr: the report itself is the pair's.
+    for n in notes:
+        if n.startswith("history: skipped"):
+            print(n, file=sys.stderr)
+    out = warnings(base, cont) + [n for n in notes if not n.startswith("history: skipped")]
     out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
     if args.table:
         try:

@@ -58,7 +58,8 @@ class RunFile:
 def load_runs(results_dir):
     """{gpu folder name: [RunFile, oldest first]} for every folder under results_dir but reference/."""
     if not os.path.isdir(results_dir):
-        raise DashboardError(f"{results_dir}: no such directory")
+        raise DashboardError(f"{results_dir}: " + ("a file, not a folder of results" if os.path.exists(results_dir)
+                                                   else "no such directory"))
     models = {}
     for gpu_dir in sorted(glob.glob(os.path.join(results_dir, "*", ""))):
         gpu = os.path.basename(os.path.normpath(gpu_dir))

@@ -200,7 +200,8 @@ def night(args, extra):
     if args.compare_latest:
         files = glob.glob(os.path.join(args.history, "*", "2*.json"))
         if not files:
-            print(f"nightly: error: no run under {args.history}", file=sys.stderr)
+            why = "no such directory" if not os.path.isdir(args.history) else "no run (<gpu-slug>/2*.json) under it"
+            print(f"nightly: error: --history {args.history}: {why}", file=sys.stderr)
             return 2
         try:
             newest = max((compare.load(f) for f in files), key=lambda r: str(r.context.get("date", "")))

@@ -240,6 +240,7 @@ def main(argv=None):
     ap.add_argument("--threshold", type=float, default=5.0, help="relative deviation in %% (default 5)")
     ap.add_argument("--fail-on-outlier", action="store_true")
     args = ap.parse_args(argv)
+    resultfile.output_dir_or_exit(args.out, "node_summary.py")  # before any work: a folder it cannot write
     paths = files_of(args.inputs)
     if not paths:
         print("node_summary.py: error: no result files in " + " ".join(args.inputs), file=sys.stderr)
@@ -319,7 +320,6 @@ def main(argv=None):
             lines += ["No pair outside the spread of its siblings.", ""]
     if links:
         lines += ["## P2P matrices", ""] + p2p_matrix_lines(links)
-    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "node_summary.json"), "w") as f:
         json.dump(report, f, indent=1)
     text = "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plotlib import save  # noqa: E402
+import resultfile  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 FIELDS = ["block", "warp_in_block", "smid", "warpid", "start_ns", "end_ns"]
@@ -27,6 +28,7 @@ def main(argv=None):
     ap.add_argument("--out", default="plots")
     ap.add_argument("--sm", type=int)
     args = ap.parse_args(argv)
+    resultfile.output_dir_or_exit(args.out, "plot_timeline.py")  # before any work: a folder it cannot write
     try:
         with (gzip.open(args.csv, "rt") if args.csv.endswith(".gz") else open(args.csv)) as f:
             rows = [{k: int(r[k]) for k in FIELDS} for r in csv.DictReader(f)]
@@ -56,7 +58,6 @@ def main(argv=None):
     ax.set_title(f"SM {sm}: {len(mine)} warps of {len(blocks)} blocks (colour: block)")
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
-    os.makedirs(args.out, exist_ok=True)
     for p in save(fig, args.out, f"timeline_sm{sm}"):
         print(p)
     return 0

@@ -1,5 +1,8 @@
 #include "benchmarks/shell/gpu_profile.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -13,8 +16,11 @@ namespace {
 
 // The file's text; a gzip file (most committed runs are .json.gz) is inflated.
 std::string read_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": a directory, not a result file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read");
+  if (!in) throw std::runtime_error(path + ": cannot read: " + (errno ? std::strerror(errno) : "unknown reason"));
   std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (raw.size() < 2 || static_cast<unsigned char>(raw[0]) != 0x1f || static_cast<unsigned char>(raw[1]) != 0x8b)
     return raw;

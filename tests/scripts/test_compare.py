@@ -750,3 +750,20 @@ def test_the_history_pages_band_and_steps_are_the_comparisons_own(tmp_path):
         assert row["band"] == (judged["ref"] * (1 - t / 100), judged["ref"], judged["ref"] * (1 + t / 100))
         assert row["step"] == (judged["status"] in ("regressed", "improved", "value changed"))
     assert [r["step"] for r in page] == [False, True]
+
+
+def test_history_first_as_the_usage_line_shows_it(tmp_path):
+    """`compare.py --history OLD BASE CONT` (the usage line's order) and `BASE --history OLD CONT`
+    compare BASE with CONT, OLD the history, as `BASE CONT --history OLD` does; one file alone is bad
+    input."""
+    runs = [write(tmp_path, f"r{i}.json", [entry("MemLatency/x/footprint:1", "primary=latency_cycles:lower",
+                                                 {"latency_cycles": 100.0 + i})], date=f"2026-11-2{i}T00:00:00+00:00")
+            for i in range(3)]
+    old, base, cont = (str(p) for p in runs)
+    want = run(base, cont, "--history", old)
+    assert want[0] == 0 and f"baseline:  {base}" in want[1] and f"contender: {cont}" in want[1], want[1]
+    for args in (("--history", old, base, cont), (base, "--history", old, cont)):
+        assert run(*args) == want, args
+    code, out = run("--history", old)
+    assert code == 2 and "the following arguments are required: baseline, contender" in out
+

@@ -115,10 +115,20 @@ def test_output_folders_and_binaries_that_cannot_be_used(tmp_path):
     pytest.importorskip("matplotlib")
     blocker = tmp_path / "a_file"
     blocker.write_text("x")
-    for script in ("plot_bandwidth.py", "report.py"):
-        code, err = run_script(script, "--out", str(blocker / "sub"), GOOD)
-        assert code == 2 and len(err.splitlines()) == 1 and "cannot create the output folder" in err, (script, err)
-        assert "Traceback" not in err
+    timeline = tmp_path / "timeline.csv"
+    timeline.write_text("block,warp_in_block,smid,warpid,start_ns,end_ns\n0,0,0,0,100,200\n")
+    for script, given in (("plot_bandwidth.py", GOOD), ("report.py", GOOD), ("node_summary.py", GOOD),
+                          ("plot_timeline.py", str(timeline))):
+        for out in (blocker / "sub", blocker):
+            code, err = run_script(script, "--out", str(out), given)
+            assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, (script, out, err)
+            assert "cannot create the output folder" in err or "not writable" in err, (script, out, err)
+    if os.geteuid() != 0:  # root writes into a 0555 folder: the case only a user meets
+        ro = tmp_path / "read-only"
+        ro.mkdir(mode=0o555)
+        for script, given in (("node_summary.py", GOOD), ("plot_timeline.py", str(timeline))):
+            code, err = run_script(script, "--out", str(ro), given)
+            assert code == 2 and err.endswith("the output folder is not writable"), (script, err)
     code, err = run_script("planted_regressions.py", "--binary", str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o"))
     assert code == 2 and err == f"planted: error: --binary {tmp_path / 'nonexistent'}: no such executable", err
     code, err = run_script("planted_regressions.py", "--emulate-from", GOOD, "--out", str(blocker / "sub"))
@@ -141,6 +151,10 @@ def test_dashboard_bad_input(tmp_path):
     pytest.importorskip("jinja2")
     code, err = run_script("dashboard.py", str(tmp_path / "nope"), "--out", str(tmp_path / "site"))
     assert code == 2 and err == f"dashboard.py: error: {tmp_path / 'nope'}: no such directory", err
+    code, err = run_script("dashboard.py", GOOD, "--out", str(tmp_path / "site"))
+    assert code == 2 and err == f"dashboard.py: error: {GOOD}: a file, not a folder of results", err
+    code, err = run_script("nightly.py", "--history", str(tmp_path / "nope"), "--compare-latest")
+    assert code == 2 and err == f"nightly: error: --history {tmp_path / 'nope'}: no such directory", err
     (tmp_path / "empty" / "some-gpu").mkdir(parents=True)
     (tmp_path / "empty" / "some-gpu" / "plot.json").write_bytes(BINARY["plot.png"])
     code, err = run_script("dashboard.py", str(tmp_path / "empty"), "--out", str(tmp_path / "site"))

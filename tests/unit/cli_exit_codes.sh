@@ -26,6 +26,13 @@ if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -q "unknown option '--no_such_
 else
   echo "ok: unknown flag -> $err"
 fi
+# A mistyped Google Benchmark flag is named too, not taken for one (and answered "no GPU").
+err=$("$bin" --benchmark_bogus=1 2>&1 >/dev/null); rc=$?
+if [ "$rc" -ne 2 ] || ! printf '%s' "$err" | grep -q "unknown option '--benchmark_bogus=1'"; then
+  echo "FAIL: unknown Google Benchmark flag: exit $rc, stderr: $err"; failures=$((failures + 1))
+else
+  echo "ok: unknown Google Benchmark flag -> $err"
+fi
 for flag in --help --version --benchmark_help; do
   if ! "$bin" $flag >/dev/null 2>&1; then echo "FAIL: $flag does not exit 0"; failures=$((failures + 1)); else echo "ok: $flag exits 0"; fi
 done

@@ -153,9 +153,8 @@ TEST(GpuProfile, ReadsTheGpuOfACommittedRun) {
 
 TEST(GpuProfile, ReadsACommittedGzipRun) {
   // Committed runs are .json.gz: the H200 baseline's run 1 (ab95af1).
-  const std::string path =
-      std::string(ARCHBENCH_TEST_DATA) +
-      "/../../results/nvidia-h200/regression/2026-11-28-full-ab95af19bdb0-GPU-a48fee24-1.json.gz";
+  const std::string path = std::string(ARCHBENCH_TEST_DATA) +
+                           "/../../results/nvidia-h200/regression/2026-11-28-full-ab95af19bdb0-GPU-a48fee24-1.json.gz";
   try {
     const archbench::GpuInfo i = archbench::gpu_info_from_result(path);
     EXPECT_EQ(i.name, "NVIDIA H200");
@@ -178,7 +177,8 @@ TEST(GpuProfile, BadFilesAreOneLineErrorsNamingTheFile) {
       {write("p_list.json", "[]"), "no 'context' object"},
       {write("p_nogpu.json", "{\"context\": {\"gpu_name\": \"X\"}, \"benchmarks\": []}"), "lacks 'gpu_uuid'"},
       {write("p_damaged.json.gz", "\x1f\x8b\x08 not deflate data"), "gzip"},
-      {dir + "p_missing.json", "cannot read"}};
+      {dir + "p_missing.json", "cannot read: No such file or directory"},
+      {dir, "a directory, not a result file"}};
   for (const auto& [path, why] : cases) {
     try {
       archbench::gpu_info_from_result(path);
