@@ -5,6 +5,7 @@ Usage:
     accept.py RUN.json [--expected MODEL] [--junit OUT.xml]          judge a run (full, or the short one)
     accept.py --node DIR [--expected MODEL] [--junit OUT.xml]        every GPU's run in DIR (gpu*.json[.gz])
     accept.py --run BINARY [--out DIR] [--junit OUT.xml]              measure the short acceptance run, judge it
+                                                                      (DIR: default ~/.local/share/archbench/accept)
     accept.py --print-filter                                          the short run's --benchmark_filter
 
 Each check is one figure that decides health (the bandwidth headline of each level, the compute
@@ -299,12 +300,19 @@ def run_short(binary, out_dir):
     return made[-1]
 
 
+def default_out():
+    return os.path.join(os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share"),
+                        "archbench", "accept")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", nargs="?", help="a result file")
     ap.add_argument("--node", metavar="DIR", help="judge every GPU's run of a node (DIR/gpu*.json[.gz])")
     ap.add_argument("--run", dest="binary", metavar="BINARY", help="measure the short acceptance run first")
-    ap.add_argument("--out", default="accept-runs", help="with --run: where its result goes (default accept-runs)")
+    ap.add_argument("--out", default=default_out(),
+                    help="with --run: where its result goes (default "
+                         "~/.local/share/archbench/accept: outside the repository)")
     ap.add_argument("--expected", metavar="MODEL", help="the fleet model (default: the committed one of the GPU's model)")
     ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
     ap.add_argument("--print-filter", action="store_true", help="print the short run's --benchmark_filter")

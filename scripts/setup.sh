@@ -3,18 +3,21 @@
 # apt (Debian/Ubuntu), the Python packages from pip. The README's two commands start with it:
 #   scripts/setup.sh          what building, running and plotting need
 #   scripts/setup.sh --tests  and what the tests need (pytest, cuobjdump/nvdisasm, Slurm)
+#   scripts/setup.sh [--tests] --missing   the system packages it would install; installs nothing
 # As root it installs directly, otherwise through sudo. Packages already installed are left
 # alone, so a prepared machine needs neither a network nor sudo. Exit 2 with one line when
 # something cannot be installed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-tests=0
-case "${1:-}" in
-  "") ;;
-  --tests) tests=1 ;;
-  *) echo "setup.sh: error: unknown option '$1' (use --tests or nothing)" >&2; exit 2 ;;
-esac
+tests=0 list_missing=0
+for arg in "$@"; do
+  case "$arg" in
+    --tests) tests=1 ;;
+    --missing) list_missing=1 ;;  # print the system packages it would install, install nothing
+    *) echo "setup.sh: error: unknown option '$arg' (use --tests, --missing or nothing)" >&2; exit 2 ;;
+  esac
+done
 
 # The one list of system packages (README, 'Two commands', names them).
 apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
@@ -30,8 +33,16 @@ say() { echo "setup.sh: $*" >&2; }
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for p in "${apt_packages[@]}"; do
+    # A tool already on PATH counts, wherever it came from (GPU machines often have CMake from pip
+    # or a vendor tarball, and no network for apt): CMake from 3.24 on, as CMakePresets.json needs.
+    case "$p" in
+      cmake) read -r major minor <<<"$(cmake --version 2>/dev/null | sed -n 's/^cmake version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"
+             [ -n "$major" ] && { [ "$major" -gt 3 ] || { [ "$major" -eq 3 ] && [ "$minor" -ge 24 ]; }; } && continue ;;
+      g++|make|python3|git) command -v "$p" >/dev/null 2>&1 && continue ;;
+    esac
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  if (( list_missing )); then echo "${missing[*]}"; exit 0; fi
   if (( ${#missing[@]} )); then
     sudo=()
     if [ "$(id -u)" -ne 0 ]; then

@@ -8,6 +8,20 @@ fail=0
 out=$("$src/scripts/setup.sh" --bogus 2>&1); rc=$?
 if [ $rc -ne 2 ] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then echo "FAIL: setup.sh --bogus: exit $rc, $out"; fail=1; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# A CMake on PATH from 3.24 on counts, wherever it came from (pip, a vendor tarball); an older one,
+# or none, is missing. dpkg-query is faked to know no package at all.
+mkdir -p "$tmp/bin-new" "$tmp/bin-old"
+printf '#!/bin/sh\nexit 1\n' > "$tmp/bin-new/dpkg-query"; cp "$tmp/bin-new/dpkg-query" "$tmp/bin-old/dpkg-query"
+printf '#!/bin/sh\necho "cmake version 3.28.1"\n' > "$tmp/bin-new/cmake"
+printf '#!/bin/sh\necho "cmake version 3.22.1"\n' > "$tmp/bin-old/cmake"
+chmod +x "$tmp"/bin-*/*
+for case in new old; do
+  out=$(PATH="$tmp/bin-$case:$PATH" "$src/scripts/setup.sh" --missing 2>&1); rc=$?
+  has=0; printf '%s\n' "$out" | tr ' ' '\n' | grep -qx cmake && has=1
+  if [ $rc -ne 0 ] || { [ $case = new ] && [ $has = 1 ]; } || { [ $case = old ] && [ $has = 0 ]; }; then
+    echo "FAIL: setup.sh --missing with a CMake $case on PATH: exit $rc, '$out'"; fail=1
+  fi
+done
 start=$(date +%s)
 out=$("$cmake" -S "$src" -B "$tmp/b" -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHBENCH_BUILD_TESTS=OFF \
       -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON 2>&1); rc=$?
