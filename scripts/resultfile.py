@@ -131,6 +131,13 @@ def measured(b):
     return not b.get("error_occurred") and not b.get("skipped")
 
 
+def label_note(label):
+    """The free text of a benchmark's label, without its declarations (`primary=...`, `method=...`),
+    which are the tools' and not the reader's: 'primary=ways:0% | method=925f7f442548 | why' -> 'why'."""
+    parts = [p.strip() for p in str(label or "").split(" | ")]
+    return "; ".join(p for p in parts if p and not p.startswith(("primary=", "method=")))
+
+
 def slug(text, empty="x"):
     """A name for files and anchors: lower case, runs of anything else than [a-z0-9] as one '-'
     ('NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'), `empty` for a name with none."""

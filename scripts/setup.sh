@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-tests=0 list_missing=0
+tests=0 list_missing=0 pip_cause=""
 for arg in "$@"; do
   case "$arg" in
     --tests) tests=1 ;;
@@ -29,6 +29,12 @@ requirements=scripts/requirements.txt
 (( tests )) && requirements=scripts/requirements-ci.txt
 
 say() { echo "setup.sh: $*" >&2; }
+# apt's and pip's own output goes to a log, not the screen; an error quotes its last line (the cause:
+# a missing package, a proxy's CERTIFICATE_VERIFY_FAILED) and names the log.
+mkdir -p build
+log=build/setup.log
+: > "$log"
+cause() { grep -v '^\s*$' "$log" | tail -n 1 | cut -c1-200; }
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
@@ -51,14 +57,14 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
       fi
       sudo=(sudo)
     fi
-    say "apt-get install ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq >/dev/null 2>&1 || true
-    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+    say "apt-get install ${missing[*]} (a few minutes; apt's output in $log)"
+    "${sudo[@]}" apt-get update -qq >>"$log" 2>&1 || true
+    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >>"$log" 2>&1; then
       required=()
       for p in "${missing[@]}"; do [[ " ${optional_packages[*]} " == *" $p "* ]] || required+=("$p"); done
       if (( ${#required[@]} == ${#missing[@]} )) ||
-         ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${required[@]}" >/dev/null 2>&1; then
-        say "error: apt-get could not install ${missing[*]}"; exit 2
+         ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${required[@]}" >>"$log" 2>&1; then
+        say "error: apt-get could not install ${missing[*]}: $(cause) (all of it in $log)"; exit 2
       fi
       say "note: apt-get has no ${optional_packages[*]}: the dashboard's browser test will skip"
     fi
@@ -71,12 +77,14 @@ fi
 # refuses it (PEP 668, 'externally managed'), apt's python3-* packages stand in, and the SASS
 # tools' wheels (no apt package has them) go into build/sass-tools, where CMake looks for them.
 sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
-if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
+say "pip install -r $requirements (pip's output in $log)"
+if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
+  pip_cause=$(cause)
   apt_python=(python3-matplotlib python3-scipy python3-jinja2)
   (( tests )) && apt_python+=(python3-pytest)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >>"$log" 2>&1 || true
   fi
   nvcc_bin=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
   have_sass_tools() {
@@ -86,13 +94,15 @@ if ! python3 -m pip install -q -r "$requirements" >/dev/null 2>&1; then
   }
   if (( tests )) && ! have_sass_tools; then
     # --target installs beside the system's Python, not into it (PEP 668 allows that).
-    python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" >/dev/null 2>&1 ||
-      { say "error: pip could not install ${sass_tools[*]} into build/sass-tools (python3 -m pip install --target build/sass-tools ${sass_tools[*]})"; exit 2; }
+    python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" >>"$log" 2>&1 ||
+      { say "error: pip could not install ${sass_tools[*]} into build/sass-tools: $(cause) (all of it in $log)"; exit 2; }
   fi
 fi
 modules=(matplotlib scipy jinja2)
 (( tests )) && modules+=(pytest)
 for m in "${modules[@]}"; do
-  python3 -c "import $m" 2>/dev/null || { say "error: python3 ($(command -v python3)) cannot import $m: pip install $m"; exit 2; }
+  python3 -c "import $m" 2>/dev/null ||
+    { say "error: python3 ($(command -v python3)) cannot import $m: pip install $m${pip_cause:+ (pip said: $pip_cause)}"; exit 2; }
 done
+say "done"
 exit 0

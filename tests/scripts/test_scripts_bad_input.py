@@ -166,3 +166,17 @@ def test_dashboard_bad_input(tmp_path):
     blocker.write_text("x")
     code, err = run_script("dashboard.py", str(tmp_path / "results"), "--out", str(blocker))
     assert code == 2 and err == f"dashboard.py: error: --out {blocker}: not a directory", err
+
+
+def test_the_reports_geometry_table_holds_no_label_internals():
+    """A value not inferred says why in the label's own words, without the declarations
+    (primary=..., method=...) whose '|' would add columns to the Markdown table."""
+    sys.path.insert(0, SCRIPTS)
+    import report
+    doc = {"context": {}, "benchmarks": [{
+        "name": "Geometry/l1/sets_ways/iterations:1/manual_time", "run_type": "iteration", "confidence": 0.0,
+        "label": "primary=ways:0%,sets:0% | method=925f7f442548 | no floor in the element count against spacing"}]}
+    rows = report.geometry_rows(doc)
+    assert rows == [("L1 sets and ways", "not inferred: no floor in the element count against spacing",
+                     "confidence 0.00", "Geometry/l1/sets_ways")], rows
+    assert all("|" not in cell and "primary=" not in cell for row in rows for cell in row)
