@@ -63,6 +63,16 @@ def _entry_peak(counter, source):
     return spec
 
 
+def _ctx_number(ctx, key):
+    """A context number (Google Benchmark writes them as strings); infinity where it is absent, so a
+    check that needs it is not skipped for want of it."""
+    try:
+        v = float(ctx.get(key, ""))
+        return v if v > 0 else math.inf
+    except ValueError:
+        return math.inf
+
+
 DRAM_PEAK = _ctx_peak("gpu_dram_peak_bytes_per_second", "the theoretical DRAM bandwidth (memory clock x bus width)")
 CLOCK_PEAK = _ctx_peak("gpu_max_sm_clock_mhz", "the maximum SM clock the device reports")
 LINK_PEAK = _entry_peak("link_peak_bytes_per_second", "the host link's peak (PCIe generation x width)")
@@ -150,6 +160,12 @@ def judge(run, doc, model):
             c.basis = "not measured in this run"
             continue
         c.name = name
+        # A latency check that means one level holds only where the footprint fits that level: the
+        # L2 check's chain must fit in half the L2 (one partition, on a GPU that splits it).
+        footprint = re.search(r"/footprint:(\d+)/", name)
+        if what.startswith("L2 hit latency") and footprint and 2 * int(footprint.group(1)) > _ctx_number(ctx, "gpu_l2_bytes"):
+            c.basis = f"its {int(footprint.group(1)) / 2 ** 20:.1f} MiB chain does not fit half of this GPU's L2: not an L2 hit here"
+            continue
         if name in run.errors:
             c.status, c.basis = "fail", "the benchmark failed in this run (its error entry)"
             continue

@@ -217,6 +217,16 @@ def test_accept_healthy_and_a_planted_degradation_of_each_group(tmp_path):
     assert code == 0, out
 
 
+def test_accept_skips_an_l2_check_whose_chain_does_not_fit_the_l2(tmp_path):
+    """A GPU with a 4 MiB L2 (a T4): the 5.4 MiB chain is no L2 hit there, so the check is skipped
+    with its reason, not judged."""
+    path = write_run(tmp_path / "small-l2.json", "GPU-t4", "PART-A", accept_values(), "2026-12-01T00:00:00+00:00",
+                     extra_ctx={"gpu_l2_bytes": str(4 << 20), "gpu_dram_peak_bytes_per_second": "4.8e12"})
+    code, out, _ = run_accept(path)
+    line = next(l for l in out.splitlines() if "L2 hit latency" in l)
+    assert line.strip().startswith("SKIP") and "does not fit half of this GPU's L2" in line, line
+
+
 def test_accept_above_the_physical_limit_fails(tmp_path):
     model = write_accept_fleet(tmp_path)
     code, out, _ = run_accept(candidate(tmp_path, "over.json", {"DRAM write headline": 1.1}), "--expected", model)
