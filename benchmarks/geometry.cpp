@@ -10,6 +10,7 @@
 //   Geometry/l2/capacity                       L2 capacity against the API: each partition by its own SM (two-partition L2s)
 //   Geometry/l2/line                           L2 line: apparent capacity at strides 192, 320, 448, 576 against 64 B
 //   Geometry/l2/sm_map                         every SM's near and far L2 latency
+//   Geometry/l2/slice_map                      every SM x L2 slice hit latency, the additive fit, GPCs
 //   Geometry/readonly/capacity                 the read-only path's (ld.global.nc) capacity and hit latency
 //   Geometry/readonly/shares_l1                whether ld.nc and ld.ca lines evict each other
 //   Geometry/constant/sweep/footprint:F        raw: a constant-memory chase, one element per 64 B
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "analysis/cache_geometry.hpp"
+#include "analysis/l2_slice_map.hpp"
 #include "analysis/stats.hpp"
 #include "fixtures/harness/bench_name.hpp"
 #include "fixtures/harness/chase_builder.hpp"
@@ -503,6 +506,143 @@ void l2_sm_map(benchmark::State& state, std::uint32_t sm) {
   });
 }
 
+// Every SM's L2 hit latency to every line of kSliceMapLines lines (line_latency_every_sm, twice:
+// their difference is the map's noise), the lines grouped into the slices that hold them, an
+// additive model (SM term + slice term) fitted, and the SMs grouped into GPCs by the clusters
+// they share (analysis/l2_slice_map.hpp). Figures are a chain's cycles: the map less its offset
+// against a chain over the same lines from the reference SM (repeating one line costs a constant
+// more). ARCHBENCH_L2_MAP_CSV=PATH writes the SM x slice matrix; scripts/plot_geometry.py draws it.
+constexpr std::uint32_t kSliceMapLines = 8192;
+
+void write_l2_map_csv(const L2SliceMap& m, const GpcGroups& gpcs, double offset) {
+  const char* path = std::getenv("ARCHBENCH_L2_MAP_CSV");
+  if (!path || !*path) return;
+  std::FILE* f = std::fopen(path, "w");
+  if (!f) throw std::runtime_error(std::string("ARCHBENCH_L2_MAP_CSV: cannot write ") + path);
+  std::fprintf(f, "sm,side,gpc,sm_term_cycles");
+  for (std::size_t g = 0; g < m.groups; ++g) std::fprintf(f, ",slice%03zu", g);
+  std::fprintf(f, "\nlines,,,");
+  for (std::size_t g = 0; g < m.groups; ++g) std::fprintf(f, ",%zu", m.group_lines[g]);
+  for (std::size_t s = 0; s < m.sms; ++s) {
+    if (m.sm_side[s] < 0) continue;  // no block reached this SM
+    std::fprintf(f, "\n%zu,%d,%d,%.2f", s, m.sm_side[s], gpcs.gpc[s], m.sm_term[s]);
+    for (double c : m.cycles[s]) std::fprintf(f, ",%.2f", c - offset);
+  }
+  std::fprintf(f, "\n");
+  std::fclose(f);
+}
+
+void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
+  guarded(state, [&] {
+    const GpuInfo& g = Gpu::current().info();
+    const std::size_t sms = std::size_t(g.sm_count);
+    const std::vector<std::uint64_t> offsets = stride_offsets(std::size_t(kSliceMapLines) * kLine, kLine);
+    DeviceBuffer<std::uint8_t> region(std::size_t(kSliceMapLines) * kLine);
+    DeviceBuffer<std::uint64_t> d_offsets(offsets);
+    const auto base = reinterpret_cast<std::uint64_t>(region.get());
+    std::vector<float> a, b;
+    double chain = 0;
+    std::vector<std::vector<std::uint32_t>> clusters;
+    timed_loop(state, [&] {
+      const auto began = Clock::now();
+      a = line_latency_every_sm(base, kSliceMapLines, kLine);
+      b = line_latency_every_sm(base, kSliceMapLines, kLine);
+      write_offset_chase(region.get(), d_offsets.get(), kSliceMapLines);
+      ARCHBENCH_CUDA(cudaDeviceSynchronize());
+      constexpr std::uint32_t kTimed = 8192;
+      for (const SmChase& r : run_sm_chase(CacheOp::cg, base, 2 * kSliceMapLines, kTimed, int(sm), int(sms)))
+        if (r.ran && r.smid == sm) chain = double(r.cycles) / kTimed;
+      // Clusters of 16 (where the GPU allows them), 8, 4 and 2 blocks, one block per SM or several,
+      // as many clusters as fit and a few fewer: each launch places them anew.
+      clusters.clear();
+      for (int size : {16, 8, 4, 2})
+        for (std::uint32_t smem : {std::uint32_t(g.smem_per_block_optin_bytes), 0u})
+          for (int fewer : {0, 1, 2, 3}) {
+            const auto lists = run_cluster_sms(size, smem, fewer);
+            clusters.insert(clusters.end(), lists.begin(), lists.end());
+          }
+      return seconds_since(began);
+    });
+    // The noise of one map entry: the two maps' difference / sqrt 2, robustly (1.4826 MAD: a few
+    // loads held up by a refresh must not widen the radius), over the SMs that ran.
+    std::vector<double> diff;
+    std::vector<float> map(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      map[i] = (a[i] + b[i]) / 2;
+      if (a[i] > 0 && b[i] > 0) diff.push_back(double(a[i]) - b[i]);
+    }
+    const double mid = median(diff);
+    for (double& d : diff) d = std::abs(d - mid);
+    const double noise = 1.4826 * median(diff) / std::sqrt(2.0);
+    // Lines of one slice differ by the noise of two map entries; a radius of 4 of them (RMS over
+    // the SMs) keeps them together and two slices apart that differ by a few cycles from some SMs.
+    // A group of fewer than 1/512 of the lines is noise.
+    const L2SliceMap m = group_l2_slices(map, sms, kSliceMapLines, std::max(1.0, 4 * noise * std::sqrt(2.0)),
+                                         kSliceMapLines / 512);
+    const GpcGroups gpcs = group_gpcs(sms, clusters, m, 2);
+    double own = 0;
+    for (std::uint32_t l = 0; l < kSliceMapLines; ++l) own += map[std::size_t(sm) * kSliceMapLines + l];
+    const double offset = chain > 0 ? own / kSliceMapLines - chain : 0;
+    state.counters["lines"] = kSliceMapLines;
+    state.counters["slice_groups"] = double(m.groups);
+    state.counters["map_noise_cycles"] = noise;
+    state.counters["map_offset_cycles"] = offset;
+    state.counters["chain_cycles"] = chain;
+    state.counters["min_cycles"] = m.min_cycles - offset;
+    state.counters["median_cycles"] = m.median_cycles - offset;
+    state.counters["max_cycles"] = m.max_cycles - offset;
+    state.counters["nearest_median_cycles"] = m.nearest_median_cycles - offset;
+    state.counters["farthest_median_cycles"] = m.farthest_median_cycles - offset;
+    state.counters["fit_r_squared"] = m.r_squared;
+    state.counters["fit_r_squared_one_side"] = m.r_squared_one_side;
+    state.counters["sides"] = double(m.sides);
+    state.counters["side_separation"] = m.side_separation;
+    state.counters["fit_residual_sd_cycles"] = m.residual_sd_cycles;
+    std::vector<double> sm_terms, gpc_terms;
+    for (std::size_t s = 0; s < sms; ++s)
+      if (gpcs.gpc[s] >= 0) sm_terms.push_back(m.sm_term[s]);
+    state.counters["sm_term_sd_cycles"] = sample_sd(sm_terms);
+    std::vector<double> slice_terms;
+    for (const auto& side : m.group_term) slice_terms.insert(slice_terms.end(), side.begin(), side.end());
+    state.counters["slice_term_sd_cycles"] = sample_sd(slice_terms);
+    // How much of the SM term the GPC explains: the sd of the GPCs' mean terms against the SMs'.
+    for (std::size_t c = 0; c < gpcs.count; ++c) {
+      std::vector<double> t;
+      for (std::size_t s = 0; s < sms; ++s)
+        if (gpcs.gpc[s] == int(c)) t.push_back(m.sm_term[s]);
+      if (!t.empty()) gpc_terms.push_back(mean(t));
+    }
+    state.counters["gpc_term_sd_cycles"] = sample_sd(gpc_terms);
+    state.counters["gpcs"] = double(gpcs.count);
+    state.counters["sms_gpc_by_cluster"] = double(gpcs.by_cluster);
+    state.counters["sms_gpc_by_map"] = double(gpcs.by_map);
+    state.counters["cluster_launch_lists"] = double(clusters.size());
+    char key[64];
+    for (std::size_t s = 0; s < sms; ++s) {
+      std::snprintf(key, sizeof key, "sm%03zu_gpc", s);
+      state.counters[key] = gpcs.gpc[s];
+      std::snprintf(key, sizeof key, "sm%03zu_term_cycles", s);
+      state.counters[key] = m.sm_term[s];
+    }
+    for (std::size_t s = 0; s < sms; ++s) {
+      std::snprintf(key, sizeof key, "sm%03zu_side", s);
+      state.counters[key] = m.sm_side[s];
+    }
+    for (std::size_t c = 0; c < m.groups; ++c) {
+      for (std::size_t k = 0; k < m.sides; ++k) {
+        std::snprintf(key, sizeof key, "slice%03zu_side%zu_term_cycles", c, k);
+        state.counters[key] = m.group_term[k][c];
+      }
+      std::snprintf(key, sizeof key, "slice%03zu_lines", c);
+      state.counters[key] = double(m.group_lines[c]);
+    }
+    write_l2_map_csv(m, gpcs, offset);
+    note(state, "GPCs from clusters" + std::string(gpcs.by_map ? " (" + std::to_string(gpcs.by_map) +
+                                                                      " SMs never shared a cluster with a GPC: placed by their map rows)"
+                                                                : ""));
+  });
+}
+
 // --- Read-only path and constant caches ----------------------------------------------------------
 
 void readonly_capacity(benchmark::State& state, std::uint32_t sm) {
@@ -620,6 +760,7 @@ void register_geometry(const SuiteConfig& cfg) {
   if (!cfg.quick) {
     p.push_back({"Geometry/l2/line", on_sm(l2_line)});
     p.push_back({"Geometry/l2/sm_map", on_sm(l2_sm_map)});
+    p.push_back({"Geometry/l2/slice_map", on_sm(l2_slice_map)});
   }
   p.push_back({"Geometry/readonly/capacity", on_sm(readonly_capacity)});
   p.push_back({"Geometry/readonly/shares_l1", on_sm(readonly_shares_l1)});
@@ -641,6 +782,7 @@ void register_geometry(const SuiteConfig& cfg) {
                    {"Geometry/l2/capacity", {value("capacity_bytes", 5), value("near_partition_bytes", 5)}},
                    {"Geometry/l2/line", {value("line_bytes", 0)}},
                    {"Geometry/l2/sm_map", {lower("near_median_cycles"), lower("far_median_cycles")}},
+                   {"Geometry/l2/slice_map", {lower("median_cycles")}},
                    {"Geometry/readonly/capacity", {value("capacity_bytes", 5)}},
                    {"Geometry/readonly/shares_l1", {value("shares_storage", 0)}},
                    {"Geometry/constant/capacity", {value("levels", 0)}}});

@@ -51,6 +51,12 @@ void chase_latency(benchmark::State& state, ChaseSpec spec, std::uint32_t pin_sm
       });
       report_fine_latency(state, spec, runs, r.primed(), pin_sm);
     }
+    // Where a short chase sits (ChaseRunner): its first line's offset and how far its lines' mean
+    // L2 latency from the SM lies from the SM's average (the map's cycles).
+    if (const ChaseRunner::Placed& at = r.placed(); at.placed) {
+      state.counters["l2_placement_offset_bytes"] = double(at.offset_bytes);
+      state.counters["l2_placed_lines_vs_sm_average_cycles"] = at.lines_cycles - at.target_cycles;
+    }
     // --counters: kCounterSteps steps' own counters, the warm-up subtracted (ChaseRunner).
     if (add_hw_counters(state, kHwMemory, r.counter_replay(true), r.counter_replay(false)))
       state.counters["hw_steps"] = ChaseRunner::kCounterSteps;

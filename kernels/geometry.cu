@@ -1,5 +1,6 @@
 #include "kernels/geometry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -198,6 +199,52 @@ std::vector<SmChase> run_sm_chase(CacheOp op, std::uint64_t start, std::uint32_t
   }
   cuda_check_launch("sm_chase");
   return out.download();
+}
+
+namespace {
+
+// Each block records its SM after a pause long enough that the whole grid is resident at once.
+__global__ void cluster_sm_kernel(std::uint32_t* sm_of_block) {
+  const std::uint64_t t0 = dev::clock64_ordered();
+  while (dev::clock64_ordered() - t0 < 20000) {
+  }
+  if (threadIdx.x == 0) sm_of_block[blockIdx.x] = dev::smid();
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> run_cluster_sms(int cluster_size, std::uint32_t smem_bytes, int fewer) {
+  int device = 0, supported = 0;
+  ARCHBENCH_CUDA(cudaGetDevice(&device));
+  ARCHBENCH_CUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device));
+  if (!supported || cluster_size < 1) return {};
+  ARCHBENCH_CUDA(cudaFuncSetAttribute(cluster_sm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes)));
+  if (cluster_size > 8)
+    ARCHBENCH_CUDA(cudaFuncSetAttribute(cluster_sm_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = unsigned(cluster_size);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(cluster_size));
+  config.blockDim = dim3(32);
+  config.dynamicSmemBytes = smem_bytes;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int fit = 0;
+  if (cudaOccupancyMaxActiveClusters(&fit, cluster_sm_kernel, &config) != cudaSuccess || fit == 0) {
+    (void)cudaGetLastError();  // a size the GPU cannot place: no lists, not an error
+    return {};
+  }
+  const int clusters = std::max(1, fit - fewer);
+  config.gridDim = dim3(unsigned(clusters * cluster_size));
+  DeviceBuffer<std::uint32_t> sm_of_block{std::size_t(clusters) * std::size_t(cluster_size)};
+  ARCHBENCH_CUDA(cudaLaunchKernelEx(&config, cluster_sm_kernel, sm_of_block.get()));
+  cuda_check_launch("cluster_sm_kernel");
+  const std::vector<std::uint32_t> sm = sm_of_block.download();
+  std::vector<std::vector<std::uint32_t>> out(sm.size() / std::size_t(cluster_size));
+  for (std::size_t b = 0; b < sm.size(); ++b) out[b / std::size_t(cluster_size)].push_back(sm[b]);
+  return out;
 }
 
 }  // namespace archbench

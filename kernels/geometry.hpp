@@ -55,4 +55,11 @@ std::vector<ConstChase> run_const_chase_every_sm(std::uint32_t start, std::uint3
 // the memory side's units, measure_unit_census). Untimed.
 void run_stream_read(const void* data, std::size_t bytes);
 
+// The SMs of each cluster of one launch of `cluster_size` blocks per cluster (one block per SM
+// where `smem_bytes` of dynamic shared memory leave room for one; as many clusters as the
+// occupancy API says fit, less `fewer`): one list of SM ids per cluster. Blocks of one cluster run
+// in one GPC (CUDA Programming Guide, thread block clusters), so the lists group SMs by GPC.
+// Empty when the GPU has no cluster launch or the size does not fit. Throws CudaError.
+std::vector<std::vector<std::uint32_t>> run_cluster_sms(int cluster_size, std::uint32_t smem_bytes, int fewer);
+
 }  // namespace archbench

@@ -2,8 +2,10 @@
 // latencies, the walk SM.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
+#include "analysis/line_placement.hpp"
 #include "analysis/placement.hpp"
 
 using namespace archbench;
@@ -61,4 +63,28 @@ TEST(Placement, WalkSmIsTypicalOfTheFasterGroupOfWalks) {
   for (std::size_t s = 0; s < 16; ++s) one[s] = 400 + 0.3 * double((s * 7) % 16);
   EXPECT_EQ(walk_sm_of(l2, one), typical_sm(l2, one));
   EXPECT_FALSE(walk_sm_of({}, {}).has_value());
+}
+
+TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
+  // One SM's latency per line, in pairs of lines (an H200's 256 B slice granule), four slices at
+  // 270, 290, 300 and 340 cycles over and over: the SM's average is 300.
+  std::vector<float> per_line;
+  for (int g = 0; g < 64; ++g) {
+    const float v = g % 4 == 0 ? 270.f : g % 4 == 1 ? 290.f : g % 4 == 2 ? 300.f : 340.f;
+    per_line.push_back(v);
+    per_line.push_back(v);
+  }
+  // Two lines at offset 0 read the nearest slice (270): the placement moves the chase to the first
+  // offset whose two lines read the average (offsets 1-3 read 280, 290, 295).
+  const LinePlacement two = place_lines(per_line, 1, 2, 16, 300.0);
+  EXPECT_EQ(two.offset_lines, 4u);
+  EXPECT_DOUBLE_EQ(two.mean_cycles, 300.0);
+  // Eight lines cover the four slices from offset 0, which stays.
+  EXPECT_EQ(place_lines(per_line, 1, 8, 16, 300.0).offset_lines, 0u);
+  // A stride of 2 lines (one per granule): offset 0 reads 270, 290, 300, 340 -> 300.
+  EXPECT_DOUBLE_EQ(place_lines(per_line, 2, 4, 8, 300.0).mean_cycles, 300.0);
+  // Candidates stop where the chase would leave the mapped region.
+  EXPECT_LE(place_lines(per_line, 1, 127, 1000, 0.0).offset_lines, 1u);
+  EXPECT_THROW(place_lines(per_line, 1, 129, 4, 300.0), std::invalid_argument);
+  EXPECT_THROW(place_lines(per_line, 0, 2, 4, 300.0), std::invalid_argument);
 }

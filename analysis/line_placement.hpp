@@ -1,0 +1,41 @@
+// Where a short single-SM chase sits in the L2 (pure C++, unit-tested on synthetic maps).
+//
+// An L2 hit's latency depends on the SM and on the slice that holds the line: on an H200 one SM's
+// lines read 260-350 cycles, and a chase of a few KiB touches a few slices, so its figure followed
+// the lines it happened to get (274-285 cycles by board). A chase over the lines at the SM's
+// average distance reads what the SM reads over the whole L2: place_lines picks, among a region's
+// line offsets, the one whose lines' mean latency from the SM is nearest that average.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+namespace archbench {
+
+struct LinePlacement {
+  std::size_t offset_lines = 0;  // the chase's first line, in lines from the region's start
+  double mean_cycles = 0;        // its lines' mean latency (the map's units)
+};
+
+// per_line[i]: line i's latency from the SM. The chase reads `count` lines `stride_lines` apart
+// from its first line; candidates are offsets 0 .. candidates - 1 whose lines all lie in per_line.
+// Returns the offset whose mean is nearest `target`, ties to the smaller offset. Throws
+// std::invalid_argument when no candidate fits.
+inline LinePlacement place_lines(const std::vector<float>& per_line, std::size_t stride_lines, std::size_t count,
+                                 std::size_t candidates, double target) {
+  if (stride_lines == 0 || count == 0 || candidates == 0 || (count - 1) * stride_lines >= per_line.size())
+    throw std::invalid_argument("place_lines: the chase does not fit the mapped region");
+  const std::size_t fit = per_line.size() - (count - 1) * stride_lines;
+  LinePlacement best;
+  double best_gap = INFINITY;
+  for (std::size_t o = 0; o < candidates && o < fit; ++o) {
+    double sum = 0;
+    for (std::size_t k = 0; k < count; ++k) sum += per_line[o + k * stride_lines];
+    const double mean = sum / double(count), gap = std::abs(mean - target);
+    if (gap < best_gap) best_gap = gap, best = {o, mean};
+  }
+  return best;
+}
+
+}  // namespace archbench
