@@ -57,7 +57,8 @@ double split_sides(const std::vector<std::vector<double>>& rows, const std::vect
 }
 
 // The additive fit with the SMs on `side` (terms per side), written into m; returns R^2.
-double fit_additive(L2SliceMap& m, const std::vector<std::size_t>& ran, const std::vector<int>& side, std::size_t sides) {
+double fit_additive(L2SliceMap& m, const std::vector<std::size_t>& ran, const std::vector<int>& side,
+                    std::size_t sides) {
   std::vector<double> all;
   for (std::size_t s : ran) all.insert(all.end(), m.cycles[s].begin(), m.cycles[s].end());
   m.grand = mean(all);

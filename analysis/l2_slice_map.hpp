@@ -35,8 +35,8 @@ struct L2SliceMap {
   std::vector<double> sm_term;                  // per SM, within its side
   std::vector<std::vector<double>> group_term;  // [side][group]
   double grand = 0, r_squared = 0, residual_sd_cycles = 0;
-  double r_squared_one_side = 0;  // the same model with every SM on one side
-  double min_cycles = 0, median_cycles = 0, max_cycles = 0;  // over SM x group
+  double r_squared_one_side = 0;                                 // the same model with every SM on one side
+  double min_cycles = 0, median_cycles = 0, max_cycles = 0;      // over SM x group
   double nearest_median_cycles = 0, farthest_median_cycles = 0;  // median over SMs of each SM's nearest, farthest group
 };
 
@@ -56,7 +56,7 @@ struct GpcGroups {
   std::vector<int> gpc;  // per SM
   std::size_t count = 0, by_cluster = 0, by_map = 0;
 };
-GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms,
-                     const L2SliceMap& map, std::size_t small);
+GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms, const L2SliceMap& map,
+                     std::size_t small);
 
 }  // namespace archbench

@@ -121,9 +121,10 @@ void report_plateau_level(benchmark::State& state, std::uint32_t sm, const std::
                           int carveout, std::size_t footprint) {
   const auto offsets = stride_offsets(std::max(footprint / kLine, std::size_t(4)) * kLine, kLine);
   const auto warm = std::uint32_t(std::max<std::size_t>(4096, 2 * offsets.size()));
-  report_plateau_counters(
-      state, plateau, offsets.size() * kLine, op == CacheOp::cg,
-      [sm, op, offsets, carveout, warm](std::uint32_t extra) { runner().average(sm, op, offsets, carveout, warm + extra); });
+  report_plateau_counters(state, plateau, offsets.size() * kLine, op == CacheOp::cg,
+                          [sm, op, offsets, carveout, warm](std::uint32_t extra) {
+                            runner().average(sm, op, offsets, carveout, warm + extra);
+                          });
 }
 
 // The hit plateau at half the onset and the miss plateau at 1.5x the capacity.
@@ -196,7 +197,8 @@ void l1_capacity_bench(benchmark::State& state, std::uint32_t sm, int carveout) 
     state.counters["carveout_pct"] = carveout;
     // The driver applies a carveout from its own list: the shared memory it took, as the L1 the
     // hint cost against the largest L1 (carveout 0).
-    if (carveout != 0) state.counters["smem_taken_bytes"] = double(l1_capacity(sm, 0).r.capacity) - double(c.r.capacity);
+    if (carveout != 0)
+      state.counters["smem_taken_bytes"] = double(l1_capacity(sm, 0).r.capacity) - double(c.r.capacity);
     report_replacement(state, measure_replacement(runner().stride_latency(sm, CacheOp::ca, kLine, carveout, 2.0), c.r,
                                                   kLine, 4 * Gpu::current().info().smem_per_sm_bytes));
     report_clocks(state, runner().last_clock_mhz());
@@ -228,7 +230,8 @@ void l1_sets_ways(benchmark::State& state, std::uint32_t sm) {
       max_hits.clear();
       for (std::size_t d = kLine; d <= 4096 * kLine; d *= 2) {
         const std::size_t limit = std::min(2 * lines, runner().buffer_bytes() / d - 1);
-        const CapacityResult r = find_capacity(median_of_runs(runner().spaced_latency(sm, d, 0), 3), 1, limit, 1, c.noise);
+        const CapacityResult r =
+            find_capacity(median_of_runs(runner().spaced_latency(sm, d, 0), 3), 1, limit, 1, c.noise);
         max_hits.emplace_back(d, r.capacity ? r.capacity : limit);
       }
       return seconds_since(began);
@@ -545,8 +548,8 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     std::vector<std::vector<std::uint32_t>> clusters;
     timed_loop(state, [&] {
       const auto began = Clock::now();
-      a = line_latency_every_sm(base, kSliceMapLines, kLine);
-      b = line_latency_every_sm(base, kSliceMapLines, kLine);
+      a = line_latency_every_sm(line_addresses(base, kSliceMapLines, kLine));
+      b = line_latency_every_sm(line_addresses(base, kSliceMapLines, kLine));
       write_offset_chase(region.get(), d_offsets.get(), kSliceMapLines);
       ARCHBENCH_CUDA(cudaDeviceSynchronize());
       constexpr std::uint32_t kTimed = 8192;
@@ -577,8 +580,8 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     // Lines of one slice differ by the noise of two map entries; a radius of 4 of them (RMS over
     // the SMs) keeps them together and two slices apart that differ by a few cycles from some SMs.
     // A group of fewer than 1/512 of the lines is noise.
-    const L2SliceMap m = group_l2_slices(map, sms, kSliceMapLines, std::max(1.0, 4 * noise * std::sqrt(2.0)),
-                                         kSliceMapLines / 512);
+    const L2SliceMap m =
+        group_l2_slices(map, sms, kSliceMapLines, std::max(1.0, 4 * noise * std::sqrt(2.0)), kSliceMapLines / 512);
     const GpcGroups gpcs = group_gpcs(sms, clusters, m, 2);
     double own = 0;
     for (std::uint32_t l = 0; l < kSliceMapLines; ++l) own += map[std::size_t(sm) * kSliceMapLines + l];
@@ -637,9 +640,10 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
       state.counters[key] = double(m.group_lines[c]);
     }
     write_l2_map_csv(m, gpcs, offset);
-    note(state, "GPCs from clusters" + std::string(gpcs.by_map ? " (" + std::to_string(gpcs.by_map) +
-                                                                      " SMs never shared a cluster with a GPC: placed by their map rows)"
-                                                                : ""));
+    note(state, "GPCs from clusters" +
+                    std::string(gpcs.by_map ? " (" + std::to_string(gpcs.by_map) +
+                                                  " SMs never shared a cluster with a GPC: placed by their map rows)"
+                                            : ""));
   });
 }
 

@@ -53,13 +53,20 @@ std::string probe_name(const TlbProbe& probe) {
 // as the translation: two lines at a 64 KiB stride read 299 cycles on one H100 and 267 on another,
 // on the same SM. Each launch of such a chase is the mean over enough placements of the chain
 // (the same pages, lines 640 B further on each time) to hold kMinElementsForLevels lines.
-int placements_for(std::uint64_t elements) {
+// An ld.cg chase of at most kTlbPlacedMaxElements lines is placed by the L2 map instead, on lines
+// at the SM's average L2 distance (TlbRunner::measure): one placement.
+int placements_for(const TlbProbe& probe, std::uint64_t elements) {
+  if (probe.op == CacheOp::cg && elements <= kTlbPlacedMaxElements) return 1;
   return elements >= kMinElementsForLevels ? 1 : int((kMinElementsForLevels + elements - 1) / elements);
 }
 constexpr std::size_t kPlacementStep = 5 * 128;
 static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "placements leave the pages");
 
-TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm);
+TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm,
+                    double l2_average_cycles);
+
+// The walk SM's average L2 hit latency (sm_l2_average_cycles): where the map places short ld.cg
+// chases.
 
 // Every SM's walk latency from the probe (indexed by SM; empty until probed or where it failed),
 // reported beside the geometry: which SM was chosen out of what.
@@ -80,7 +87,7 @@ std::uint32_t probe_walk_sm(const Placement& placement) {
   const int sms = Gpu::current().info().sm_count;
   std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
   for (int s = 0; s < sms; ++s)
-    cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s)).cycles;
+    cycles[std::size_t(s)] = chase_on(runner, {TlbMapping::managed, CacheOp::cg}, p, std::uint32_t(s), 0).cycles;
   walk_probe_cycles() = cycles;
   return walk_sm_of(placement.measured.cycles_per_sm, cycles).value_or(placement.reference_sm);
 }
@@ -101,12 +108,13 @@ std::uint32_t walk_sm(const Placement& placement) {
 
 // One point's latency on one SM, as the benchmark and the inference both take it: the mean over
 // the point's placements (cycles), their summed window and the median clock.
-TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm) {
-  const int placements = placements_for(p.footprint / p.stride);
+TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm,
+                    double l2_average_cycles) {
+  const int placements = placements_for(probe, p.footprint / p.stride);
   std::vector<TlbLatency> runs;
-  for (int j = 0; j < placements; ++j)
-    runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep));  // throws on a wrong end
-  TlbLatency m = runs.back();                                                              // elements, warm steps, SM
+  for (int j = 0; j < placements; ++j)  // throws on a wrong end
+    runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep, l2_average_cycles));
+  TlbLatency m = runs.back();  // elements, warm steps, SM
   m.cycles = m.window_ns = 0;
   for (const TlbLatency& r : runs) {
     m.cycles += r.cycles / placements;
@@ -123,7 +131,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     std::vector<TlbLatency> runs;
     std::vector<double> samples;
     timed_loop(state, [&] {
-      runs.push_back(chase_on(runner, probe, p, walk_sm(placement)));
+      runs.push_back(chase_on(runner, probe, p, walk_sm(placement), sm_l2_average_cycles(walk_sm(placement))));
       samples.push_back(runs.back().cycles);
       return runs.back().window_ns * 1e-9;
     });
@@ -138,7 +146,12 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     state.counters["warm_steps"] = runs.back().warm_steps;
     state.counters["steps"] = kTlbTimedSteps;
     state.counters["sm"] = double(walk_sm(placement));
-    state.counters["placements"] = placements_for(p.footprint / p.stride);
+    state.counters["placements"] = placements_for(probe, p.footprint / p.stride);
+    if (runs.back().placed_lines_cycles > 0) {
+      state.counters["l2_placement_offset_bytes"] = double(runs.back().placement_bytes);
+      state.counters["l2_placed_lines_vs_sm_average_cycles"] =
+          runs.back().placed_lines_cycles - sm_l2_average_cycles(walk_sm(placement));
+    }
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
   });
@@ -156,7 +169,7 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     if (it == runner.recorded().end()) {
       std::vector<double> cycles, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = chase_on(runner, probe, p, walk_sm(placement));
+        const TlbLatency m = chase_on(runner, probe, p, walk_sm(placement), sm_l2_average_cycles(walk_sm(placement)));
         cycles.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
@@ -282,8 +295,7 @@ void register_tlb(const SuiteConfig& cfg) {
           {bench_name("Tlb/latency/" + probe_name(probe), {{"stride", p.stride}, {"footprint", p.footprint}}),
            [probe, p, placement](benchmark::State& st) { latency(st, probe, p, *placement); }});
     const bool last = &probe == &probes.back();
-    geometries.push_back({"Tlb/geometry/" + probe_name(probe),
-                          [probe, sweep, last, placement](benchmark::State& st) {
+    geometries.push_back({"Tlb/geometry/" + probe_name(probe), [probe, sweep, last, placement](benchmark::State& st) {
                             geometry(st, probe, sweep, last, *placement);
                           }});
   }

@@ -137,59 +137,64 @@ void warm_l2(const std::uint32_t* d, std::size_t words) {
 
 namespace {
 
-// Every line's first 8 bytes = its own address (line_latency's chase stays on the line).
-__global__ void write_self_pointers(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes) {
+// Every listed line's first 8 bytes = its own address (line_latency's chase stays on the line).
+__global__ void write_self_pointers(const std::uint64_t* __restrict__ addresses, std::uint32_t lines) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < lines) {
-    const std::uint64_t a = base + std::uint64_t(i) * line_bytes;
-    *reinterpret_cast<std::uint64_t*>(a) = a;
-  }
+  if (i < lines) *reinterpret_cast<std::uint64_t*>(addresses[i]) = addresses[i];
 }
 
-std::vector<float> line_latency(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes, int pin_sm) {
-  if (lines == 0 || line_bytes < 8 || line_bytes % 8 || base % 8)
-    throw std::invalid_argument("line latency: lines > 0, line_bytes a multiple of 8, an 8-byte aligned base");
+std::vector<float> line_latency(const std::vector<std::uint64_t>& addresses, int pin_sm) {
+  if (addresses.empty() || addresses.size() > 0xffffffffu)
+    throw std::invalid_argument("line latency: between 1 and 2^32 - 1 lines");
+  for (std::uint64_t a : addresses)
+    if (a % 8) throw std::invalid_argument("line latency: a line address is not 8-byte aligned");
   int device = 0, sms = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&device));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   if (pin_sm >= sms)
     throw std::invalid_argument("line latency: SM " + std::to_string(pin_sm) + " does not exist (" +
                                 std::to_string(sms) + " SMs)");
-  write_self_pointers<<<(lines + 255) / 256, 256>>>(base, lines, line_bytes);
+  const auto lines = std::uint32_t(addresses.size());
+  DeviceBuffer<std::uint64_t> d_addresses(addresses);
+  write_self_pointers<<<(lines + 255) / 256, 256>>>(d_addresses.get(), lines);
   cuda_check_launch("write_self_pointers");
-  const std::size_t rows = pin_sm < 0 ? std::size_t(sms) : 1;
   DeviceBuffer<float> out{std::size_t(sms) * lines};
   DeviceBuffer<std::uint32_t> claims{std::size_t(sms)};
-  DeviceBuffer<std::uint64_t> sink(1);
+  DeviceBuffer<std::uint64_t> sink{1};
   ARCHBENCH_CUDA(cudaMemset(out.get(), 0, out.size() * sizeof(float)));
   // 8 one-warp blocks per SM, more where the block scheduler left the SM asked for out.
-  for (int blocks = 8 * sms; blocks <= 128 * sms; blocks *= 4) {
+  for (int blocks = 8 * sms;; blocks *= 4) {
     ARCHBENCH_CUDA(cudaMemset(claims.get(), 0, claims.size() * sizeof(std::uint32_t)));
-    dev::line_latency<dev::LoadCg, kLineLatencySteps><<<blocks, 32>>>(base, lines, line_bytes, out.get(), claims.get(),
-                                                                      pin_sm, std::uint32_t(sms), sink.get());
+    dev::line_latency<dev::LoadCg, kLineLatencySteps>
+        <<<blocks, 32>>>(d_addresses.get(), lines, out.get(), claims.get(), pin_sm, std::uint32_t(sms), sink.get());
     cuda_check_launch("line_latency");
     if (pin_sm < 0) break;
     std::uint32_t claimed = 0;
     ARCHBENCH_CUDA(cudaMemcpy(&claimed, claims.get() + pin_sm, sizeof claimed, cudaMemcpyDeviceToHost));
     if (claimed) break;
-    if (blocks * 4 > 128 * sms)
+    if (blocks >= 128 * sms)
       throw std::runtime_error("line latency: no block was scheduled on SM " + std::to_string(pin_sm));
   }
   std::vector<float> all = out.download();
-  if (rows == std::size_t(sms)) return all;
+  if (pin_sm < 0) return all;
   return std::vector<float>(all.begin() + std::ptrdiff_t(pin_sm) * lines,
                             all.begin() + std::ptrdiff_t(pin_sm + 1) * lines);
 }
 
 }  // namespace
 
-std::vector<float> line_latency_one_sm(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes,
-                                       std::uint32_t pin_sm) {
-  return line_latency(base, lines, line_bytes, int(pin_sm));
+std::vector<float> line_latency_one_sm(const std::vector<std::uint64_t>& addresses, std::uint32_t pin_sm) {
+  return line_latency(addresses, int(pin_sm));
 }
 
-std::vector<float> line_latency_every_sm(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes) {
-  return line_latency(base, lines, line_bytes, -1);
+std::vector<float> line_latency_every_sm(const std::vector<std::uint64_t>& addresses) {
+  return line_latency(addresses, -1);
+}
+
+std::vector<std::uint64_t> line_addresses(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes) {
+  std::vector<std::uint64_t> a(lines);
+  for (std::uint32_t i = 0; i < lines; ++i) a[i] = base + std::uint64_t(i) * line_bytes;
+  return a;
 }
 
 }  // namespace archbench

@@ -106,18 +106,16 @@ __global__ void __launch_bounds__(1)
   out->smid = smid();
 }
 
-// The L2 latency of each line of a region, from one SM or from every SM at once (the L2 map).
-// Each line's first 8 bytes hold its own address (write_self_pointers), so p = *p stays on the
-// line: kSteps dependent ld.cg, timed, after two untimed ones that bring the line to the SM's
-// partition. Each SM starts at a line of its own (its number times lines / sms) so that no two
-// SMs ask one slice for one line at once; every SM at once read within 0.3 cycles of one SM alone
-// on an H200. A block claims its SM through claims[smid] (pin_sm < 0: every SM; else that one).
-// out[smid * lines + line]: cycles per load. Repeating one line costs a constant more than a
-// chain through many (19.7 cycles, sd 0.4, over 132 SMs and 32-8192 lines of an H200), so the
-// map's differences are a chain's differences.
+// The L2 latency of each of a list of lines, from one SM or from every SM at once (the L2 map).
+// Each line's first 8 bytes hold its own address, so p = *p stays on the line: kSteps dependent
+// loads, timed, after two untimed ones that bring the line (and its translation) to the SM. Each
+// SM starts at a line of its own (its number times lines / sms) so that no two SMs ask one slice
+// for one line at once; every SM at once read within 0.3 cycles of one SM alone on an H200. A
+// block claims its SM through claims[smid] (pin_sm < 0: every SM; else that one).
+// out[smid * lines + line]: cycles per load, within 0.3 cycles of a chain through the same lines.
 template <class Load, unsigned kSteps>
 __global__ void __launch_bounds__(32)
-    line_latency(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes, float* out, std::uint32_t* claims,
+    line_latency(const std::uint64_t* __restrict__ addresses, std::uint32_t lines, float* out, std::uint32_t* claims,
                  int pin_sm, std::uint32_t sms, std::uint64_t* sink) {
   __shared__ std::uint32_t won;
   const std::uint32_t sm = smid();
@@ -128,7 +126,7 @@ __global__ void __launch_bounds__(32)
 #pragma unroll 1
   for (std::uint32_t k = 0; k < lines; ++k) {
     const std::uint32_t line = (first + k) % lines;
-    std::uint64_t p = base + std::uint64_t(line) * line_bytes;
+    std::uint64_t p = addresses[line];
     p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
     p = Load::load(reinterpret_cast<const std::uint64_t*>(p));
     st_global_u64(sink, p);  // the first timed load must not overlap the untimed ones

@@ -60,13 +60,15 @@ std::size_t fine_chase_shared_bytes();
 // footprint that fits into L2 quickly, without a long serial warm-up chase.
 void warm_l2(const std::uint32_t* d, std::size_t words);
 
-// The L2 hit latency of each line of [base, base + lines * line_bytes) through ld.cg, cycles per
-// load (kernels/pchase.cuh, line_latency): from SM pin_sm alone (lines values), or from every SM
-// at once (sm_count x lines, SM-major; a row of zeros for an SM no block reached). Overwrites the
-// first 8 bytes of every line. Throws std::invalid_argument on an empty or misaligned region.
+// The L2 hit latency of each line at `addresses` (8-byte aligned device addresses) through
+// ld.cg, cycles per load (kernels/pchase.cuh, line_latency): from SM pin_sm alone (one value per
+// line), or from every SM at once (sm_count x lines, SM-major; a row of zeros for an SM no block
+// reached). Overwrites the first 8 bytes of every line. Throws std::invalid_argument on an empty
+// list, a misaligned address or an SM that does not exist.
 inline constexpr std::uint32_t kLineLatencySteps = 16;
-std::vector<float> line_latency_one_sm(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes,
-                                       std::uint32_t pin_sm);
-std::vector<float> line_latency_every_sm(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes);
+std::vector<float> line_latency_one_sm(const std::vector<std::uint64_t>& addresses, std::uint32_t pin_sm);
+std::vector<float> line_latency_every_sm(const std::vector<std::uint64_t>& addresses);
+// The addresses of `lines` lines of `line_bytes` from `base`.
+std::vector<std::uint64_t> line_addresses(std::uint64_t base, std::uint32_t lines, std::uint32_t line_bytes);
 
 }  // namespace archbench

@@ -86,8 +86,8 @@ TEST(L2SliceMap, GpcsFromClustersAndTheRestFromTheMap) {
   const L2SliceMap m = group_l2_slices(s.map, s.sms, s.lines, 2.0, 3);
   // GPC 0 holds SMs 0,1,4,5,8,9,12,13; GPC 1 the others. Clusters saw all but SMs 12 and 13,
   // which only ever shared a cluster with each other.
-  const std::vector<std::vector<std::uint32_t>> clusters = {{0, 1, 4, 5}, {4, 5, 8, 9}, {2, 3, 6, 7},
-                                                            {6, 7, 10, 11, 14, 15}, {12, 13}};
+  const std::vector<std::vector<std::uint32_t>> clusters = {
+      {0, 1, 4, 5}, {4, 5, 8, 9}, {2, 3, 6, 7}, {6, 7, 10, 11, 14, 15}, {12, 13}};
   const GpcGroups g = group_gpcs(s.sms, clusters, m, 2);
   ASSERT_EQ(g.count, 2u);
   EXPECT_EQ(g.by_cluster, 14u);
