@@ -184,8 +184,7 @@ L2SliceMap group_l2_slices(const std::vector<float>& map, std::size_t sms, std::
   return out;
 }
 
-GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms, const L2SliceMap& map,
-                     std::size_t small) {
+GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms, std::size_t small) {
   std::vector<std::size_t> parent(sms);
   std::iota(parent.begin(), parent.end(), 0);
   const auto find = [&](std::size_t x) {
@@ -193,50 +192,53 @@ GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_
     return x;
   };
   std::vector<bool> seen(sms, false);
-  for (const auto& c : cluster_sms)
+  for (const auto& c : cluster_sms) {
+    std::size_t first = sms;
     for (std::uint32_t s : c)
       if (s < sms) {
         seen[s] = true;
-        parent[find(s)] = find(c.front() < sms ? c.front() : s);
+        if (first == sms) first = s;
+        parent[find(s)] = find(first);
       }
+  }
   std::vector<std::size_t> members(sms, 0);
   for (std::size_t s = 0; s < sms; ++s)
     if (seen[s]) ++members[find(s)];
-  // An SM's row of the map, its mean taken out: SMs of one GPC sit alike against the slices.
-  const auto row = [&](std::size_t s) {
-    std::vector<float> r(map.groups, 0.f);
-    if (s < map.cycles.size())
-      for (std::size_t g = 0; g < map.groups; ++g) r[g] = float(map.cycles[s][g] - mean(map.cycles[s]));
-    return r;
-  };
   GpcGroups out;
   out.gpc.assign(sms, -1);
   std::vector<std::size_t> roots;
-  for (std::size_t s = 0; s < sms; ++s)
-    if (seen[s] && members[find(s)] > small) {
-      const std::size_t r = find(s);
-      auto it = std::find(roots.begin(), roots.end(), r);
-      if (it == roots.end()) roots.push_back(r), it = roots.end() - 1;
-      out.gpc[s] = int(it - roots.begin());
-      ++out.by_cluster;
-    }
-  out.count = roots.size();
-  if (roots.empty()) return out;
   for (std::size_t s = 0; s < sms; ++s) {
-    if (out.gpc[s] >= 0 || !seen[s] || s >= map.cycles.size()) continue;
-    const std::vector<float> mine = row(s);
-    double best_d = INFINITY;
-    int best = -1;
-    for (std::size_t g = 0; g < roots.size(); ++g) {
-      double d = 0;
-      std::size_t n = 0;
-      for (std::size_t t = 0; t < sms; ++t)
-        if (out.gpc[t] == int(g) && t < map.cycles.size()) d += rms_between(mine, row(t)), ++n;
-      if (n && d / double(n) < best_d) best_d = d / double(n), best = int(g);
+    if (!seen[s]) continue;
+    if (members[find(s)] <= small) {
+      ++out.unknown;
+      continue;
     }
-    out.gpc[s] = best;
-    if (best >= 0) ++out.by_map;
+    const std::size_t r = find(s);
+    auto it = std::find(roots.begin(), roots.end(), r);
+    if (it == roots.end()) it = roots.insert(roots.end(), r);
+    out.gpc[s] = int(it - roots.begin());
+    ++out.by_cluster;
   }
+  out.count = roots.size();
+  return out;
+}
+
+TpcPairs pair_tpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& clusters_of_two) {
+  TpcPairs out;
+  out.partner.assign(sms, -1);
+  std::vector<bool> conflict(sms, false);
+  for (const auto& c : clusters_of_two) {
+    if (c.size() != 2 || c[0] == c[1] || c[0] >= sms || c[1] >= sms) continue;
+    for (int k = 0; k < 2; ++k) {
+      const std::uint32_t a = c[std::size_t(k)], b = c[std::size_t(1 - k)];
+      if (out.partner[a] >= 0 && out.partner[a] != int(b)) conflict[a] = true;
+      out.partner[a] = int(b);
+    }
+  }
+  for (std::size_t s = 0; s < sms; ++s)
+    if (conflict[s]) out.partner[s] = -1, ++out.conflicts;
+  for (std::size_t s = 0; s < sms; ++s)
+    if (out.partner[s] > int(s) && out.partner[std::size_t(out.partner[s])] == int(s)) ++out.pairs;
   return out;
 }
 

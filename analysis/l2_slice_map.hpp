@@ -48,15 +48,25 @@ L2SliceMap group_l2_slices(const std::vector<float>& map, std::size_t sms, std::
                            std::size_t min_lines, double min_side_separation = 2.0);
 
 // SMs grouped into GPCs: blocks of one cluster run in one GPC, so SMs seen in one cluster share
-// it (union of every launch's clusters: cluster_sms[c] lists the SMs of one cluster). An SM that
-// never shared a cluster with a group of more than `small` SMs joins the group whose SMs' rows of
-// the map lie nearest its own (RMS over groups, each SM's mean taken out), and is counted in
-// by_map. gpc[s] = -1 for an SM seen nowhere.
+// it (the union of every launch's clusters: cluster_sms[c] lists the SMs of one cluster). A group
+// of at most `small` SMs (a TPC that only ever shared a cluster with itself) is no GPC: its SMs
+// get -1 and count in `unknown`. The map cannot place them: the GPC explains a fraction of a cycle
+// of an SM's L2 latency (H200: the GPCs' mean SM terms spread 0.5-0.7 cycles, the SMs' 5.7), and
+// placing them by their map rows put 6 of 8 SMs into a GPC that then held 24.
 struct GpcGroups {
-  std::vector<int> gpc;  // per SM
-  std::size_t count = 0, by_cluster = 0, by_map = 0;
+  std::vector<int> gpc;  // per SM, -1 where unknown
+  std::size_t count = 0, by_cluster = 0, unknown = 0;
 };
-GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms, const L2SliceMap& map,
-                     std::size_t small);
+GpcGroups group_gpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& cluster_sms, std::size_t small);
+
+// TPCs from clusters of two blocks, one block per SM: such a cluster lands on the two SMs of one
+// TPC (on an H200 every one of 8241 clusters of 2-16 blocks held whole pairs 2k, 2k+1, and the
+// clusters of two the 66 pairs). partner[s] = the SM every such cluster paired s with, -1 where s
+// was never paired or paired with two different SMs (`conflicts` counts those SMs).
+struct TpcPairs {
+  std::vector<int> partner;
+  std::size_t pairs = 0, conflicts = 0;
+};
+TpcPairs pair_tpcs(std::size_t sms, const std::vector<std::vector<std::uint32_t>>& clusters_of_two);
 
 }  // namespace archbench

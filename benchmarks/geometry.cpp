@@ -545,7 +545,7 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     const auto base = reinterpret_cast<std::uint64_t>(region.get());
     std::vector<float> a, b;
     double chain = 0;
-    std::vector<std::vector<std::uint32_t>> clusters;
+    std::vector<std::vector<std::uint32_t>> clusters, pairs_of_one_block_per_sm;
     timed_loop(state, [&] {
       const auto began = Clock::now();
       a = line_latency_every_sm(line_addresses(base, kSliceMapLines, kLine));
@@ -558,11 +558,15 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
       // Clusters of 16 (where the GPU allows them), 8, 4 and 2 blocks, one block per SM or several,
       // as many clusters as fit and a few fewer: each launch places them anew.
       clusters.clear();
+      pairs_of_one_block_per_sm.clear();
+      const auto one_per_sm = std::uint32_t(g.smem_per_block_optin_bytes);
       for (int size : {16, 8, 4, 2})
-        for (std::uint32_t smem : {std::uint32_t(g.smem_per_block_optin_bytes), 0u})
+        for (std::uint32_t smem : {one_per_sm, 0u})
           for (int fewer : {0, 1, 2, 3}) {
             const auto lists = run_cluster_sms(size, smem, fewer);
             clusters.insert(clusters.end(), lists.begin(), lists.end());
+            if (size == 2 && smem == one_per_sm)
+              pairs_of_one_block_per_sm.insert(pairs_of_one_block_per_sm.end(), lists.begin(), lists.end());
           }
       return seconds_since(began);
     });
@@ -582,7 +586,8 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     // A group of fewer than 1/512 of the lines is noise.
     const L2SliceMap m =
         group_l2_slices(map, sms, kSliceMapLines, std::max(1.0, 4 * noise * std::sqrt(2.0)), kSliceMapLines / 512);
-    const GpcGroups gpcs = group_gpcs(sms, clusters, m, 2);
+    const GpcGroups gpcs = group_gpcs(sms, clusters, 2);
+    const TpcPairs tpc = pair_tpcs(sms, pairs_of_one_block_per_sm);
     double own = 0;
     for (std::uint32_t l = 0; l < kSliceMapLines; ++l) own += map[std::size_t(sm) * kSliceMapLines + l];
     const double offset = chain > 0 ? own / kSliceMapLines - chain : 0;
@@ -603,7 +608,7 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     state.counters["fit_residual_sd_cycles"] = m.residual_sd_cycles;
     std::vector<double> sm_terms, gpc_terms;
     for (std::size_t s = 0; s < sms; ++s)
-      if (gpcs.gpc[s] >= 0) sm_terms.push_back(m.sm_term[s]);
+      if (m.sm_side[s] >= 0) sm_terms.push_back(m.sm_term[s]);
     state.counters["sm_term_sd_cycles"] = sample_sd(sm_terms);
     std::vector<double> slice_terms;
     for (const auto& side : m.group_term) slice_terms.insert(slice_terms.end(), side.begin(), side.end());
@@ -618,7 +623,14 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     state.counters["gpc_term_sd_cycles"] = sample_sd(gpc_terms);
     state.counters["gpcs"] = double(gpcs.count);
     state.counters["sms_gpc_by_cluster"] = double(gpcs.by_cluster);
-    state.counters["sms_gpc_by_map"] = double(gpcs.by_map);
+    state.counters["sms_gpc_unknown"] = double(gpcs.unknown);
+    // TPCs from the clusters of two; how many of them are SMs 2k and 2k+1 (the numbering a
+    // reader of %smid assumes).
+    std::size_t consecutive = 0;
+    for (std::size_t s = 0; s + 1 < sms; s += 2) consecutive += tpc.partner[s] == int(s + 1);
+    state.counters["tpc_pairs"] = double(tpc.pairs);
+    state.counters["tpc_pairs_2k_2k1"] = double(consecutive);
+    state.counters["tpc_conflicts"] = double(tpc.conflicts);
     state.counters["cluster_launch_lists"] = double(clusters.size());
     char key[64];
     for (std::size_t s = 0; s < sms; ++s) {
@@ -630,6 +642,8 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     for (std::size_t s = 0; s < sms; ++s) {
       std::snprintf(key, sizeof key, "sm%03zu_side", s);
       state.counters[key] = m.sm_side[s];
+      std::snprintf(key, sizeof key, "sm%03zu_tpc_partner", s);
+      state.counters[key] = tpc.partner[s];
     }
     for (std::size_t c = 0; c < m.groups; ++c) {
       for (std::size_t k = 0; k < m.sides; ++k) {
@@ -640,10 +654,10 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
       state.counters[key] = double(m.group_lines[c]);
     }
     write_l2_map_csv(m, gpcs, offset);
-    note(state, "GPCs from clusters" +
-                    std::string(gpcs.by_map ? " (" + std::to_string(gpcs.by_map) +
-                                                  " SMs never shared a cluster with a GPC: placed by their map rows)"
-                                            : ""));
+    note(state, "GPCs from the clusters they share" +
+                    std::string(gpcs.unknown ? "; " + std::to_string(gpcs.unknown) +
+                                                   " SMs never shared a cluster beyond their TPC: GPC unknown (-1)"
+                                             : ""));
   });
 }
 

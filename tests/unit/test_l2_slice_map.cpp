@@ -81,22 +81,41 @@ TEST(L2SliceMap, AnSmThatDidNotRunIsLeftOut) {
   EXPECT_THROW(group_l2_slices(s.map, s.sms, s.lines + 1, 3.0, 3), std::invalid_argument);
 }
 
-TEST(L2SliceMap, GpcsFromClustersAndTheRestFromTheMap) {
+TEST(L2SliceMap, GpcsFromClusters) {
   const Synthetic s = synthetic(16, 2, 8, 1024, 0.3, 3);
   const L2SliceMap m = group_l2_slices(s.map, s.sms, s.lines, 2.0, 3);
   // GPC 0 holds SMs 0,1,4,5,8,9,12,13; GPC 1 the others. Clusters saw all but SMs 12 and 13,
-  // which only ever shared a cluster with each other.
+  // which only ever shared a cluster with each other: their GPC stays unknown.
   const std::vector<std::vector<std::uint32_t>> clusters = {
       {0, 1, 4, 5}, {4, 5, 8, 9}, {2, 3, 6, 7}, {6, 7, 10, 11, 14, 15}, {12, 13}};
-  const GpcGroups g = group_gpcs(s.sms, clusters, m, 2);
+  const GpcGroups g = group_gpcs(s.sms, clusters, 2);
   ASSERT_EQ(g.count, 2u);
   EXPECT_EQ(g.by_cluster, 14u);
-  EXPECT_EQ(g.by_map, 2u);
-  for (std::size_t a = 0; a < s.sms; ++a)
-    for (std::size_t b = 0; b < s.sms; ++b)
+  EXPECT_EQ(g.unknown, 2u);
+  EXPECT_EQ(g.gpc[12], -1);
+  EXPECT_EQ(g.gpc[13], -1);
+  for (std::size_t a = 0; a < 12; ++a)
+    for (std::size_t b = 0; b < 12; ++b)
       EXPECT_EQ(g.gpc[a] == g.gpc[b], s.gpc_of_sm[a] == s.gpc_of_sm[b]) << a << " " << b;
-  // An SM in no cluster at all has no GPC.
-  const GpcGroups none = group_gpcs(s.sms, {{0, 1, 4}}, m, 2);
-  EXPECT_EQ(none.count, 1u);
-  EXPECT_EQ(none.gpc[2], -1);
+  // An SM in no cluster at all has no GPC either.
+  const GpcGroups one = group_gpcs(s.sms, {{0, 1, 4}}, 2);
+  EXPECT_EQ(one.count, 1u);
+  EXPECT_EQ(one.gpc[2], -1);
+  EXPECT_EQ(one.unknown, 0u);  // SM 2 was seen in no cluster
+}
+
+TEST(L2SliceMap, TpcPairsFromClustersOfTwo) {
+  // Clusters of two, one block per SM, as an H200 places them: on SMs 2k and 2k+1.
+  const TpcPairs t = pair_tpcs(8, {{0, 1}, {3, 2}, {0, 1}, {6, 7}, {4, 4}, {9, 1}});
+  EXPECT_EQ(t.pairs, 3u);
+  EXPECT_EQ(t.partner[0], 1);
+  EXPECT_EQ(t.partner[1], 0);
+  EXPECT_EQ(t.partner[2], 3);
+  EXPECT_EQ(t.partner[4], -1);  // both blocks on one SM: no pair; SM 9 does not exist
+  EXPECT_EQ(t.conflicts, 0u);
+  // An SM paired with two different SMs has no partner.
+  const TpcPairs c = pair_tpcs(4, {{0, 1}, {0, 2}});
+  EXPECT_EQ(c.partner[0], -1);
+  EXPECT_EQ(c.conflicts, 1u);
+  EXPECT_EQ(c.pairs, 0u);
 }
