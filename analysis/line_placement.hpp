@@ -38,4 +38,30 @@ inline LinePlacement place_lines(const std::vector<float>& per_line, std::size_t
   return best;
 }
 
+// Per element of a chase, the line nearest `target` among its candidates: candidates[k * per + j]
+// is element k's candidate j (the same page, another line). Chosen lines sit at the SM's average
+// distance each, so a chase of a few elements reads that average too, where one shift for all of
+// them left 2-line chases up to 7 cycles off on an H200 (the 32 shifts of 16 KiB gave no pair
+// nearer). Throws std::invalid_argument when the candidates are not count x per.
+struct LineChoice {
+  std::vector<std::size_t> choice;  // per element: its candidate
+  double mean_cycles = 0;           // the chosen lines' mean latency
+};
+inline LineChoice lines_nearest(const std::vector<float>& candidates, std::size_t per, std::size_t count,
+                                double target) {
+  if (per == 0 || count == 0 || candidates.size() < per * count)
+    throw std::invalid_argument("lines_nearest: fewer candidates than count x per");
+  LineChoice out;
+  double sum = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < per; ++j)
+      if (std::abs(candidates[k * per + j] - target) < std::abs(candidates[k * per + best] - target)) best = j;
+    out.choice.push_back(best);
+    sum += candidates[k * per + best];
+  }
+  out.mean_cycles = sum / double(count);
+  return out;
+}
+
 }  // namespace archbench

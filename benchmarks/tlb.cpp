@@ -53,7 +53,7 @@ std::string probe_name(const TlbProbe& probe) {
 // as the translation: two lines at a 64 KiB stride read 299 cycles on one H100 and 267 on another,
 // on the same SM. Each launch of such a chase is the mean over enough placements of the chain
 // (the same pages, lines 640 B further on each time) to hold kMinElementsForLevels lines.
-// An ld.cg chase of at most kTlbPlacedMaxElements lines is placed by the L2 map instead, on lines
+// An ld.cg chase of at most kTlbPlacedMaxElements lines is placed by the L2 map instead, each line
 // at the SM's average L2 distance (TlbRunner::measure): one placement.
 int placements_for(const TlbProbe& probe, std::uint64_t elements) {
   if (probe.op == CacheOp::cg && elements <= kTlbPlacedMaxElements) return 1;
@@ -147,11 +147,9 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     state.counters["steps"] = kTlbTimedSteps;
     state.counters["sm"] = double(walk_sm(placement));
     state.counters["placements"] = placements_for(probe, p.footprint / p.stride);
-    if (runs.back().placed_lines_cycles > 0) {
-      state.counters["l2_placement_offset_bytes"] = double(runs.back().placement_bytes);
+    if (runs.back().placed_lines_cycles > 0)
       state.counters["l2_placed_lines_vs_sm_average_cycles"] =
           runs.back().placed_lines_cycles - sm_l2_average_cycles(walk_sm(placement));
-    }
     state.counters["self_checked"] = 1;
     report_clocks(state, mhz);
   });

@@ -88,3 +88,18 @@ TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
   EXPECT_THROW(place_lines(per_line, 1, 129, 4, 300.0), std::invalid_argument);
   EXPECT_THROW(place_lines(per_line, 0, 2, 4, 300.0), std::invalid_argument);
 }
+
+TEST(Placement, EachElementOnItsLineNearestTheAverage) {
+  // Three elements, four candidate lines each (candidates[k * 4 + j]); the SM's average is 300.
+  const std::vector<float> c = {270, 330,   301, 290,  //
+                                310, 299.5, 260, 350,  //
+                                280, 281,   282, 340};
+  const LineChoice l = lines_nearest(c, 4, 3, 300.0);
+  ASSERT_EQ(l.choice.size(), 3u);
+  EXPECT_EQ(l.choice[0], 2u);  // 301
+  EXPECT_EQ(l.choice[1], 1u);  // 299.5
+  EXPECT_EQ(l.choice[2], 2u);  // 282: the nearest this element has
+  EXPECT_DOUBLE_EQ(l.mean_cycles, (301.0 + 299.5 + 282.0) / 3);
+  EXPECT_THROW(lines_nearest(c, 4, 4, 300.0), std::invalid_argument);
+  EXPECT_THROW(lines_nearest(c, 0, 3, 300.0), std::invalid_argument);
+}
