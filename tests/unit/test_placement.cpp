@@ -89,17 +89,20 @@ TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
   EXPECT_THROW(place_lines(per_line, 0, 2, 4, 300.0), std::invalid_argument);
 }
 
-TEST(Placement, EachElementOnItsLineNearestTheAverage) {
+TEST(Placement, ElementsOnLinesWhoseMeanIsTheAverage) {
   // Three elements, four candidate lines each (candidates[k * 4 + j]); the SM's average is 300.
-  const std::vector<float> c = {270, 330,   301, 290,  //
-                                310, 299.5, 260, 350,  //
-                                280, 281,   282, 340};
-  const LineChoice l = lines_nearest(c, 4, 3, 300.0);
+  // No candidate of element 0 reads 300: it takes 290 (nearest), element 1 makes up with 310, and
+  // element 2 takes 301, the one that keeps the mean nearest.
+  const std::vector<float> c = {270, 330, 290, 320,  //
+                                310, 299, 260, 350,  //
+                                280, 301, 282, 340};
+  const LineChoice l = lines_for_mean(c, 4, 3, 300.0);
   ASSERT_EQ(l.choice.size(), 3u);
-  EXPECT_EQ(l.choice[0], 2u);  // 301
-  EXPECT_EQ(l.choice[1], 1u);  // 299.5
-  EXPECT_EQ(l.choice[2], 2u);  // 282: the nearest this element has
-  EXPECT_DOUBLE_EQ(l.mean_cycles, (301.0 + 299.5 + 282.0) / 3);
-  EXPECT_THROW(lines_nearest(c, 4, 4, 300.0), std::invalid_argument);
-  EXPECT_THROW(lines_nearest(c, 0, 3, 300.0), std::invalid_argument);
+  EXPECT_EQ(l.choice[0], 2u);
+  EXPECT_EQ(l.choice[1], 0u);
+  EXPECT_EQ(l.choice[2], 1u);
+  EXPECT_NEAR(l.mean_cycles, 300.33, 0.01);
+  // Each element's own nearest (290, 299, 301) would read 296.7.
+  EXPECT_THROW(lines_for_mean(c, 4, 4, 300.0), std::invalid_argument);
+  EXPECT_THROW(lines_for_mean(c, 0, 3, 300.0), std::invalid_argument);
 }
