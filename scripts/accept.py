@@ -3,10 +3,13 @@
 
 Usage:
     accept.py RUN.json [--expected MODEL] [--junit OUT.xml]          judge a run (full, or the short one)
-    accept.py --node DIR [--expected MODEL] [--junit OUT.xml]        every GPU's run in DIR (gpu*.json[.gz])
+    accept.py --node DIR [--expected MODEL] [--junit OUT.xml]        every GPU's run in DIR (gpu*.json[.gz]) and
+                                                                      the links between them (DIR/p2p.json[.gz])
     accept.py --run BINARY [--out DIR] [--junit OUT.xml]              measure the short acceptance run, judge it
                                                                       (DIR: default ~/.local/share/archbench/accept)
-    accept.py --print-filter                                          the short run's --benchmark_filter
+    accept.py --print-filter [--node]                                 the short run's --benchmark_filter (--node:
+                                                                      with the links' P2P benchmarks, for
+                                                                      run_node.py)
 
 Each check is one figure that decides health (the bandwidth headline of each level, the compute
 and tensor peaks, the latency of each level, the host link, the sustained clock under load, the
@@ -19,6 +22,15 @@ kind's least effect. Only the unhealthy side fails: a rate below, a latency abov
 spread (too few boards) or there is no model, the check falls back to the specification (the
 peaks the run computed from the device's attributes) and the physical limits, and says so.
 Every check also holds the physical limit: no rate above its peak.
+
+A node (--node, the folder run_node.py writes) is judged GPU by GPU (each GPU's gpu<N>.json with its
+gpu<N>-<feature>.json, the host-shared features run one GPU at a time), and link by link: every
+ordered pair's P2P copies as a share of the link's computed peak and its remote-load latencies,
+against the committed links model of the GPU model (results/reference/expected/<gpu-slug>-links.json,
+scripts/fleet_model.py --links): the median of every pair of every node it has seen, less (more, for
+a latency) the larger of 3 times their spread and the metric kind's least effect. Without a links
+model a copy must reach half the link's peak, and a latency is not judged. The node verdict names
+the GPU whose check fell furthest, or the link.
 
 Exit codes: 0 healthy, 1 not healthy (a check failed, or a benchmark of the verdict failed),
 2 bad input. --junit writes JUnit XML (one test case per check, grouped by what it says).
@@ -113,10 +125,16 @@ CHECKS = [
 SPEC_COUNTERS = ("link_peak_bytes_per_second", "peak_flop_per_clk_per_sm", "peak_results_per_clk_per_sm")
 
 
-def acceptance_filter():
-    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read, in the
-    regex dialect Google Benchmark compiles (no \\d, no escaped dot)."""
-    return "|".join(rx.rstrip("/").replace(r"\d", "[0-9]").replace(r"\.", "[.]") for _, _, rx, *_ in CHECKS)
+def _gbench_regex(rx):
+    """A check's regex in the dialect Google Benchmark compiles (no \\d, no escaped dot)."""
+    return rx.rstrip("/").replace(r"(\d+)", "[0-9]+").replace(r"\d", "[0-9]").replace(r"\.", "[.]")
+
+
+def acceptance_filter(node=False):
+    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read; with
+    `node`, the links' P2P benchmarks too (run_node.py runs them alone, after the GPUs)."""
+    rxs = [rx for _, _, rx, *_ in CHECKS] + ([rx for _, rx, *_ in fleet_model.LINK_FIGURES.values()] if node else [])
+    return "|".join(_gbench_regex(rx) for rx in rxs)
 
 
 class Check:
@@ -223,6 +241,45 @@ def judge(run, doc, model):
     return out
 
 
+LINK_SPEC_FLOOR = 0.5  # without a links model: a copy reaches at least half the link's computed peak
+
+
+def judge_links(doc, links):
+    """The checks of a node's links: per ordered pair (i != j) and figure (fleet_model.LINK_FIGURES),
+    against the links model `links` (or, without one, the link's computed peak alone)."""
+    out = []
+    for (key, i, j), (v, entry) in sorted(fleet_model.link_values(doc).items(), key=lambda t: (t[0][1], t[0][2], t[0][0])):
+        what, _, counter, how, kind = fleet_model.LINK_FIGURES[key]
+        c = Check("links", what.format(i=i, j=j), compare.benchmark_key(entry.get("run_name") or entry["name"]))
+        out.append(c)
+        c.value, c.unit = v, counter
+        peak = entry.get("link_peak_bytes_per_second")
+        peak_note = f"the link's computed peak {peak / 1e9:.1f} GB/s per direction" if peak else "the link's computed peak"
+        if counter == "pct_of_peak" and v > 100.5:
+            c.status, c.expected, c.bound, c.margin = "fail", 100.0, 100.0, 100 * (100.0 / v - 1)
+            c.basis = f"above the physical limit: {peak_note}"
+            continue
+        fig = (links or {}).get("figures", {}).get(key)
+        if fig and fig.get("sd") is not None:
+            allowed = max(100 * math.expm1(3 * fig["sd"]), compare.MIN_EFFECT_PCT[kind])
+            c.expected = fig["median"]
+            c.bound = c.expected * (1 - allowed / 100) if how == "higher" else c.expected * (1 + allowed / 100)
+            worse = 100 * ((c.expected - v) / c.expected if how == "higher" else (v - c.expected) / c.expected)
+            c.margin = allowed - worse
+            c.status = "pass" if c.margin >= 0 else "fail"
+            c.basis = (f"links model: {fig['n']} pairs of {len(links.get('nodes', []))} node(s), spread "
+                       f"{100 * fig['sd']:.2f} % -> {allowed:.2f} % allowed" +
+                       (f"; share of {peak_note}" if counter == "pct_of_peak" else ""))
+        elif counter == "pct_of_peak":
+            c.expected, c.bound = 100.0, 100 * LINK_SPEC_FLOOR
+            c.margin = 100 * (v / c.bound - 1)
+            c.status = "pass" if v >= c.bound else "fail"
+            c.basis = f"no links model: the specification, at least {100 * LINK_SPEC_FLOOR:.0f} % of {peak_note}"
+        else:
+            c.basis = "no links model, and no specification bounds a latency: not judged"
+    return out
+
+
 def verdict_line(checks):
     failed = [c for c in checks if c.status == "fail"]
     if not failed:
@@ -258,9 +315,9 @@ def report(run, checks, model):
 
 def junit(per_run, path):
     suites = ET.Element("testsuites", name="archbench acceptance")
-    for run, checks in per_run:
-        ctx = run.context
-        s = ET.SubElement(suites, "testsuite", name=f"{ctx.get('gpu_name')} {ctx.get('gpu_uuid')}",
+    for run, checks in per_run:  # run None: the node's links
+        ctx = run.context if run else {}
+        s = ET.SubElement(suites, "testsuite", name=f"{ctx.get('gpu_name')} {ctx.get('gpu_uuid')}" if run else "links",
                           tests=str(len(checks)), failures=str(sum(c.status == "fail" for c in checks)),
                           skipped=str(sum(c.status == "skipped" for c in checks)), errors="0")
         for c in checks:
@@ -277,13 +334,25 @@ def junit(per_run, path):
     os.replace(tmp, path)
 
 
-def load_run(path):
+def load_run(path, extra=()):
+    """A run and its document; `extra`: more files of the same GPU and process kind (run_node.py's
+    gpu<N>-<feature>.json) whose benchmarks join it."""
     import resultfile
     run = compare.load(path)
     try:
         doc = resultfile.load(path)
     except resultfile.ResultError as e:
         raise compare.InputError(str(e))
+    for more in extra:
+        other = compare.load(more)
+        run.values.update(other.values)
+        run.primary.update(other.primary)
+        run.errors.update(other.errors)
+        run.methods.update(other.methods)
+        try:
+            doc.setdefault("benchmarks", []).extend(resultfile.load(more).get("benchmarks", []))
+        except resultfile.ResultError as e:
+            raise compare.InputError(str(e))
     return run, doc
 
 
@@ -331,11 +400,16 @@ def main(argv=None):
                          "~/.local/share/archbench/accept: outside the repository)")
     ap.add_argument("--expected", metavar="MODEL", help="the fleet model (default: the committed one of the GPU's model)")
     ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
-    ap.add_argument("--print-filter", action="store_true", help="print the short run's --benchmark_filter")
-    args = ap.parse_args(argv)
-    if args.print_filter:
-        print(acceptance_filter())
+    ap.add_argument("--print-filter", action="store_true",
+                    help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
+    argv = sys.argv[1:] if argv is None else argv
+    if "--print-filter" in argv:  # --node takes no folder here
+        if any(a not in ("--print-filter", "--node") for a in argv):
+            print("accept.py: error: --print-filter takes --node alone", file=sys.stderr)
+            return 2
+        print(acceptance_filter(node="--node" in argv))
         return 0
+    args = ap.parse_args(argv)
     try:
         if sum(bool(x) for x in (args.run, args.node, args.binary)) != 1:
             raise compare.InputError("give one of RUN.json, --node DIR or --run BINARY")
@@ -346,14 +420,17 @@ def main(argv=None):
         elif args.node:
             if not os.path.isdir(args.node):
                 raise compare.InputError(f"{args.node}: not a folder")
-            paths = sorted(p for p in glob.glob(os.path.join(args.node, "gpu*.json*")) if re.search(r"gpu\d+\.json(\.gz)?$", p))
+            paths = sorted((p for p in glob.glob(os.path.join(args.node, "gpu*.json*")) if re.search(r"gpu\d+\.json(\.gz)?$", p)),
+                           key=lambda p: int(re.search(r"gpu(\d+)\.json", p).group(1)))
             if not paths:
                 raise compare.InputError(f"{args.node}: no gpu<N>.json run in it")
         else:
             paths = [args.run]
         per_run, lines = [], []
         for p in paths:
-            run, doc = load_run(p)
+            n = re.search(r"gpu(\d+)\.json(\.gz)?$", p)
+            extra = sorted(glob.glob(os.path.join(os.path.dirname(p), f"gpu{n.group(1)}-*.json*"))) if args.node and n else []
+            run, doc = load_run(p, extra)
             model = model_of(run, args.expected)
             checks = judge(run, doc, model)
             if all(c.status == "skipped" and c.basis == "not measured in this run" for c in checks):
@@ -361,25 +438,48 @@ def main(argv=None):
                                          "or the whole suite)")
             per_run.append((run, checks))
             lines += report(run, checks, model) + [""]
+        link_checks = []
         if args.node:
+            p2p = sorted(glob.glob(os.path.join(args.node, "p2p.json*")))
+            if p2p:
+                import resultfile
+                try:
+                    p2p_doc = resultfile.load(p2p[0])
+                except resultfile.ResultError as e:
+                    raise compare.InputError(str(e))
+                links = fleet_model.links_model_for(p2p_doc.get("context", {}).get("gpu_name"))
+                link_checks = judge_links(p2p_doc, links)
+                lines.append(f"links ({os.path.basename(p2p[0])}; " +
+                             ("links model " + os.path.basename(fleet_model.links_path(links["gpu_name"])) if links
+                              else "no links model: the link's computed peak alone") + "):")
+                lines += [c.line() for c in link_checks] + [""]
+            elif len(per_run) > 1:
+                lines += ["links: no p2p.json in the node folder (run_node.py --no-p2p?): not judged", ""]
             lines.append(f"Node: {len(per_run)} GPU(s)")
             for run, checks in per_run:
                 lines.append(f"  {os.path.basename(run.path):24s} {run.context.get('gpu_uuid', '?')[:12]}  "
                              f"{verdict_line(checks)[len('Verdict: '):]}")
+            if link_checks:
+                lines.append(f"  {'links':24s} {'':12s}  {verdict_line(link_checks)[len('Verdict: '):]}")
             worst = node_outlier(per_run)
-            lines.append("Node verdict: healthy" if worst is None else
-                         f"Node verdict: NOT HEALTHY: outlier {os.path.basename(worst[0].path)} "
-                         f"({worst[0].context.get('gpu_uuid', '?')[:12]}): {worst[1].group}, {worst[1].what}")
+            bad_links = [c.what for c in link_checks if c.status == "fail"]
+            if worst is None and not bad_links:
+                lines.append("Node verdict: healthy")
+            else:
+                said = ([f"outlier {os.path.basename(worst[0].path)} ({worst[0].context.get('gpu_uuid', '?')[:12]}): "
+                         f"{worst[1].group}, {worst[1].what}"] if worst else []) + \
+                       ([f"links: {'; '.join(bad_links)}"] if bad_links else [])
+                lines.append("Node verdict: NOT HEALTHY: " + "; ".join(said))
         if args.junit:
             try:
-                junit(per_run, args.junit)
+                junit(per_run + ([(None, link_checks)] if link_checks else []), args.junit)
             except OSError as e:
                 raise compare.InputError(f"{args.junit}: cannot write: {e.strerror or e}")
     except compare.InputError as e:
         print(f"accept.py: error: {e}", file=sys.stderr)
         return 2
     print("\n".join(lines).rstrip())
-    return 1 if any(c.status == "fail" for _, checks in per_run for c in checks) else 0
+    return 1 if any(c.status == "fail" for _, checks in per_run for c in checks + link_checks) else 0
 
 
 if __name__ == "__main__":

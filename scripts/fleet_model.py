@@ -9,6 +9,8 @@ Usage:
         nightly.py, the dashboard and accept.py read. --exclude leaves out the files whose name
         matches (a model that has never seen a board, to judge that board's run by).
     fleet_model.py --show MODEL.json.xz [BENCHMARK_REGEX]      the model's rows, readable
+    fleet_model.py --links P2P.json... [--out-dir DIR]         the links model of a GPU model from nodes'
+        P2P runs (run_node.py's p2p.json): DIR/<gpu-slug>-links.json, which accept.py --node reads
 
 For every benchmark's primary metric (and inferred value), under the method of its newest run:
   median      the median over boards of each board's mean (per board part too, `parts`)
@@ -62,6 +64,92 @@ NODE_NOTE = ("every board of these runs ran in its own node (one machine per boa
 
 def model_path(gpu_name, directory=DEFAULT_DIR):
     return os.path.join(directory, resultfile.slug(gpu_name) + ".json.xz")
+
+
+# --- Links between the GPUs of a node ----------------------------------------------------------------
+# What a healthy link between two GPUs of a model reads, per figure: the P2P feature's 256 MiB copies
+# as a share of the link's computed peak (P2P's pct_of_peak: NVML's link speeds, or the PCIe lane
+# rate x width), and its remote-load latencies. Every ordered pair of GPUs (i != j) of every node
+# given is one value; the spread is over all of them (nodes and pairs).
+# key: (what, with {i} {j}, benchmark regex with the pair's two indices, counter, better, metric kind)
+LINK_FIGURES = {
+    "copy_uni": ("copy {i} -> {j}, 256 MiB", r"^P2P/copy/src:(\d+)/dst:(\d+)/dir:uni/size:268435456/",
+                 "pct_of_peak", "higher", "bytes_per_second"),
+    "copy_bi": ("copy {i} <-> {j} both ways, 256 MiB", r"^P2P/copy/src:(\d+)/dst:(\d+)/dir:bi/size:268435456/",
+                "pct_of_peak", "higher", "bytes_per_second"),
+    "latency_peer_l2": ("latency {i} -> {j}'s L2", r"^P2P/latency/gpu:(\d+)/peer:(\d+)/level:peer_l2/",
+                        "latency_ns", "lower", "ns"),
+    "latency_peer_dram": ("latency {i} -> {j}'s DRAM", r"^P2P/latency/gpu:(\d+)/peer:(\d+)/level:peer_dram/",
+                          "latency_ns", "lower", "ns"),
+}
+
+
+def links_path(gpu_name, directory=DEFAULT_DIR):
+    return os.path.join(directory, resultfile.slug(gpu_name) + "-links.json")
+
+
+def link_values(doc):
+    """{(figure, i, j): (value, the benchmark's entry)} of one P2P run, pairs i != j."""
+    out = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+            continue
+        name = compare.benchmark_key(b.get("run_name") or b.get("name", "")) + "/"
+        for key, (_, rx, counter, _, _) in LINK_FIGURES.items():
+            m = re.match(rx, name)
+            if m and m.group(1) != m.group(2) and isinstance(b.get(counter), (int, float)):
+                out[(key, int(m.group(1)), int(m.group(2)))] = (float(b[counter]), b)
+    return out
+
+
+def build_links(paths):
+    """The links model of one GPU model from P2P runs: {gpu_name, nodes, figures: {key: median, n,
+    sd (of the logarithm), min, max}}. Raises InputError on a file that is not one, or mixed models."""
+    gpu, nodes, values = None, [], defaultdict(list)
+    for path in paths:
+        try:
+            doc = resultfile.load(path)
+        except resultfile.ResultError as e:
+            raise compare.InputError(str(e))
+        name = doc.get("context", {}).get("gpu_name")
+        if gpu not in (None, name):
+            raise compare.InputError(f"{path}: {name}, where the others are {gpu}: one GPU model per links model")
+        gpu = name
+        found = link_values(doc)
+        if not found:
+            raise compare.InputError(f"{path}: no P2P copy or latency between two GPUs")
+        ctx = doc.get("context", {})
+        # Where the run is kept: its results/... path (in the tree, or in the archive that
+        # scripts/results_archive.py restores it from, which keeps the same path).
+        keep = path[path.rfind("results" + os.sep):] if ("results" + os.sep) in path else os.path.basename(path)
+        nodes.append({"file": keep,
+                      "commit": str(ctx.get("archbench_git_sha", ""))[:12], "pairs": len({(i, j) for _, i, j in found})})
+        for (key, _, _), (v, _) in found.items():
+            values[key].append(v)
+    figures = {}
+    for key, vs in values.items():
+        logs = [math.log(v) for v in vs if v > 0]
+        figures[key] = {"median": statistics.median(vs), "n": len(vs), "min": min(vs), "max": max(vs),
+                        "sd": statistics.stdev(logs) if len(logs) >= 2 else None}
+    return {"about": "What a healthy link between two GPUs of this model reads (scripts/fleet_model.py --links): "
+                     "per figure the median over every ordered pair of every node's P2P run, and the spread (sd of "
+                     "the natural logarithm) over them. accept.py --node judges each pair's figure by it.",
+            "gpu_name": gpu, "nodes": nodes, "figures": figures}
+
+
+def links_model_for(gpu_name, directory=DEFAULT_DIR):
+    """The committed links model of a GPU model, or None."""
+    path = links_path(gpu_name, directory) if gpu_name else None
+    if not path or not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        if not isinstance(doc.get("figures"), dict):
+            raise ValueError("no 'figures'")
+        return doc
+    except (OSError, ValueError, AttributeError) as e:
+        raise compare.InputError(f"{path}: not a links model ({e})")
 
 
 def run_files(paths):
@@ -344,8 +432,24 @@ def main(argv=None):
     ap.add_argument("--show", metavar="MODEL", help="print a model's rows instead")
     ap.add_argument("--exclude", nargs="*", default=[], metavar="GLOB", help="leave out the files whose name matches")
     ap.add_argument("--min-runs", type=int, default=2, help="a GPU model needs this many runs (default 2)")
+    ap.add_argument("--links", action="store_true", help="RUNS are nodes' P2P runs: write the links model")
     args, rest = ap.parse_known_args(argv)
     try:
+        if args.links:
+            if rest or not args.runs:
+                raise compare.InputError(f"unknown option {rest[0]}" if rest else "no P2P runs given")
+            doc = build_links(args.runs)
+            path = links_path(doc["gpu_name"], args.out_dir)
+            try:
+                with open(path + ".part", "w") as f:
+                    json.dump(doc, f, indent=1)
+                    f.write("\n")
+                os.replace(path + ".part", path)
+            except OSError as e:
+                raise compare.InputError(f"{path}: cannot write: {e.strerror or e}")
+            counts = ", ".join(f"{key} {fig['n']}" for key, fig in sorted(doc["figures"].items()))
+            print(f"{path}: values per figure {counts}, from {len(doc['nodes'])} node(s)")
+            return 0
         if args.show:
             show(load_model(args.show), (args.runs or [None])[0])
             return 0
