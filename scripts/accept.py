@@ -253,8 +253,8 @@ def judge_links(doc, links):
         c = Check("links", what.format(i=i, j=j), compare.benchmark_key(entry.get("run_name") or entry["name"]))
         out.append(c)
         c.value, c.unit = v, counter
-        peak = entry.get("link_peak_bytes_per_second")
-        peak_note = f"the link's computed peak {peak / 1e9:.1f} GB/s per direction" if peak else "the link's computed peak"
+        peak = entry.get("peak_bytes_per_second")  # the link's peak, twice it both ways
+        peak_note = f"the link's computed peak ({peak / 1e9:.1f} GB/s here)" if peak else "the link's computed peak"
         if counter == "pct_of_peak" and v > 100.5:
             c.status, c.expected, c.bound, c.margin = "fail", 100.0, 100.0, 100 * (100.0 / v - 1)
             c.basis = f"above the physical limit: {peak_note}"
@@ -399,6 +399,8 @@ def main(argv=None):
                     help="with --run: where its result goes (default "
                          "~/.local/share/archbench/accept: outside the repository)")
     ap.add_argument("--expected", metavar="MODEL", help="the fleet model (default: the committed one of the GPU's model)")
+    ap.add_argument("--links", metavar="MODEL", help="with --node: the links model (default: the committed one of "
+                                                      "the GPU's model, fleet_model.py --links)")
     ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
@@ -413,6 +415,8 @@ def main(argv=None):
     try:
         if sum(bool(x) for x in (args.run, args.node, args.binary)) != 1:
             raise compare.InputError("give one of RUN.json, --node DIR or --run BINARY")
+        if args.links and not args.node:
+            raise compare.InputError("--links judges a node's links: give --node DIR")
         if args.binary:
             if not os.access(args.binary, os.X_OK):
                 raise compare.InputError(f"{args.binary}: not an executable")
@@ -447,10 +451,11 @@ def main(argv=None):
                     p2p_doc = resultfile.load(p2p[0])
                 except resultfile.ResultError as e:
                     raise compare.InputError(str(e))
-                links = fleet_model.links_model_for(p2p_doc.get("context", {}).get("gpu_name"))
+                links = (fleet_model.load_links(args.links) if args.links else
+                         fleet_model.links_model_for(p2p_doc.get("context", {}).get("gpu_name")))
                 link_checks = judge_links(p2p_doc, links)
                 lines.append(f"links ({os.path.basename(p2p[0])}; " +
-                             ("links model " + os.path.basename(fleet_model.links_path(links["gpu_name"])) if links
+                             (f"links model of {len(links['nodes'])} node(s)" if links
                               else "no links model: the link's computed peak alone") + "):")
                 lines += [c.line() for c in link_checks] + [""]
             elif len(per_run) > 1:

@@ -140,14 +140,19 @@ def build_links(paths):
 def links_model_for(gpu_name, directory=DEFAULT_DIR):
     """The committed links model of a GPU model, or None."""
     path = links_path(gpu_name, directory) if gpu_name else None
-    if not path or not os.path.exists(path):
-        return None
+    return load_links(path) if path and os.path.exists(path) else None
+
+
+def load_links(path):
+    """A links model file; InputError in one line where it is not one."""
     try:
         with open(path) as f:
             doc = json.load(f)
         if not isinstance(doc.get("figures"), dict):
             raise ValueError("no 'figures'")
         return doc
+    except FileNotFoundError:
+        raise compare.InputError(f"{path}: no such links model")
     except (OSError, ValueError, AttributeError) as e:
         raise compare.InputError(f"{path}: not a links model ({e})")
 

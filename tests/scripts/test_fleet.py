@@ -294,3 +294,89 @@ def test_the_committed_node_runs_are_judged_gpu_by_gpu(tmp_path):
         raise
     code, out, err = run_accept("--node", str(tmp_path / "results" / "nvidia-h200" / "node-2026-11-22"))
     assert code in (0, 1) and "Node: 2 GPU(s)" in out and "Node verdict:" in out, out + err
+
+
+def write_p2p(path, gpus=2, copy_pct=82.4, latency_ns=850.0, scale=None):
+    """A node's P2P run: every ordered pair's 256 MiB copies (share of a 478 GB/s link) and
+    latencies; scale {(figure, i, j): factor} plants a bad link."""
+    scale = scale or {}
+    benchmarks = []
+
+    def add(name, counter, value, how, key):
+        value *= scale.get(key, 1.0)
+        benchmarks.append({"name": name + "/manual_time", "run_name": name + "/manual_time", "run_type": "iteration",
+                           "repetition_index": 0, "label": f"primary={counter}:{how} | method=p2p1", counter: value,
+                           "pct_of_peak": value if counter == "pct_of_peak" else 0,
+                           "peak_bytes_per_second": 478e9})
+    for i in range(gpus):
+        for j in range(gpus):
+            if i == j:
+                continue
+            add(f"P2P/copy/src:{i}/dst:{j}/dir:uni/size:268435456", "pct_of_peak", copy_pct, "higher", ("copy_uni", i, j))
+            if i < j:
+                add(f"P2P/copy/src:{i}/dst:{j}/dir:bi/size:268435456", "pct_of_peak", copy_pct - 1, "higher",
+                    ("copy_bi", i, j))
+            for level in ("peer_l2", "peer_dram"):
+                add(f"P2P/latency/gpu:{i}/peer:{j}/level:{level}", "latency_ns", latency_ns * (1.2 if level == "peer_dram" else 1),
+                    "lower", (f"latency_{level}", i, j))
+    with open(path, "w") as f:
+        json.dump({"context": {"gpu_name": GPU, "archbench_git_sha": "abc", "archbench_primary_metrics": "label"},
+                   "benchmarks": benchmarks}, f)
+    return str(path)
+
+
+def test_accept_node_judges_every_link_by_the_links_model(tmp_path):
+    model = write_accept_fleet(tmp_path)
+    # The links model from three nodes whose pairs spread a little.
+    seen = [write_p2p(tmp_path / f"p2p-{k}.json", gpus=2 + 2 * (k == 1), copy_pct=82.4 + 0.05 * k,
+                      latency_ns=850 - 10 * k) for k in range(3)]
+    code = fleet_model.main(["--links", *seen, "--out-dir", str(tmp_path)])
+    links = tmp_path / "nvidia-test-gpu-links.json"
+    assert code == 0 and links.exists()
+    doc = json.loads(links.read_text())
+    assert doc["figures"]["copy_uni"]["n"] == 2 + 12 + 2 and len(doc["nodes"]) == 3
+    node = tmp_path / "node"
+    node.mkdir()
+    candidate(node, "gpu0.json", board="GPU-n0")
+    candidate(node, "gpu1.json", board="GPU-n1")
+    write_p2p(node / "p2p.json")
+    code, out, _ = run_accept("--node", str(node), "--expected", model, "--links", str(links))
+    assert code == 0 and "Node verdict: healthy" in out, out
+    assert out.count("PASS  copy") == 3 and out.count("PASS  latency") == 4, out
+    # A slow link (the copy 1 -> 0 at 90 % of its expected share) is named, and no GPU.
+    write_p2p(node / "p2p.json", scale={("copy_uni", 1, 0): 0.9})
+    code, out, _ = run_accept("--node", str(node), "--expected", model, "--links", str(links), "--junit",
+                              str(tmp_path / "links.xml"))
+    assert code == 1 and "Node verdict: NOT HEALTHY: links: copy 1 -> 0, 256 MiB" in out and "outlier" not in out, out
+    suites = ET.parse(tmp_path / "links.xml").getroot().findall("testsuite")
+    assert suites[-1].get("name") == "links" and suites[-1].get("failures") == "1"
+    # A latency far above the model fails too; above the link's peak fails whatever the model.
+    write_p2p(node / "p2p.json", scale={("latency_peer_dram", 0, 1): 1.3})
+    code, out, _ = run_accept("--node", str(node), "--expected", model, "--links", str(links))
+    assert code == 1 and "links: latency 0 -> 1's DRAM" in out, out
+    write_p2p(node / "p2p.json", copy_pct=101.0)
+    code, out, _ = run_accept("--node", str(node), "--expected", model)
+    assert code == 1 and "above the physical limit" in out, out
+    # Without a links model: the link's computed peak alone (half of it), latencies not judged.
+    write_p2p(node / "p2p.json")
+    code, out, _ = run_accept("--node", str(node), "--expected", model)
+    assert code == 0 and "no links model" in out and "SKIP  latency" in out, out
+    # Bad input: a links model that is not one, --links without --node, --links on a non-P2P file.
+    for args in (["--node", str(node), "--links", str(tmp_path / "nope.json")],
+                 ["--node", str(node), "--links", model],
+                 [candidate(tmp_path, "one.json"), "--links", str(links)]):
+        code, _, err = run_accept(*args)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), "--links", model], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_the_node_filter_adds_the_links_p2p_benchmarks():
+    plain, node = accept.acceptance_filter(), accept.acceptance_filter(node=True)
+    assert "\\" not in node and node.startswith(plain)
+    for name in ("P2P/copy/src:0/dst:1/dir:uni/size:268435456", "P2P/latency/gpu:1/peer:0/level:peer_dram"):
+        assert re.search(node, name) and not re.search(plain, name)
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), "--print-filter", "--node"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == node
