@@ -544,7 +544,7 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     DeviceBuffer<std::uint64_t> d_offsets(offsets);
     const auto base = reinterpret_cast<std::uint64_t>(region.get());
     std::vector<float> a, b;
-    double chain = 0;
+    double chain = 0, clock_mhz = 0;
     std::vector<std::vector<std::uint32_t>> clusters, pairs_of_one_block_per_sm;
     timed_loop(state, [&] {
       const auto began = Clock::now();
@@ -554,7 +554,10 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
       ARCHBENCH_CUDA(cudaDeviceSynchronize());
       constexpr std::uint32_t kTimed = 8192;
       for (const SmChase& r : run_sm_chase(CacheOp::cg, base, 2 * kSliceMapLines, kTimed, int(sm), int(sms)))
-        if (r.ran && r.smid == sm) chain = double(r.cycles) / kTimed;
+        if (r.ran && r.smid == sm) {
+          chain = double(r.cycles) / kTimed;
+          clock_mhz = effective_clock_mhz(r.cycles, r.ns);  // the clock the maps ran at, near enough
+        }
       // Clusters of 16 (where the GPU allows them), 8, 4 and 2 blocks, one block per SM or several,
       // as many clusters as fit and a few fewer: each launch places them anew.
       clusters.clear();
@@ -654,6 +657,7 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
       state.counters[key] = double(m.group_lines[c]);
     }
     write_l2_map_csv(m, gpcs, offset);
+    report_clocks(state, clock_mhz);
     note(state, "GPCs from the clusters they share" +
                     std::string(gpcs.unknown ? "; " + std::to_string(gpcs.unknown) +
                                                    " SMs never shared a cluster beyond their TPC: GPC unknown (-1)"

@@ -141,13 +141,15 @@ def read_l2_map(path):
         if any(len(r[3]) != len(head) - 4 for r in sms):
             raise ValueError("rows of unequal length")
         return sms
-    except (OSError, ValueError, IndexError) as e:
-        print(f"plot_geometry.py: error: --l2-map {path}: {e}", file=sys.stderr)
+    except OSError as e:
+        print(f"plot_geometry.py: error: --l2-map {path}: cannot read: {e.strerror or e}", file=sys.stderr)
+        sys.exit(2)
+    except (ValueError, IndexError) as e:
+        print(f"plot_geometry.py: error: --l2-map {path}: not an L2 map (ARCHBENCH_L2_MAP_CSV): {e}", file=sys.stderr)
         sys.exit(2)
 
 
-def plot_l2_map(path, out_dir):
-    sms = read_l2_map(path)
+def plot_l2_map(path, sms, out_dir):
     sms.sort(key=lambda r: (r[1], r[2], r[0]))
     groups = len(sms[0][3])
     side0 = [r for r in sms if r[1] == 0] or sms
@@ -169,9 +171,12 @@ def plot_l2_map(path, out_dir):
 
 
 def plot(datasets, args):
-    written = plot_sweeps(datasets, args.out) + plot_sm_map(datasets, args.out) + plot_slice_terms(datasets, args.out)
-    if args.l2_map:
-        written += plot_l2_map(args.l2_map, args.out)
+    l2_map = read_l2_map(args.l2_map) if args.l2_map else None  # bad input before any picture is written
+    sweeps = [d for d in datasets if d[2][0] or d[2][1]]  # a run of the slice map alone has no sweep
+    written = (plot_sweeps(sweeps, args.out) if sweeps else []) + plot_sm_map(datasets, args.out) + \
+        plot_slice_terms(datasets, args.out)
+    if l2_map:
+        written += plot_l2_map(args.l2_map, l2_map, args.out)
     return written
 
 
