@@ -80,3 +80,15 @@ TEST(Sass, ConstantChaseIsOneIndexedLdcPerStep) {
   }
   EXPECT_EQ(checked, 1);
 }
+
+// The L2 map's per-line latency (line_latency): the line's address from its list, then 2 untimed
+// and kLineLatencySteps timed ld.cg of the line, nothing else from global memory.
+TEST(Sass, LineLatencyTimesTheLineWithLdCg) {
+  const auto fns = kernels("line_latency", "6LoadCg");
+  ASSERT_EQ(fns.size(), 1u);
+  const auto m = loads(*fns.front());
+  EXPECT_EQ(m.size(), 2u) << fns.front()->name;
+  EXPECT_EQ(m.count("LDG.E.64.STRONG.GPU") ? m.at("LDG.E.64.STRONG.GPU") : 0, int(2 + archbench::kLineLatencySteps))
+      << fns.front()->name << ": 2 untimed + " << archbench::kLineLatencySteps << " timed ld.cg";
+  EXPECT_EQ(m.count("LDG.E.64.CONSTANT") ? m.at("LDG.E.64.CONSTANT") : 0, 1) << "the line's address";
+}
