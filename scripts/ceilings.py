@@ -253,39 +253,37 @@ def _fmt(v, unit=""):
     return f"{v:.4g}{(' ' + unit) if unit else ''}"
 
 
+def _section(lines, title, rows, head, body):
+    """One section of the table: a row's head, then its figures, or "not measured"."""
+    lines.append(f"{title}:")
+    for x in rows:
+        lines.append(head(x) + (" not measured" if "not_measured" in x else " " + body(x)))
+
+
+def _bandwidth_line(b):
+    ratio = (f"{100 * b['ratio']:.1f} % of {_fmt(b['theoretical_bytes_per_second'], 'B/s')}" if b["ratio"]
+             else "no theoretical figure")
+    return (f"{_fmt(b['bytes_per_second'], 'B/s'):>12s} {_fmt(b['bytes_per_clk_per_sm']):>8s} B/clk/SM  {ratio}  "
+            f"[{b['benchmark']}]")
+
+
+def _compute_line(x):
+    per_clk = x.get("flop_per_clk_per_sm") or x.get("results_per_clk_per_sm")
+    ratio = f"{100 * x['ratio']:.1f} % of peak" if x.get("ratio") else "no published peak"
+    return (f"{_fmt(x['per_second'], x['per_second_unit'].split('/')[0] + '/s'):>16s} {_fmt(per_clk):>8s} /clk/SM  "
+            f"{ratio}  [{x['benchmark']}]")
+
+
 def render(c):
     r = c["run"]
     lines = [f"ceilings of {r['gpu_name']} {r['gpu_uuid']} (part {r['board_part']}), commit {str(r['commit'])[:12]}"
              + (" (a quick run)" if r["quick"] else "")]
-    lines.append("bandwidth:")
-    for b in c["bandwidth"]:
-        head = f"  {b['level'] + ', ' + b['kind']:42s}"
-        if "not_measured" in b:
-            lines.append(head + " not measured")
-            continue
-        ratio = f"{100 * b['ratio']:.1f} % of {_fmt(b['theoretical_bytes_per_second'], 'B/s')}" if b["ratio"] else "no theoretical figure"
-        lines.append(f"{head} {_fmt(b['bytes_per_second'], 'B/s'):>12s} {_fmt(b['bytes_per_clk_per_sm']):>8s} B/clk/SM  "
-                     f"{ratio}  [{b['benchmark']}]")
-    lines.append("compute:")
-    for x in c["compute"]:
-        head = f"  {x['precision'] + ', ' + x['unit']:42s}"
-        if "not_measured" in x:
-            lines.append(head + " not measured")
-            continue
-        per_clk = x.get("flop_per_clk_per_sm") or x.get("results_per_clk_per_sm")
-        ratio = f"{100 * x['ratio']:.1f} % of peak" if x.get("ratio") else "no published peak"
-        lines.append(f"{head} {_fmt(x['per_second'], x['per_second_unit'].split('/')[0] + '/s'):>16s} "
-                     f"{_fmt(per_clk):>8s} /clk/SM  {ratio}  [{x['benchmark']}]")
-    for section, unit in (("latency", "cycles"), ("capacity", "bytes")):
-        lines.append(f"{section}:")
-        for x in c[section]:
-            head = f"  {x['level']:58s}"
-            if "not_measured" in x:
-                lines.append(head + " not measured")
-            elif unit == "cycles":
-                lines.append(f"{head} {x['cycles']:8.1f} cycles {_fmt(x.get('ns')):>8s} ns  [{x['benchmark']}]")
-            else:
-                lines.append(f"{head} {x['bytes']:14.0f} B  [{x['benchmark']}]")
+    _section(lines, "bandwidth", c["bandwidth"], lambda b: f"  {b['level'] + ', ' + b['kind']:42s}", _bandwidth_line)
+    _section(lines, "compute", c["compute"], lambda x: f"  {x['precision'] + ', ' + x['unit']:42s}", _compute_line)
+    _section(lines, "latency", c["latency"], lambda x: f"  {x['level']:58s}",
+             lambda x: f"{x['cycles']:8.1f} cycles {_fmt(x.get('ns')):>8s} ns  [{x['benchmark']}]")
+    _section(lines, "capacity", c["capacity"], lambda x: f"  {x['level']:58s}",
+             lambda x: f"{x['bytes']:14.0f} B  [{x['benchmark']}]")
     return lines
 
 
@@ -294,11 +292,7 @@ def main(argv=None):
     ap.add_argument("run", help="an archbench result file (.json or .json.gz)")
     ap.add_argument("--json", metavar="OUT", help="write the ceilings as JSON (docs/output.md, 'Ceilings')")
     args = ap.parse_args(argv)
-    try:
-        doc = resultfile.load(args.run)
-    except resultfile.ResultError as e:
-        print(f"ceilings.py: error: {e}", file=sys.stderr)
-        return 2
+    doc = resultfile.load_or_exit(args.run, "ceilings.py")
     c = ceilings(doc, args.run)
     if not any("not_measured" not in x for section in ("bandwidth", "compute", "latency", "capacity") for x in c[section]):
         print(f"ceilings.py: error: {args.run}: measures none of the ceilings (a run of another feature?)", file=sys.stderr)
