@@ -658,10 +658,14 @@ void l2_slice_map(benchmark::State& state, std::uint32_t sm) {
     }
     write_l2_map_csv(m, gpcs, offset);
     report_clocks(state, clock_mhz);
-    note(state, "GPCs from the clusters they share" +
-                    std::string(gpcs.unknown ? "; " + std::to_string(gpcs.unknown) +
-                                                   " SMs never shared a cluster beyond their TPC: GPC unknown (-1)"
-                                             : ""));
+    // A GPU without cluster launch (before Hopper) gets the map and the model, no GPCs or TPCs.
+    note(state,
+         clusters.empty()
+             ? std::string("no cluster launch on this GPU: GPCs and TPCs unknown (-1)")
+             : "GPCs from the clusters they share" +
+                   std::string(gpcs.unknown ? "; " + std::to_string(gpcs.unknown) +
+                                                  " SMs never shared a cluster beyond their TPC: GPC unknown (-1)"
+                                            : ""));
   });
 }
 
