@@ -210,10 +210,11 @@ def judge(run, doc, model):
             if how == "value":
                 sigma = 0.0
                 basis = f"the fleet's value ({row['boards']} boards), tolerance {tol:g} %"
-            elif row["board"] is not None:
+            elif compare_stats.model_row_sigma(row)[0] is not None:
                 sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
                 where = f"boards of part {part}" if part in parts else "boards and parts of the model"
-                basis = f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
+                basis = (f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
+                         f"{compare_stats.model_spreads(row)['words']}")
         if sigma is not None:
             c.expected = expected
             if how == "value":

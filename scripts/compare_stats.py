@@ -297,18 +297,39 @@ def prediction_quantile(df):
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 
+def model_spreads(row):
+    """A fleet-model row's spreads (log-sd) as {"process", "board", "board_df", "part", "words"}:
+    where the row's own method cannot show a spread, an earlier method's (fleet_model.stand_in)
+    stands in, and "words" say which; None where neither can."""
+    out = {k: row.get(k) for k in ("process", "board", "board_df", "part")}
+    before, notes = row.get("stand_in") or {}, []
+    if out["process"] is None and before.get("process"):
+        out["process"] = before["process"][0]
+        notes.append("process")
+    if out["board"] is None and before.get("board"):
+        out["board"], out["board_df"] = before["board"][0], before["board"][1]
+        notes.append(f"board ({before['board'][3]} boards)")
+    if out["part"] is None and before.get("part"):
+        out["part"] = before["part"][0]
+        notes.append("part")
+    out["words"] = (f" (an earlier method's {', '.join(notes)} spread stands in: this method's runs cannot show it yet)"
+                    if notes else "")
+    return out
+
+
 def fleet_band(model_row, base, cont):
     """The band (%) the fleet model gives a pair of runs, and the words for it: the same board's
     process spread when both are one board's; else the prediction interval of a board of the part
     (process, board and a timer's step; the parts' spread too for a part without a median), plus
     the difference between the parts' medians when the parts differ. (None, why) where the model
-    cannot tell (a spread it calls unknown)."""
-    proc = model_row["process"]
+    cannot tell (a spread it calls unknown, with no earlier method's to stand in)."""
+    spreads = model_spreads(model_row)
+    proc, stand_in = spreads["process"], spreads["words"]
     if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
         if proc is None:
             return None, "the process spread is unknown"
         return 100 * math.expm1(BAND_SIGMAS * math.sqrt(2) * proc), \
-            f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread"
+            f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread{stand_in}"
     pa, pb = base.context.get(PART), cont.context.get(PART)
     parts = model_row.get("parts") or {}
     known = pa in parts and pb in parts
@@ -324,22 +345,24 @@ def fleet_band(model_row, base, cont):
                  f"boards spread {100 * sigma:.2f} % ({df} df)")
     else:
         words = f"another board part: boards and parts spread {100 * sigma:.2f} % ({df} df)"
-    return 100 * math.expm1(q * math.sqrt(2) * sigma + offset), words
+    return 100 * math.expm1(q * math.sqrt(2) * sigma + offset), words + stand_in
 
 
 def model_row_sigma(row, same_part=True):
     """The spread (log-sd) of one board's value about its part's median in a fleet-model row
-    (scripts/fleet_model.py), and the degrees of freedom it rests on: process and board spread, the
-    counter's quantum, and the parts' spread for a board whose part has no median; (None, 0) where
-    the board spread is unknown. compare's bands and accept.py's checks both take it from here."""
-    if row["board"] is None:
+    (scripts/fleet_model.py), and the degrees of freedom it rests on: process and board spread,
+    the counter's quantum, and the parts' spread for a board whose part has no median (each an
+    earlier method's where the row's own cannot show it: model_spreads); (None, 0) where the board
+    spread is unknown. compare's bands and accept.py's checks both take it from here."""
+    spreads = model_spreads(row)
+    if spreads["board"] is None:
         return None, 0
-    var = (row["process"] or 0.0) ** 2 + row["board"] ** 2
+    var = (spreads["process"] or 0.0) ** 2 + spreads["board"] ** 2
     if row.get("quantum") and row["median"]:
         var += (row["quantum"] / row["median"]) ** 2 / 12
-    if not same_part and row.get("part"):
-        var += row["part"] ** 2
-    return math.sqrt(var), row["board_df"]
+    if not same_part and spreads["part"]:
+        var += spreads["part"] ** 2
+    return math.sqrt(var), spreads["board_df"]
 
 
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, model=None):
@@ -461,11 +484,21 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             r["status"] = "regressed" if r["worse_pct"] > 0 else "improved"
             if "board_pct" in r and abs(r["change_pct"] - r["board_pct"]) < r["threshold_pct"]:
                 r["status"] = "another board"  # the move is the boards' fingerprint's
-    return rows, feature_shifts(rows)
+    shift_bands = {}
+    if model is not None:
+        # A whole feature's move, judged by how far processes (one board) or boards move it whole.
+        for feat, frow in getattr(model, "features", {}).items():
+            band, words = fleet_band(frow, base, cont)
+            if band is not None:
+                shift_bands[feat] = (band, words)
+    return rows, feature_shifts(rows, shift_bands)
 
 
-def feature_shifts(rows):
-    """Per feature: the median worse-% of its measured metrics and a sign test over them."""
+def feature_shifts(rows, shift_bands=None):
+    """Per feature: the median worse-% of its measured metrics and a sign test over them.
+    `shift_bands` {feature: (band %, words)}: the fleet model's band for the feature's shift as a
+    whole between these two boards (fleet_model.feature_rows), which then sets the least shift that
+    counts; without it, the median of its benchmarks' fleet bands does."""
     by_feature = {}
     for r in rows:
         by_feature.setdefault(r["feature"], []).append(r)
@@ -489,7 +522,11 @@ def feature_shifts(rows):
         # Across boards, a feature that moved together by less than its benchmarks' boards spread
         # (the fleet model's bands, their median) moved as boards and nodes do, not as code does.
         bands = [r["fleet_band_pct"] for r in rs if "fleet_band_pct" in r]
-        least = max(FEATURE_MIN_SHIFT_PCT, statistics.median(bands) if len(bands) * 2 >= len(measured) > 0 else 0.0)
+        if shift_bands and feat in shift_bands:
+            least = max(FEATURE_MIN_SHIFT_PCT, shift_bands[feat][0])
+            f["shift_basis"] = f"the feature as a whole: {shift_bands[feat][1]}"
+        else:
+            least = max(FEATURE_MIN_SHIFT_PCT, statistics.median(bands) if len(bands) * 2 >= len(measured) > 0 else 0.0)
         f["shift_threshold_pct"] = least
         if len(measured) >= 5 and abs(f["shift_pct"]) >= least and \
                 f["shift_p"] < FEATURE_ALPHA / n_features:

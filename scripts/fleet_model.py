@@ -56,8 +56,9 @@ FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbenc
 FINGERPRINT_MIN_BOARDS = 6
 FINGERPRINT_MIN_R2 = 0.6
 BOARD_MIN_DF = 4  # a board spread from fewer degrees of freedom is unknown: its own error is too large
+FEATURE_MIN_METRICS = 5  # a feature's shift is a median over at least this many metrics (compare's own rule)
 COLUMNS = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
-           "board_df", "part", "parts", "fingerprint", "quantum"]
+           "board_df", "part", "parts", "fingerprint", "quantum", "stand_in"]
 NODE_NOTE = ("every board of these runs ran in its own node (one machine per board): no run separates the node "
              "from the board, so the node spread is unknown and the board spread of HostLink, Launch and P2P holds it")
 
@@ -299,15 +300,36 @@ def metric_row(obs, method, counter, how, quantum=None):
             fingerprint, quantum]
 
 
+def stand_in(row, rows_before):
+    """Where the newest method's runs cannot show a spread (process, board or part): the same
+    spread of the newest earlier method whose runs can, as {"process": [sd, df, method]},
+    {"board": [sd, df, method, boards]}, {"part": [sd, method]}; None where no earlier method helps. A method change moves
+    what a benchmark reads, rarely how far processes and boards spread it, so until the new
+    method has run on enough boards its band is the earlier one's, named as such, never a history
+    from a few other boards (compare_stats.model_spreads)."""
+    out = {}
+    for earlier in rows_before:  # newest earlier method first
+        d = dict(zip(COLUMNS, earlier))
+        if row["process"] is None and "process" not in out and d["process"] is not None:
+            out["process"] = [d["process"], d["process_df"], d["method"]]
+        if row["board"] is None and "board" not in out and d["board"] is not None:
+            out["board"] = [d["board"], d["board_df"], d["method"], d["boards"]]
+        if row["part"] is None and "part" not in out and d["part"] is not None:
+            out["part"] = [d["part"], d["method"]]
+    return out or None
+
+
 def build(runs):
     """The model of one GPU model from its runs: {name: row} (COLUMNS) for every declared metric,
-    under the method of the newest run that measured it."""
+    under the method of the newest run that measured it; an unknown spread gets an earlier
+    method's as its stand-in where one is known (stand_in)."""
     runs = sorted(runs, key=lambda r: str(r.context.get("date", "")))
-    newest_method = {}
-    for r in runs:
+    newest_method, order = {}, {}
+    for i, r in enumerate(runs):
         for name in r.values:
             newest_method[name] = r.methods.get(name)
-    obs = defaultdict(list)
+            order[(name, r.methods.get(name))] = i
+    obs = defaultdict(lambda: defaultdict(list))  # (name, counter, how) -> method -> observations
     for r in runs:
         board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
         fps = {}
@@ -320,19 +342,65 @@ def build(runs):
                 pass
         for name, values in r.values.items():
             method = r.methods.get(name)
-            if method is None or method != newest_method.get(name):
-                continue  # another method's numbers mean something else (docs/methods.md)
+            if method is None:
+                continue  # a method not known means nothing to compare with (docs/methods.md)
             for counter, how, _ in r.primary.get(name, []):
                 v = values.get(counter)
                 if v and statistics.median(v) > 0:
-                    obs[(name, counter, how)].append((r, board, part, statistics.median(v),
-                                                      sample_spread(r, name, counter), fps))
+                    obs[(name, counter, how)][method].append((r, board, part, statistics.median(v),
+                                                              sample_spread(r, name, counter), fps))
     quanta = counter_quanta(runs)
     metrics = {}
-    for (name, counter, how), o in sorted(obs.items()):
-        metrics.setdefault(name, []).append(metric_row(o, newest_method[name], counter, how,
-                                                       quanta.get((compare.feature_of(name), counter))))
+    for (name, counter, how), by_method in sorted(obs.items()):
+        newest = newest_method[name]
+        if newest not in by_method:
+            continue  # the newest run did not report this metric: its method's numbers are elsewhere
+        quantum = quanta.get((compare.feature_of(name), counter))
+        row = metric_row(by_method[newest], newest, counter, how, quantum)
+        d = dict(zip(COLUMNS, row))
+        before = None
+        if d["process"] is None or d["board"] is None or d["part"] is None:
+            earlier = sorted((m for m in by_method if m != newest), key=lambda m: -order[(name, m)])
+            before = stand_in(d, [metric_row(by_method[m], m, counter, how, quantum) for m in earlier])
+        metrics.setdefault(name, []).append(row + [before])
     return metrics, runs
+
+
+def feature_rows(runs):
+    """{feature: row} (COLUMNS, counter "feature_shift"): how far a whole feature moves between
+    processes, boards and parts. A run's shift of a feature is the median over its measured metrics
+    of how much worse each reads than the fleet's median of the same metric under the same method,
+    as a factor (1.02: 2 % worse; a rate that fell and a cost that grew both count as worse); the
+    row is that shift's spread, found as for a metric. Each run is measured against its own
+    method's fleet, so every run counts, whatever the method. compare judges a feature that moved
+    as a whole by it (compare_stats.feature_shifts): boards move a feature together, as one part's
+    DRAM moves every DRAM figure, far less than they move any one of its metrics."""
+    logs = defaultdict(lambda: defaultdict(list))  # (name, counter, method) -> board -> logs
+    for r in runs:
+        for name, values in r.values.items():
+            method = r.methods.get(name)
+            for counter, how, _ in r.primary.get(name, []):
+                v = values.get(counter)
+                if method is not None and how != "value" and v and statistics.median(v) > 0:
+                    logs[(name, counter, method)][r.context.get("gpu_uuid")].append(math.log(statistics.median(v)))
+    centre = {k: statistics.median(_mean(xs) for xs in by_board.values()) for k, by_board in logs.items()}
+    obs = defaultdict(list)
+    for r in runs:
+        worse = defaultdict(list)
+        for name, values in r.values.items():
+            for counter, how, _ in r.primary.get(name, []):
+                c = centre.get((name, counter, r.methods.get(name)))
+                v = values.get(counter)
+                if c is None or how == "value" or not v or statistics.median(v) <= 0:
+                    continue
+                w = math.log(statistics.median(v)) - c
+                worse[compare.feature_of(name)].append(w if how == "lower" else -w)
+        board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
+        for feature, ws in worse.items():
+            if len(ws) >= FEATURE_MIN_METRICS:
+                obs[feature].append((r, board, part, math.exp(statistics.median(ws)), None, {}))
+    return {f: dict(zip(COLUMNS, metric_row(o, None, "feature_shift", "lower") + [None]))
+            for f, o in sorted(obs.items())}
 
 
 def document(gpu_name, metrics, runs):
@@ -351,6 +419,7 @@ def document(gpu_name, metrics, runs):
         "node": NODE_NOTE,
         "columns": COLUMNS,
         "metrics": metrics,
+        "features": {f: [d[c] for c in COLUMNS] for f, d in feature_rows(runs).items()},
     }
 
 
@@ -381,6 +450,8 @@ class Model:
             for row in rows:
                 d = dict(zip(cols, row))
                 self.rows[(name, d["counter"])] = d
+        # A model written before the features' rows had none: compare falls back (feature_shifts).
+        self.features = {f: dict(zip(cols, row)) for f, row in (doc.get("features") or {}).items()}
 
     def row(self, name, counter, method=None):
         """The row, if its method is `method` (any method when None)."""
@@ -420,13 +491,19 @@ def show(model, pattern):
     print(model.describe())
     print(f"{'benchmark / counter':70s} {'median':>12s} {'runs':>5s} {'boards':>6s} {'process':>8s} {'board':>8s} "
           f"{'part':>8s}  fingerprint")
+    print("(~x.xx%: unknown for this method; an earlier method's spread stands in)")
     pct = (lambda s: "unknown" if s is None else f"{100 * s:.2f}%")
+
+    def spread(d, key):
+        before = (d.get("stand_in") or {}).get(key)
+        return f"~{100 * before[0]:.2f}%" if d[key] is None and before else pct(d[key])
+
     for (name, counter), d in sorted(model.rows.items()):
         if rx and not rx.search(name):
             continue
         fp = f"{d['fingerprint'][0]} slope {d['fingerprint'][1]} r2 {d['fingerprint'][2]}" if d["fingerprint"] else ""
         print(f"{(name + ' ' + counter)[:70]:70s} {d['median']:>12.6g} {d['runs']:>5d} {d['boards']:>6d} "
-              f"{pct(d['process']):>8s} {pct(d['board']):>8s} {pct(d['part']):>8s}  {fp}")
+              f"{spread(d, 'process'):>8s} {spread(d, 'board'):>8s} {pct(d['part']):>8s}  {fp}")
 
 
 def main(argv=None):

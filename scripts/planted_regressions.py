@@ -22,12 +22,10 @@ test on two real full runs, which a GPU session may not have time to plant one f
 Exit codes: 0 every planted feature flagged alone, 1 otherwise, 2 error.
 """
 import argparse
-import io
 import json
 import os
 import subprocess
 import sys
-from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
@@ -69,10 +67,13 @@ def emulate_fault(source, feature, pct, out):
         json.dump(doc, fh)
 
 
-def flagged_features(baseline, contender, history):
+def flagged_features(baseline, contender, history, expected=None, use_model=True):
+    """The features compare flags, judged as compare.py's command line judges them: with the
+    contender GPU's fleet model (`expected`, else the committed one) unless use_model is False."""
     base, cont = compare.load(baseline), compare.load(contender)
     hist = [compare.load(h) for h in history]
-    rows, features = compare.compare(base, cont, hist)
+    model = compare.fleet_model(cont.context.get("gpu_name"), expected) if use_model else None
+    rows, features = compare.compare(base, cont, hist, model=model)
     flagged = {feat: ", ".join(why) for feat, f in features.items()
                if (why := compare.feature_reasons(f, improvements=True))}
     return flagged, features
@@ -90,6 +91,9 @@ def main(argv=None):
     ap.add_argument("--from-existing", action="store_true", help="compare the runs already in --out")
     ap.add_argument("--emulate-from", metavar="RUN.json",
                     help="no GPU: plant each fault into a copy of this run (see above)")
+    ap.add_argument("--expected", metavar="MODEL",
+                    help="the fleet model compare judges by (default: the committed one of the GPU, as compare.py)")
+    ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
     args = ap.parse_args(argv)
     if not args.from_existing and not args.emulate_from and not args.binary:
         print("planted: error: --binary is required unless --from-existing or --emulate-from", file=sys.stderr)
@@ -99,6 +103,7 @@ def main(argv=None):
         print(f"planted: error: --binary {args.binary}: no such executable", file=sys.stderr)
         return 2
     resultfile.output_dir_or_exit(args.out, "planted")
+    judge = (args.expected, not args.no_expected)
     baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
     features = [f for f in args.features.split(",") if f]
     if args.emulate_from:
@@ -121,12 +126,13 @@ def main(argv=None):
     aa_flags = {}
     if args.emulate_from:
         try:
-            aa_flags, _ = flagged_features(baselines[-1], args.emulate_from, baselines[:-1])
+            aa_flags, _ = flagged_features(baselines[-1], args.emulate_from, baselines[:-1], *judge)
         except compare.InputError as e:
             print(f"planted: error: {e}", file=sys.stderr)
             return 2
     lines = [f"# Planted regressions: {args.pct:g} % per feature", "",
-             f"Baseline `{os.path.basename(baselines[-1])}`, history {len(baselines) - 1} run(s); compare.py defaults.", "",
+             f"Baseline `{os.path.basename(baselines[-1])}`, history {len(baselines) - 1} run(s); compare.py defaults"
+             + (", no fleet model." if args.no_expected else f", fleet model {args.expected or 'committed'}."), "",
              "| planted in | flagged by compare | result |", "|---|---|---|"]
     ok = True
     for f in features:
@@ -135,7 +141,7 @@ def main(argv=None):
             lines.append(f"| {f} | (the feature ran no benchmark here) | not tested |")
             continue
         try:
-            flagged, _ = flagged_features(baselines[-1], path, baselines[:-1])
+            flagged, _ = flagged_features(baselines[-1], path, baselines[:-1], *judge)
         except compare.InputError as e:
             lines.append(f"| {f} | error: {e} | FAIL |")
             ok = False
@@ -153,7 +159,7 @@ def main(argv=None):
         lines += ["", f"A/A ({os.path.basename(args.emulate_from)} against the baseline): "
                   + ("; ".join(f"{k}: {v}" for k, v in sorted(aa_flags.items())) or "nothing flagged")]
     elif len(baselines) >= 2:
-        flagged, _ = flagged_features(baselines[-1], baselines[-2], baselines[:-2])
+        flagged, _ = flagged_features(baselines[-1], baselines[-2], baselines[:-2], *judge)
         lines += ["", f"A/A ({os.path.basename(baselines[-2])} against the baseline): "
                   + ("; ".join(f"{k}: {v}" for k, v in sorted(flagged.items())) or "nothing flagged")]
     report = "\n".join(lines) + "\n"

@@ -44,22 +44,24 @@ def write_run(path, board, part, values, date, method="m1", extra_ctx=None):
 
 
 def synthetic_fleet(tmp_path, boards_per_part=8, runs_per_board=2, metrics=120, proc=0.005, board=0.02,
-                    part_offset=0.03, seed=1):
+                    part_offset=0.03, seed=1, feature_board=0.0, method="m1", month=11, parts=PARTS):
     """Runs of a fleet with known spreads (log-normal): every metric's true value is 100 x
-    exp(part offset) x exp(N(0, board)) per board x exp(N(0, proc)) per run."""
+    exp(part offset) x exp(N(0, board)) per board and metric x exp(N(0, feature_board)) per board
+    (the whole feature) x exp(N(0, proc)) per run."""
     rng = random.Random(seed)
     paths, day = [], 0
-    for p, part in enumerate(PARTS):
+    for p, part in enumerate(parts):
         for b in range(boards_per_part):
             uuid = f"GPU-{part}-{b}"
+            whole = rng.gauss(0, feature_board)
             effects = [rng.gauss(0, board) for _ in range(metrics)]
             for r in range(runs_per_board):
                 day += 1
                 values = {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower",
-                                                            100 * math.exp(p * part_offset + effects[m] + rng.gauss(0, proc)), {})
+                                                            100 * math.exp(p * part_offset + whole + effects[m] + rng.gauss(0, proc)), {})
                           for m in range(metrics)}
-                paths.append(write_run(tmp_path / f"{uuid}-{r}.json", uuid, part, values,
-                                       f"2026-11-{1 + day // 24:02d}T{day % 24:02d}:00:00+00:00"))
+                paths.append(write_run(tmp_path / f"{uuid}-{method}-{r}.json", uuid, part, values,
+                                       f"2026-{month:02d}-{1 + day // 24:02d}T{day % 24:02d}:00:00+00:00", method))
     return paths
 
 
@@ -141,6 +143,67 @@ def test_compare_judges_a_new_board_by_the_spread_between_boards(tmp_path):
                                                                                  centre * 1.04, {})},
                                    "2026-12-30T00:00:00+00:00", method="m2"))
     assert model.row(name, "latency_cycles", other.methods[name]) is None
+
+
+def test_an_earlier_methods_spread_stands_in_until_the_new_method_has_enough_boards(tmp_path):
+    """Method m1 ran on 16 boards (2 % between boards); its successor m2 on two boards only. The
+    model says m2's board spread is unknown, carries m1's as the stand-in, and compare judges a
+    third board of m2 by it, saying so, where a history of two other boards would flag 4 %."""
+    paths = synthetic_fleet(tmp_path, metrics=3, board=0.02, proc=0.005)
+    m2 = synthetic_fleet(tmp_path, boards_per_part=2, runs_per_board=1, metrics=3, board=0.001, proc=0.0005,
+                         method="m2", month=12, seed=2, parts=PARTS[:1])
+    model = build_model(paths + m2)
+    name = "Feat/x/point:0/manual_time"
+    row = model.row(name, "latency_cycles", "m2")
+    assert row["board"] is None and row["process"] is None, row
+    board, board_df, method, boards = row["stand_in"]["board"]
+    assert method == "m1" and boards == 16 and board_df == 14 and abs(board - 0.02) < 0.012, row["stand_in"]
+    assert row["stand_in"]["process"][2] == "m1"
+    spreads = compare_stats.model_spreads(row)
+    assert (spreads["board"], spreads["board_df"]) == (board, board_df) and "earlier method" in spreads["words"]
+    # The new method ran on one part: the parts' spread is m1's (3 % between their medians).
+    assert row["part"] is None and abs(spreads["part"] - 0.03 / math.sqrt(2)) < 0.01, row["stand_in"]
+    base, other = compare.load(m2[0]), compare.load(m2[1])
+    centre = base.values[name]["latency_cycles"][0]
+    for factor, status in ((1.04, "same"), (1.5, "regressed")):
+        cont = compare.load(write_run(tmp_path / f"new-{factor}.json", "GPU-never-seen", "PART-A",
+                                      {name: ("latency_cycles", "lower", centre * factor, {})},
+                                      "2026-12-30T00:00:00+00:00", "m2"))
+        rows, _ = compare.compare(base, cont, [other, other], model=model)
+        assert rows[0]["status"] == status, rows[0]
+        assert "earlier method" in rows[0]["noise"], rows[0]
+        if factor < 1.1:  # without the stand-in, two boards' history is all there is
+            bare = fleet_model.Model(json.loads(json.dumps(model.doc)), "bare")
+            for r in bare.doc["metrics"][name]:
+                r[-1] = None
+            rows, _ = compare.compare(base, cont, [other, other], model=fleet_model.Model(bare.doc, "bare"))
+            assert rows[0]["status"] == "regressed", rows[0]
+
+
+def test_a_feature_that_moves_as_a_whole_is_judged_by_how_far_boards_move_it_whole(tmp_path):
+    """Each metric spreads 2 % between boards, but the feature as a whole only about 0.4 % (the
+    median of 60 metrics). A new board whose every metric reads 5 % worse is flagged as a whole
+    feature; the same board as it is is not."""
+    paths = synthetic_fleet(tmp_path, metrics=60, board=0.02, proc=0.002, feature_board=0.002, part_offset=0.0)
+    model = build_model(paths)
+    feat = model.features["Feat"]
+    assert feat["counter"] == "feature_shift" and feat["board_df"] == 14
+    assert 0.001 < feat["board"] < 0.008, feat
+    rng = random.Random(7)
+    base = compare.load(paths[0])
+    effects = [rng.gauss(0, 0.02) for _ in range(60)]
+    for factor, shift in ((1.0, "none"), (1.05, "worse")):
+        values = {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower", 100 * factor * math.exp(effects[m]), {})
+                  for m in range(60)}
+        cont = compare.load(write_run(tmp_path / f"whole-{factor}.json", "GPU-never-seen", "PART-A", values,
+                                      "2026-12-30T00:00:00+00:00"))
+        _, features = compare.compare(base, cont, [], model=model)
+        assert features["Feat"]["shift"] == shift, features["Feat"]
+        assert "the feature as a whole" in features["Feat"]["shift_basis"]
+        # Without the feature's row, the median of its metrics' bands (about 12 %) hides 5 %.
+        _, features = compare.compare(base, cont, [], model=fleet_model.Model(
+            {k: v for k, v in model.doc.items() if k != "features"}, "old"))
+        assert features["Feat"]["shift"] == "none", features["Feat"]
 
 
 # --- accept.py ---------------------------------------------------------------------------------
