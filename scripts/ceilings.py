@@ -155,8 +155,12 @@ def compute(run):
         if not types:
             out.append({"precision": "tensor", "unit": unit, **_missing(f"tensor cores ({unit})", "not in this run")})
         for t in types:
-            name, b = run.best(rx.replace("([^/]+)", re.escape(t)).replace("([^/_]+)", re.escape(t)),
-                               "flop_per_clk_per_sm")
+            hit = run.best(rx.replace("([^/]+)", re.escape(t)).replace("([^/_]+)", re.escape(t)), "flop_per_clk_per_sm")
+            if hit is None:  # measured on fewer SMs than the GPU has only
+                out.append({"precision": t, "unit": f"tensor cores ({unit})",
+                            **_missing(f"tensor cores ({unit}) {t}", "no shape of it ran on every SM")})
+                continue
+            name, b = hit
             out.append({"precision": t, "unit": f"tensor cores ({unit})", "per_second": b.get("flops"),
                         "per_second_unit": "FLOP/s", "flop_per_clk_per_sm": b["flop_per_clk_per_sm"],
                         "peak_flop_per_clk_per_sm": b.get("peak_flop_per_clk_per_sm"),

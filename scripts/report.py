@@ -278,6 +278,20 @@ def run_stem(path):
     return name[:-len(".json.gz")] if name.endswith(".json.gz") else os.path.splitext(name)[0]
 
 
+def roofline_pictures(docs, out):
+    """{run: picture} of the roofline of each run that measured both bandwidth and compute ceilings."""
+    import ceilings
+    import roofline
+    pictures = {}
+    for f, doc in docs.items():
+        rf = roofline.roofs(ceilings.ceilings(doc, f))
+        if rf["bandwidth"] and rf["compute"]:
+            picture = f"roofline-{run_stem(f)}.png"
+            roofline.draw(rf, [], os.path.join(out, picture), f"{doc['context'].get('gpu_name')} ({run_stem(f)})")
+            pictures[f] = picture
+    return pictures
+
+
 def write_report(files, out, reference):
     """Every plot of the runs in `files`, and index.md, in `out`; prints the index's path."""
     docs = {f: load(f) for f in files}
@@ -293,6 +307,7 @@ def write_report(files, out, reference):
             return 1
         written += [os.path.basename(p) for p in r.stdout.split() if p.endswith(".png")]
 
+    roofs = roofline_pictures(docs, out)
     lines = ["# archbench report", ""]
     for f, doc in docs.items():
         ctx = doc["context"]
@@ -300,6 +315,11 @@ def write_report(files, out, reference):
                      f"{len(doc['benchmarks'])} benchmarks, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.failed(b))} errors, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.skip_reason(b) is not None)} skipped (not for this GPU)")
+    for f, picture in roofs.items():
+        lines += ["", f"## Roofline (`{os.path.basename(f)}`)", "", f"![roofline]({picture})", "",
+                  "The run's measured ceilings: per level the best read (solid) and copy (dotted) rate, per "
+                  "precision the best compute rate; dashed, the suite's theoretical figures. "
+                  "`scripts/roofline.py RUN --kernels NCU.csv` places your kernels on it (docs/roofline.md)."]
     rows = [r for doc in docs.values() for r in geometry_rows(doc)]
     if rows:
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
