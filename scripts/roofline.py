@@ -18,7 +18,6 @@ read/write mix, at its own SM clock where the CSV has it). Exit codes: 0 written
 import argparse
 import csv
 import json
-import math
 import os
 import re
 import sys

@@ -13,27 +13,18 @@ ROOT = os.path.join(HERE, "..", "..")
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
 import ceilings  # noqa: E402
-import results_archive  # noqa: E402
+from conftest import committed_run  # noqa: E402
 import resultfile  # noqa: E402
 
 FULL_PATH = "results/nvidia-h200/regression/2026-11-29-full-030cfbc-GPU-5c844806.json.gz"
-FULL = os.path.join(ROOT, FULL_PATH)
 
 
 @pytest.fixture
 def full_run(tmp_path):
-    """The committed full run: in the tree, or (once a newer baseline archived it) restored from
-    the archive; skipped in a shallow clone, which lacks the history."""
-    if os.path.exists(FULL):
-        return FULL
-    try:
-        results_archive.restore(results_archive.select(results_archive.load_index()["files"], [FULL_PATH]),
-                                str(tmp_path))
-    except results_archive.ArchiveError as e:
-        if "not in this clone" in str(e):
-            pytest.skip(str(e))
-        raise
-    return str(tmp_path / FULL_PATH)
+    """The committed full run of 030cfbc (in the archive since be7f95f became the baseline)."""
+    return committed_run(FULL_PATH, tmp_path)
+
+
 FILTERED = os.path.join(HERE, "..", "data", "h100_memlatency.json")
 
 

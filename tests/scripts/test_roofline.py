@@ -15,27 +15,14 @@ ROOT = os.path.join(HERE, "..", "..")
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
 import roofline  # noqa: E402
-import results_archive  # noqa: E402
 
-RUN_PATH = "results/nvidia-h200/regression/2026-11-29-full-be7f95f-GPU-abf3d5d9.json.gz"
 KERNELS = os.path.join(HERE, "..", "data", "ncu-roofline-h200.csv")
 TOOL = os.path.join(SCRIPTS, "roofline.py")
 
 
 @pytest.fixture
-def run(tmp_path):
-    """The committed H200 baseline: in the tree, or restored from the archive once a newer one
-    replaced it; skipped in a shallow clone."""
-    path = os.path.join(ROOT, RUN_PATH)
-    if os.path.exists(path):
-        return path
-    try:
-        results_archive.restore(results_archive.select(results_archive.load_index()["files"], [RUN_PATH]), str(tmp_path))
-    except results_archive.ArchiveError as e:
-        if "not in this clone" in str(e):
-            pytest.skip(str(e))
-        raise
-    return str(tmp_path / RUN_PATH)
+def run(h200_baseline):
+    return h200_baseline
 
 
 def tool(*args):

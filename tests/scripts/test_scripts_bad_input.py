@@ -28,7 +28,8 @@ PLOTS = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SCRIPTS, "plo
 # (script, arguments before the file): scripts that take result files
 TOOLS = [("validate_results.py", []), ("report.py", ["--out", "{tmp}/r"]), ("cv_table.py", []),
          ("node_summary.py", ["--out", "{tmp}/n"]), ("compare.py", [GOOD]),
-         ("check_counters.py", []), ("ceilings.py", []), ("roofline.py", ["--out", "{tmp}/r.svg"])] + \
+         ("check_counters.py", []), ("ceilings.py", []), ("roofline.py", ["--out", "{tmp}/r.svg"]),
+         ("export_model.py", ["--format", "json"])] + \
         [(p, ["--out", "{tmp}/p"]) for p in PLOTS]
 
 
