@@ -372,6 +372,18 @@ def generations(newest, reference_dir, out_dir):
     return svgs, sources, levels
 
 
+def roofline_picture(newest, path):
+    """The roofline of a model's newest complete run (scripts/roofline.py), drawn to `path`; False
+    where the run lacks bandwidth or compute ceilings."""
+    import ceilings
+    import roofline
+    rf = roofline.roofs(ceilings.ceilings(newest.doc, newest.path))
+    if not (rf["bandwidth"] and rf["compute"]):
+        return False
+    roofline.draw(rf, [], path, f"{newest.doc['context'].get('gpu_name')} ({os.path.basename(newest.path)})")
+    return True
+
+
 def build(results_dir, out, reference_dir):
     try:
         import jinja2
@@ -435,9 +447,11 @@ def build(results_dir, out, reference_dir):
             if row["drawn"]:
                 row["plot"] = f"../plots/{gpu}/history/{row['anchor']}.svg"
                 draw_history(row, os.path.join(out, "plots", gpu, "history", f"{row['anchor']}.svg"))
+        roof = roofline_picture(newest, os.path.join(out, "plots", gpu, "roofline.svg"))
         with open(os.path.join(out, "history", f"{gpu}.html"), "w") as fh:
             fh.write(env.get_template("history.html").render(root="..", title=f"History: {gpu}", gpu=gpu, rows=rows,
                                                            runs=runs, newest=newest, note=note,
+                                                           roofline=f"../plots/{gpu}/roofline.svg" if roof else None,
                                                            features=sorted(features), models=sorted(models)))
 
     svgs, sources, levels = generations(sorted(newest_files.values()), reference_dir, os.path.join(out, "plots"))

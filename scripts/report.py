@@ -11,7 +11,6 @@ named in a one-line error (exit 2).
 """
 import argparse
 import glob
-import json
 import os
 import subprocess
 import sys
@@ -278,18 +277,70 @@ def run_stem(path):
     return name[:-len(".json.gz")] if name.endswith(".json.gz") else os.path.splitext(name)[0]
 
 
-def roofline_pictures(docs, out):
-    """{run: picture} of the roofline of each run that measured both bandwidth and compute ceilings."""
+def _tb(v):
+    return f"{v / 1e12:.2f} TB/s" if v else "-"
+
+
+def _source_link(benchmark):
+    """A ceiling's benchmark, linked to its feature's plots below."""
+    feature = benchmark.split("/")[0]
+    return f"[`{benchmark}`](#feature-{feature.lower()})"
+
+
+def gpu_card(path, doc, out):
+    """The report's first section for one run: the GPU's card. The roofline (a picture written to
+    `out`), then the hierarchy (capacity, latency, read/write/copy bandwidth per level) and the compute
+    ceilings, each figure linked to the feature that measured it (ceilings.py, roofline.py)."""
     import ceilings
     import roofline
-    pictures = {}
-    for f, doc in docs.items():
-        rf = roofline.roofs(ceilings.ceilings(doc, f))
-        if rf["bandwidth"] and rf["compute"]:
-            picture = f"roofline-{run_stem(f)}.png"
-            roofline.draw(rf, [], os.path.join(out, picture), f"{doc['context'].get('gpu_name')} ({run_stem(f)})")
-            pictures[f] = picture
-    return pictures
+    c = ceilings.ceilings(doc, path)
+    if all("not_measured" in x for x in c["bandwidth"] + c["compute"] + c["latency"] + c["capacity"]):
+        return []
+    r = c["run"]
+    lines = ["", f"## {r['gpu_name']}: the GPU's card (`{os.path.basename(path)}`)", "",
+             f"Board {r['gpu_uuid']} (part {r['board_part']}), commit `{str(r['commit'])[:12]}`, "
+             f"{r['sm_count']:.0f} SMs at up to {r['max_sm_clock_mhz']:.0f} MHz"
+             + (" (a quick run: fewer points)" if r["quick"] else "") + "."]
+    rf = roofline.roofs(c)
+    if rf["bandwidth"] and rf["compute"]:
+        picture = f"roofline-{run_stem(path)}.png"
+        roofline.draw(rf, [], os.path.join(out, picture), f"{r['gpu_name']} ({run_stem(path)})")
+        lines += ["", f"![roofline]({picture})", "",
+                  "The measured roofs: per level the best read (solid) and copy (dotted) rate, per precision "
+                  "the best compute rate; dashed, the suite's theoretical figures. `scripts/roofline.py RUN "
+                  "--kernels NCU.csv` places your kernels on it (docs/roofline.md)."]
+    measured = lambda rows: [x for x in rows if "not_measured" not in x]  # noqa: E731
+    caps = {x["level"]: x for x in measured(c["capacity"])}
+    lats = {x["level"].split(" (")[0]: x for x in measured(c["latency"])}
+    bws = {(x["level"], x["kind"]): x for x in measured(c["bandwidth"])}
+    lines += ["", "| Level | Capacity | Latency | Read | Write | Copy | Sources |", "|---|---|---|---|---|---|---|"]
+    rows = [("Shared memory", None, None, ("shared memory", "read"), None, None),
+            ("L1", "L1 (no shared-memory carveout)", "L1 hit", ("L1", "read"), None, None),
+            ("L2", "L2", "L2 hit", ("L2, each SM its own slice", "read"), ("L2", "write"), ("L2", "copy")),
+            ("L2, data every SM reads", None, None, ("L2, data shared by every SM", "read"), None, None),
+            ("DRAM", None, "DRAM", ("DRAM", "read"), ("DRAM", "write"), ("DRAM", "copy"))]
+    for label, cap, lat, *kinds in rows:
+        cap_row, lat_row = caps.get(cap), lats.get(lat)
+        cells = [(f"{cap_row['bytes'] / 2 ** 20:.2f} MiB" if cap_row["bytes"] >= 2 ** 20 else f"{cap_row['bytes'] / 1024:.1f} KiB")
+                 if cap_row else "-",
+                 f"{lat_row['cycles']:.1f} cycles ({lat_row['ns']:.1f} ns)" if lat_row and lat_row.get("ns") else "-"]
+        sources = [x["benchmark"] for x in (cap_row, lat_row) if x]
+        for key in kinds:
+            b = bws.get(key) if key else None
+            cells.append(f"{_tb(b['bytes_per_second'])} ({b['bytes_per_clk_per_sm']:.1f} B/clk/SM)"
+                         if b and b.get("bytes_per_clk_per_sm") else (_tb(b["bytes_per_second"]) if b else "-"))
+            if b:
+                sources.append(b["benchmark"])
+        lines.append(f"| {label} | " + " | ".join(cells) + " | " + ", ".join(_source_link(s) for s in sources) + " |")
+    lines += ["", "| Precision | Unit | Rate | Per clock per SM | Of the peak | Source |", "|---|---|---|---|---|---|"]
+    for x in measured(c["compute"]):
+        per_clk = x.get("flop_per_clk_per_sm") or x.get("results_per_clk_per_sm")
+        unit = x["per_second_unit"]
+        rate = f"{x['per_second'] / 1e12:.1f} T{unit.split('/')[0]}/s" if x.get("per_second") else "-"
+        lines.append(f"| {x['precision']} | {x['unit']} | {rate} | {per_clk:.1f} | "
+                     f"{100 * x['ratio']:.1f} % | {_source_link(x['benchmark'])} |" if x.get("ratio") else
+                     f"| {x['precision']} | {x['unit']} | {rate} | {per_clk:.1f} | - | {_source_link(x['benchmark'])} |")
+    return lines
 
 
 def write_report(files, out, reference):
@@ -307,7 +358,6 @@ def write_report(files, out, reference):
             return 1
         written += [os.path.basename(p) for p in r.stdout.split() if p.endswith(".png")]
 
-    roofs = roofline_pictures(docs, out)
     lines = ["# archbench report", ""]
     for f, doc in docs.items():
         ctx = doc["context"]
@@ -315,11 +365,8 @@ def write_report(files, out, reference):
                      f"{len(doc['benchmarks'])} benchmarks, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.failed(b))} errors, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.skip_reason(b) is not None)} skipped (not for this GPU)")
-    for f, picture in roofs.items():
-        lines += ["", f"## Roofline (`{os.path.basename(f)}`)", "", f"![roofline]({picture})", "",
-                  "The run's measured ceilings: per level the best read (solid) and copy (dotted) rate, per "
-                  "precision the best compute rate; dashed, the suite's theoretical figures. "
-                  "`scripts/roofline.py RUN --kernels NCU.csv` places your kernels on it (docs/roofline.md)."]
+    for f, doc in docs.items():
+        lines += gpu_card(f, doc, out)
     rows = [r for doc in docs.values() for r in geometry_rows(doc)]
     if rows:
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
@@ -329,7 +376,13 @@ def write_report(files, out, reference):
         if t:
             lines += ["", f"## Where the time went (`{os.path.basename(f)}`)", ""] + t
     lines += ["", "## Plots", ""]
+    anchored = set()
+    feature_of_file = {stem: r["name"].lower() for r in features.rows() for stem in r.get("plot_files") or []}
     for p in written:
+        feature = feature_of_file.get(os.path.splitext(p)[0], p.split("_")[0])
+        if feature not in anchored:  # the GPU card's links land here
+            anchored.add(feature)
+            lines += [f'<a id="feature-{feature}"></a>', ""]
         lines += [f"![{p}]({p})", "", CAPTIONS.get(os.path.splitext(p)[0], ""), ""]
     with open(os.path.join(out, "index.md"), "w") as f:
         f.write("\n".join(lines) + "\n")

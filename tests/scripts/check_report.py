@@ -26,7 +26,8 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append(f"report failed ({r.returncode}): {r.stderr}")
     else:
         text = open(index).read()
-        for want in ["32 x 4 B", "TLB level 2", "generations_latency.png", "tlb_footprint.png", "smembanks_stride.png"]:
+        for want in ["32 x 4 B", "TLB level 2", "generations_latency.png", "tlb_footprint.png", "smembanks_stride.png",
+                     "the GPU's card", "| Level | Capacity | Latency |", 'id="feature-memlatency"']:
             if want not in text:
                 failures.append(f"index.md lacks {want!r}")
         for line in text.splitlines():
