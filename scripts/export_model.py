@@ -4,6 +4,7 @@
 Usage:
     export_model.py RUN.json --format accel-sim [--base SHIPPED.config] [--out gpgpusim.config]
     export_model.py RUN.json --format json [--out machine.json]
+    export_model.py RUN.json --format mt4g [--out GPU.json]
 
 accel-sim: a GPGPU-Sim / Accel-Sim `gpgpusim.config` whose every option the run measured is filled
 from it, each with a comment naming its source (a benchmark, or the device's properties). With
@@ -12,8 +13,10 @@ every other option of the base follows, marked "not measured: from the base"; a 
 which the run measured only some parts keeps the base's other parts and says which. Without --base
 only the measured options are written. json: the same model as a documented machine file
 (format archbench-machine, version 1): sizes, lines, latencies, the ceilings per level and
-precision, the per-opcode latencies and initiation intervals. Exit codes: 0 written, 2 bad input
-(one line on stderr).
+precision, the per-opcode latencies and initiation intervals. mt4g: MT4G's result JSON (the keys
+and units of caps-tum/mt4g's sample results, which sys-sage reads), each figure's method naming
+its archbench benchmark; what the suite does not measure is left out. Exit codes: 0 written, 2 bad
+input (one line on stderr).
 """
 import argparse
 import json
@@ -263,10 +266,124 @@ def machine(m, ceil):
             "capacity": ceil["capacity"]}
 
 
+# --- MT4G ----------------------------------------------------------------------------------------------
+# MT4G's result JSON (caps-tum/mt4g, sample_results/*.json; read by sys-sage): the same keys and
+# units, each measured figure's "method" naming the archbench benchmark it comes from. Keys the
+# suite does not measure are left out, never filled with a guess.
+GIB = 2 ** 30
+
+
+def _measure(entry, counter, method, confidence=None, randomized=False):
+    if entry is None or not isinstance(entry.get(counter), (int, float)) or entry[counter] <= 0:
+        return None
+    out = {"method": f"archbench {method}", "randomized": randomized, "size": int(entry[counter]), "unit": "bytes"}
+    if confidence is not None:
+        out["confidence"] = confidence
+    return out
+
+
+def _latency(run, name, fine_name=None):
+    """MT4G's latency block: the chain's mean (a long dependent chain: its average), and the
+    per-access p50/p95 of Mei & Chu's fine chase at the same footprint where the run has it."""
+    b = run.entries.get(name)
+    if not b or not isinstance(b.get("latency_cycles"), (int, float)):
+        return None
+    out = {"mean": b["latency_cycles"], "method": f"archbench {name}", "unit": "cycles"}
+    fine = run.entries.get(fine_name) if fine_name else None
+    if fine and isinstance(fine.get("latency_cycles"), (int, float)):
+        out.update(p50=fine["latency_cycles"], p95=fine.get("latency_p95_cycles"),
+                   sampleSize=int(fine.get("samples", 0)) or None, method=f"archbench {name}; p50, p95: {fine_name}")
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def mt4g(doc, m, ceil):
+    run = ceilings_mod.Run(doc)
+    ctx = doc["context"]
+    lat = {row["level"].split(" (")[0]: row["benchmark"] for row in ceil["latency"] if "benchmark" in row}
+    bw = {(row["level"], row["kind"]): row for row in ceil["bandwidth"] if "not_measured" not in row}
+
+    def chain(level):
+        name = lat.get(level)
+        return _latency(run, name, name.replace("/chain/", "/fine/") if name else None) if name else None
+
+    def gib(key):
+        row = bw.get(key)
+        return {"unit": "GiB/s", "value": row["bytes_per_second"] / GIB, "method": f"archbench {row['benchmark']}"} \
+            if row else None
+
+    def ctx_value(key, unit, scale=1):
+        v = _ctx_number(ctx, key)
+        return {"unit": unit, "value": int(v * scale)} if v else None
+
+    l1cap, l1line = run.entries.get("Geometry/l1/capacity/carveout:0"), run.entries.get("Geometry/l1/line")
+    l2cap, l2line = run.entries.get("Geometry/l2/capacity"), run.entries.get("Geometry/l2/line")
+    fill_ca, fill_cg = run.entries.get("Geometry/fill/ld.ca"), run.entries.get("Geometry/fill/ld.cg")
+    ro = run.entries.get("Geometry/readonly/capacity")
+    const = run.entries.get("Geometry/constant/capacity")
+    ffma = run.best(r"^Pipeline/throughput/ffma/", "results_per_clk_per_sm")
+    mem = {
+        "l1": {"amountPerMultiprocessor": 1,
+               "latency": chain("L1 hit"),
+               "lineSize": _measure(l1line, "line_bytes", "Geometry/l1/line", l1line and l1line.get("confidence")),
+               "size": _measure(l1cap, "capacity_bytes", "Geometry/l1/capacity/carveout:0", l1cap and l1cap.get("confidence")),
+               "fetchGranularity": _measure(fill_ca, "l1_fill_bytes", "Geometry/fill/ld.ca", fill_ca and fill_ca.get("confidence")),
+               "missPenalty": {"unit": "cycles", "value": l1cap["miss_penalty_cycles"]} if l1cap and l1cap.get("miss_penalty_cycles") else None},
+        "l2": {"latency": chain("L2 hit"),
+               "lineSize": _measure(l2line, "line_bytes", "Geometry/l2/line", l2line and l2line.get("confidence")),
+               "fetchGranularity": _measure(fill_cg, "l2_fill_bytes", "Geometry/fill/ld.cg", fill_cg and fill_cg.get("confidence")),
+               "segmentSize": _measure(l2cap, "near_partition_bytes", "Geometry/l2/capacity",
+                                       l2cap and l2cap.get("near_partition_confidence")),
+               "size": ctx_value("gpu_l2_bytes", "bytes"),
+               "missPenalty": {"unit": "cycles", "value": m["dram_latency"].value - m["l2_latency"].value}
+               if "dram_latency" in m and "l2_latency" in m else None,
+               "persistingL2CacheMaxSize": ctx_value("gpu_max_persisting_l2_bytes", "bytes"),
+               "readBandwidth": gib(("L2, each SM its own slice", "read")), "writeBandwidth": gib(("L2", "write"))},
+        "main": {"latency": chain("DRAM"), "memoryBusWidth": ctx_value("gpu_mem_bus_width_bits", "bit"),
+                 "memoryClockRate": ctx_value("gpu_mem_clock_mhz", "kHz", 1000),
+                 "totalGlobalMem": ctx_value("gpu_total_mem_bytes", "bytes"),
+                 "readBandwidth": gib(("DRAM", "read")), "writeBandwidth": gib(("DRAM", "write"))},
+        "shared": {"latency": {"mean": m["smem_latency"].value, "method": f"archbench {m['smem_latency'].source}",
+                               "unit": "cycles"} if "smem_latency" in m else None,
+                   "sharedMemPerBlock": ctx_value("gpu_smem_per_block_bytes", "bytes"),
+                   "sharedMemPerMultiProcessor": ctx_value("gpu_smem_per_sm_bytes", "bytes"),
+                   "reservedSharedMemPerBlock": ctx_value("gpu_reserved_smem_per_block_bytes", "bytes")},
+        "readOnly": {"amountPerMultiprocessor": 1,
+                     "size": _measure(ro, "capacity_bytes", "Geometry/readonly/capacity", ro and ro.get("confidence")),
+                     "latency": {"mean": ro["hit_cycles"], "method": "archbench Geometry/readonly/capacity", "unit": "cycles"}
+                     if ro and ro.get("hit_cycles") else None},
+        "constant": {"l1": {"amountPerMultiprocessor": 1,
+                            "size": _measure(const, "level1_capacity_bytes", "Geometry/constant/capacity",
+                                             const and const.get("level1_confidence")),
+                            "latency": {"mean": const["level1_hit_cycles"], "method": "archbench Geometry/constant/capacity",
+                                        "unit": "cycles"} if const and const.get("level1_hit_cycles") else None},
+                     "totalConstMem": {"unit": "bytes", "value": int(const["bank_bytes"])} if const and const.get("bank_bytes") else None},
+    }
+
+    def prune(d):
+        return {k: prune(v) if isinstance(v, dict) else v for k, v in d.items() if v is not None and v != {}}
+    cc = str(ctx.get("gpu_compute_capability", "0.0")).split(".")
+    doc_out = {
+        "compute": {"maxBlocksPerMultiProcessor": m["blocks_per_sm"].value if "blocks_per_sm" in m else None,
+                    "maxThreadsPerMultiProcessor": m["threads_per_sm"].value if "threads_per_sm" in m else None,
+                    "multiProcessorCount": m["sm_count"].value,
+                    # FP32 lanes: the FFMA peak the suite computes for this GPU (measured: 99 % of it)
+                    "numberOfCoresPerMultiProcessor": round(ffma[1].get("peak_results_per_clk_per_sm")
+                                                            or ffma[1]["results_per_clk_per_sm"]) if ffma else None,
+                    "regsPerMultiProcessor": m["regs_per_sm"].value if "regs_per_sm" in m else None, "warpSize": 32},
+        "general": {"clockRate": {"unit": "kHz", "value": m["sm_clock_mhz"].value * 1000} if "sm_clock_mhz" in m else None,
+                    "computeCapability": {"major": int(cc[0]), "minor": int(cc[1])} if len(cc) == 2 and cc[0].isdigit() else None,
+                    "name": ctx.get("gpu_name"), "vendor": "NVIDIA"},
+        "memory": mem,
+        "meta": {"tool": f"archbench {ctx.get('archbench_git_sha', '')}", "driver": ctx.get("gpu_driver_version"),
+                 "timestamp": ctx.get("date"), "board": ctx.get("gpu_uuid")},
+    }
+    return prune(doc_out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", help="an archbench result file (JSON, .json.gz)")
-    ap.add_argument("--format", required=True, choices=("accel-sim", "json"))
+    ap.add_argument("--format", required=True, choices=("accel-sim", "json", "mt4g"))
     ap.add_argument("--base", metavar="CONFIG", help="accel-sim: a shipped gpgpusim.config whose unmeasured options follow")
     ap.add_argument("--out", help="the file to write (default: standard output)")
     args = ap.parse_args(argv)
@@ -279,6 +396,8 @@ def main(argv=None):
             raise compare.InputError(f"{args.run}: no GPU properties in its context: not a run of archbench's")
         if args.format == "accel-sim":
             text, filled = accel_sim(m, os.path.basename(args.run), args.base)
+        elif args.format == "mt4g":
+            text, filled = json.dumps(mt4g(doc, m, ceil), indent=4) + "\n", m
         else:
             text, filled = json.dumps(machine(m, ceil), indent=1) + "\n", m
         if args.out:

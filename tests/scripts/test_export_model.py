@@ -82,3 +82,19 @@ def test_bad_input_is_one_line_and_exit_2(h200_baseline, tmp_path):
         r = tool(*args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, (args, r.stderr)
         assert words in r.stderr, (args, r.stderr)
+
+
+def test_mt4g_has_mt4gs_keys_and_units(h200_baseline):
+    r = tool(h200_baseline, "--format", "mt4g")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["compute"]["multiProcessorCount"] == 132 and d["compute"]["numberOfCoresPerMultiProcessor"] == 128
+    assert d["general"]["computeCapability"] == {"major": 9, "minor": 0} and d["general"]["clockRate"]["unit"] == "kHz"
+    l1, l2, main = d["memory"]["l1"], d["memory"]["l2"], d["memory"]["main"]
+    assert l1["size"] == {"method": "archbench Geometry/l1/capacity/carveout:0", "randomized": False, "size": 251136,
+                          "unit": "bytes", "confidence": l1["size"]["confidence"]}
+    assert l1["lineSize"]["size"] == 128 and l1["latency"]["unit"] == "cycles" and 31 < l1["latency"]["mean"] < 34
+    assert l2["segmentSize"]["size"] == 30350336 and l2["readBandwidth"]["unit"] == "GiB/s"
+    assert main["memoryClockRate"] == {"unit": "kHz", "value": 3201000} and main["latency"]["mean"] > 600
+    assert d["meta"]["tool"].startswith("archbench ")
+    assert "null" not in r.stdout
