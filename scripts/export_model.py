@@ -41,12 +41,7 @@ class Source:
         self.value, self.source = value, source
 
 
-def _ctx_number(ctx, key):
-    try:
-        v = float(ctx.get(key, ""))
-        return v if v > 0 else None
-    except ValueError:
-        return None
+_ctx_number = ceilings_mod._number  # one rule for a positive number in the context
 
 
 def measured(doc, path):
