@@ -383,7 +383,7 @@ def main(argv=None):
         if model is not None:
             notes.append(f"note: {model.describe()}: no band is narrower than the spread that applies to the pair")
     except InputError as e:
-        print(f"compare: error: {e}", file=sys.stderr)
+        print(f"compare.py: error: {e}", file=sys.stderr)
         return 2
     if args.features:
         keep = {f.strip() for f in args.features.split(",") if f.strip()}
@@ -393,7 +393,7 @@ def main(argv=None):
             r.skips = {n for n in r.skips if feature_of(n) in keep}
     rows, features = compare(base, cont, history, args.alpha, args.floor, model)
     if not rows:
-        print(f"compare: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
+        print(f"compare.py: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
               f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)
         return 2
     # What the history left out goes to stderr: the report itself is the pair's.
@@ -406,7 +406,7 @@ def main(argv=None):
         try:
             write_table(args.table, rows)
         except OSError as e:
-            print(f"compare: error: cannot write {args.table}: {e.strerror}", file=sys.stderr)
+            print(f"compare.py: error: cannot write {args.table}: {e.strerror}", file=sys.stderr)
             return 2
         out.append(f"Full table: {args.table}")
     print("\n".join(out))

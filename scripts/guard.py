@@ -92,14 +92,14 @@ def main(argv=None):
         features, others = affected_features(base)
         if args.features:
             features = sorted({f.strip() for f in args.features.split(",") if f.strip()})
-        print(f"guard: since {base}: affected features: {', '.join(features) or 'none'}")
+        print(f"guard.py: since {base}: affected features: {', '.join(features) or 'none'}")
         if others:
-            print(f"guard: host files changed outside a registration file (name their features with --features): "
+            print(f"guard.py: host files changed outside a registration file (name their features with --features): "
                   f"{', '.join(others)}")
         if args.list:
             return 0
         if not features:
-            print("guard: nothing to run")
+            print("guard.py: nothing to run")
             return 0
         if not args.binary or not os.access(args.binary, os.X_OK):
             raise GuardError(f"--binary {args.binary}: not an executable archbench")
@@ -114,7 +114,7 @@ def main(argv=None):
         run = os.path.join(args.out, f"guard-{stamp}.json")
         cmd = [args.binary, f"--benchmark_filter=^({'|'.join(features)})/", f"--benchmark_out={run}",
                "--benchmark_out_format=json", *extra]
-        print("guard: " + " ".join(cmd), flush=True)
+        print("guard.py: " + " ".join(cmd), flush=True)
         code = subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode
         if not os.path.exists(run):
             raise GuardError(f"archbench exited {code} and wrote no result")
@@ -125,10 +125,10 @@ def main(argv=None):
         with open(report, "w") as f:
             f.write(r.stdout + r.stderr)
         print(r.stdout + r.stderr, end="")
-        print(f"guard: the comparison is in {report}; commit it with the change and a reason for every move")
+        print(f"guard.py: the comparison is in {report}; commit it with the change and a reason for every move")
         return r.returncode
     except (GuardError, method_digest.MethodError, compare.InputError) as e:
-        print(f"guard: error: {e}", file=sys.stderr)
+        print(f"guard.py: error: {e}", file=sys.stderr)
         return 2
 
 

@@ -273,7 +273,7 @@ def main(argv=None):
                 f.write("\n")
             print(f"{out}: {len(ledger['commits'])} commit(s)")
     except (MethodError, OSError) as e:
-        print(f"method_digest: error: {e}", file=sys.stderr)
+        print(f"method_digest.py: error: {e}", file=sys.stderr)
         return 2
     return 0
 

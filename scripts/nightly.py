@@ -188,9 +188,9 @@ def main(argv=None):
     if not args.no_site and status != 2:
         site = args.site or os.path.join(args.history, "site")
         try:
-            print(f"nightly: dashboard {dashboard.build(args.history, site, dashboard.DEFAULT_REFERENCE)}", file=sys.stderr)
+            print(f"nightly.py: dashboard {dashboard.build(args.history, site, dashboard.DEFAULT_REFERENCE)}", file=sys.stderr)
         except dashboard.DashboardError as e:
-            print(f"nightly: note: the dashboard was not rebuilt: {e}", file=sys.stderr)
+            print(f"nightly.py: note: the dashboard was not rebuilt: {e}", file=sys.stderr)
     return status
 
 
@@ -201,19 +201,19 @@ def night(args, extra):
         files = glob.glob(os.path.join(args.history, "*", "2*.json"))
         if not files:
             why = "no such directory" if not os.path.isdir(args.history) else "no run (<gpu-slug>/2*.json) under it"
-            print(f"nightly: error: --history {args.history}: {why}", file=sys.stderr)
+            print(f"nightly.py: error: --history {args.history}: {why}", file=sys.stderr)
             return 2
         try:
             newest = max((compare.load(f) for f in files), key=lambda r: str(r.context.get("date", "")))
         except compare.InputError as e:
-            print(f"nightly: error: {e}", file=sys.stderr)
+            print(f"nightly.py: error: {e}", file=sys.stderr)
             return 2
         current = newest.path
         gpu_dir = os.path.dirname(current)
         rc = 0
     else:
         if not args.binary:
-            print("nightly: error: --binary is required (or --compare-latest)", file=sys.stderr)
+            print("nightly.py: error: --binary is required (or --compare-latest)", file=sys.stderr)
             return 2
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")  # unique, sortable
         os.makedirs(args.history, exist_ok=True)
@@ -222,16 +222,16 @@ def night(args, extra):
                f"--benchmark_filter={args.filter}", f"--benchmark_out={scratch}", "--benchmark_out_format=json", *extra]
         env = dict(os.environ)
         env.pop("ARCHBENCH_FAULT", None)  # a planted fault never enters the history
-        print("nightly: " + " ".join(cmd), file=sys.stderr)
+        print("nightly.py: " + " ".join(cmd), file=sys.stderr)
         try:
             rc = subprocess.run(cmd, env=env).returncode
         except OSError as e:
-            print(f"nightly: error: cannot run {args.binary}: {e.strerror}", file=sys.stderr)
+            print(f"nightly.py: error: cannot run {args.binary}: {e.strerror}", file=sys.stderr)
             return 2
         try:
             ctx = compare.load(scratch).context
         except compare.InputError as e:
-            print(f"nightly: error: the run (exit {rc}) left no usable result: {e}", file=sys.stderr)
+            print(f"nightly.py: error: the run (exit {rc}) left no usable result: {e}", file=sys.stderr)
             return 2
         gpu_dir = os.path.join(args.history, resultfile.slug(ctx.get("gpu_name", "gpu"), "gpu"))
         os.makedirs(gpu_dir, exist_ok=True)
@@ -241,7 +241,7 @@ def night(args, extra):
         model = compare.load(current).context.get("gpu_name")
         runs = prune(history_runs(gpu_dir, model), args.keep)
     except compare.InputError as e:
-        print(f"nightly: error: {e}", file=sys.stderr)
+        print(f"nightly.py: error: {e}", file=sys.stderr)
         return 2
     baseline = args.baseline
     if not baseline and os.path.exists(os.path.join(gpu_dir, "baseline.json")):
@@ -252,14 +252,14 @@ def night(args, extra):
         same_board = [r for r in before if r.context.get("gpu_uuid") == board]
         baseline = (same_board or before)[-1].path if before else None
     if not baseline:
-        print(f"nightly: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
+        print(f"nightly.py: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
         return 0
     try:
         status, path = report(gpu_dir, current, runs, baseline, args.window, args.plots, args.expected)
     except (compare.InputError, OSError) as e:
-        print(f"nightly: error: {e}", file=sys.stderr)
+        print(f"nightly.py: error: {e}", file=sys.stderr)
         return 2
-    print(f"nightly: report {path} (archbench exit {rc})", file=sys.stderr)
+    print(f"nightly.py: report {path} (archbench exit {rc})", file=sys.stderr)
     return status
 
 

@@ -44,7 +44,7 @@ def run_suite(binary, out, extra, fault=None):
     if fault:
         env["ARCHBENCH_FAULT"] = fault
     cmd = [binary, "--isolate", f"--benchmark_out={out}", "--benchmark_out_format=json", *extra]
-    print(f"planted: {'ARCHBENCH_FAULT=' + fault + ' ' if fault else ''}{' '.join(cmd)}", file=sys.stderr, flush=True)
+    print(f"planted_regressions.py: {'ARCHBENCH_FAULT=' + fault + ' ' if fault else ''}{' '.join(cmd)}", file=sys.stderr, flush=True)
     with open(out + ".log", "w") as log:
         return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
 
@@ -96,13 +96,13 @@ def main(argv=None):
     ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
     args = ap.parse_args(argv)
     if not args.from_existing and not args.emulate_from and not args.binary:
-        print("planted: error: --binary is required unless --from-existing or --emulate-from", file=sys.stderr)
+        print("planted_regressions.py: error: --binary is required unless --from-existing or --emulate-from", file=sys.stderr)
         return 2
     if args.binary and not args.from_existing and not args.emulate_from and not (
             os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
-        print(f"planted: error: --binary {args.binary}: no such executable", file=sys.stderr)
+        print(f"planted_regressions.py: error: --binary {args.binary}: no such executable", file=sys.stderr)
         return 2
-    resultfile.output_dir_or_exit(args.out, "planted")
+    resultfile.output_dir_or_exit(args.out, "planted_regressions.py")
     judge = (args.expected, not args.no_expected)
     baselines = [os.path.join(args.out, f"baseline-{i}.json") for i in range(args.baselines)]
     features = [f for f in args.features.split(",") if f]
@@ -111,7 +111,7 @@ def main(argv=None):
             for f in features:
                 emulate_fault(args.emulate_from, f, args.pct, os.path.join(args.out, f"planted-{f}.json"))
         except (resultfile.ResultError, compare.InputError) as e:
-            print(f"planted: error: {e}", file=sys.stderr)
+            print(f"planted_regressions.py: error: {e}", file=sys.stderr)
             return 2
     elif not args.from_existing:
         for b in baselines:
@@ -121,14 +121,14 @@ def main(argv=None):
     try:
         present = {compare.feature_of(n) for n in compare.load(baselines[-1]).values}
     except compare.InputError as e:
-        print(f"planted: error: {e}", file=sys.stderr)
+        print(f"planted_regressions.py: error: {e}", file=sys.stderr)
         return 2
     aa_flags = {}
     if args.emulate_from:
         try:
             aa_flags, _ = flagged_features(baselines[-1], args.emulate_from, baselines[:-1], *judge)
         except compare.InputError as e:
-            print(f"planted: error: {e}", file=sys.stderr)
+            print(f"planted_regressions.py: error: {e}", file=sys.stderr)
             return 2
     lines = [f"# Planted regressions: {args.pct:g} % per feature", "",
              f"Baseline `{os.path.basename(baselines[-1])}`, history {len(baselines) - 1} run(s); compare.py defaults"

@@ -68,10 +68,10 @@ def main(argv=None):
     try:
         a, b = kernels(sass_text(args.before, args.cuobjdump)), kernels(sass_text(args.after, args.cuobjdump))
     except ValueError as e:
-        print(f"sass_diff: error: {e}", file=sys.stderr)
+        print(f"sass_diff.py: error: {e}", file=sys.stderr)
         return 2
     if not a or not b:
-        print("sass_diff: error: no kernel found in " + (args.before if not a else args.after), file=sys.stderr)
+        print("sass_diff.py: error: no kernel found in " + (args.before if not a else args.after), file=sys.stderr)
         return 2
     same = changed = 0
     for key in sorted(set(a) | set(b)):

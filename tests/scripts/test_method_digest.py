@@ -150,6 +150,6 @@ def test_guard_names_the_features_a_change_affects_and_refuses_bad_input(tmp_pat
     # changed at cc9ec94, so no feature is asserted absent here.)
     assert {"Bandwidth", "Geometry", "HostLink", "P2P"} <= set(named), out
     code, out = guard("--list", "--base", "no-such-commit")
-    assert code == 2 and out.strip().startswith("guard: error:") and len(out.strip().splitlines()) == 1, out
+    assert code == 2 and out.strip().startswith("guard.py: error:") and len(out.strip().splitlines()) == 1, out
     code, out = guard("--features", "Bandwidth", "--base", "HEAD", "--binary", str(tmp_path / "none"))
     assert code == 2 and "not an executable archbench" in out, out

@@ -131,7 +131,7 @@ def test_output_folders_and_binaries_that_cannot_be_used(tmp_path):
             code, err = run_script(script, "--out", str(ro), given)
             assert code == 2 and err.endswith("the output folder is not writable"), (script, err)
     code, err = run_script("planted_regressions.py", "--binary", str(tmp_path / "nonexistent"), "--out", str(tmp_path / "o"))
-    assert code == 2 and err == f"planted: error: --binary {tmp_path / 'nonexistent'}: no such executable", err
+    assert code == 2 and err == f"planted_regressions.py: error: --binary {tmp_path / 'nonexistent'}: no such executable", err
     code, err = run_script("planted_regressions.py", "--emulate-from", GOOD, "--out", str(blocker / "sub"))
     assert code == 2 and "cannot create the output folder" in err and len(err.splitlines()) == 1, err
 
@@ -144,7 +144,7 @@ def test_a_compare_that_compares_nothing_is_an_error(tmp_path):
     p = tmp_path / "other.json"
     p.write_text(json.dumps(other))
     code, err = run_script("compare.py", GOOD, str(p))
-    assert code == 2 and err.startswith("compare: error: nothing compared") and len(err.splitlines()) == 1, err
+    assert code == 2 and err.startswith("compare.py: error: nothing compared") and len(err.splitlines()) == 1, err
 
 
 def test_dashboard_bad_input(tmp_path):
@@ -155,7 +155,7 @@ def test_dashboard_bad_input(tmp_path):
     code, err = run_script("dashboard.py", GOOD, "--out", str(tmp_path / "site"))
     assert code == 2 and err == f"dashboard.py: error: {GOOD}: a file, not a folder of results", err
     code, err = run_script("nightly.py", "--history", str(tmp_path / "nope"), "--compare-latest")
-    assert code == 2 and err == f"nightly: error: --history {tmp_path / 'nope'}: no such directory", err
+    assert code == 2 and err == f"nightly.py: error: --history {tmp_path / 'nope'}: no such directory", err
     (tmp_path / "empty" / "some-gpu").mkdir(parents=True)
     (tmp_path / "empty" / "some-gpu" / "plot.json").write_bytes(BINARY["plot.png"])
     code, err = run_script("dashboard.py", str(tmp_path / "empty"), "--out", str(tmp_path / "site"))
