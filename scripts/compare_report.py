@@ -85,7 +85,8 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
         for feat, s in shifted:
             out.append(("- " if markdown else "") + f"Feature shift: {feat} {s['shift']} by {abs(s['shift_pct']):.2f} % "
                        f"(median of {s['worse'] + s['better']} moving metrics: {s['worse']} worse, {s['better']} better; "
-                       f"sign test p {s['shift_p']:.2g})")
+                       f"sign test p {s['shift_p']:.2g}; beyond the {s['shift_threshold_pct']:.2f} % that counts"
+                       + (f", {s['shift_basis']})" if s.get("shift_basis") else ")"))
     only_b = sorted(set(base.values) - set(cont.values))
     only_c = sorted(set(cont.values) - set(base.values))
     failed = sorted(cont.errors - base.errors)
