@@ -31,7 +31,6 @@ import resultfile  # noqa: E402
 
 FORMAT = "archbench-machine"
 VERSION = 1
-SUB_PARTITIONS = 4  # warp schedulers per SM on every GPU since Volta: the units an initiation interval is per
 
 
 class Source:
@@ -81,15 +80,21 @@ def measured(doc, path):
         for key, prefix in (("l1_latency", "L1 hit"), ("l2_latency", "L2 hit (ld.cg chain"), ("dram_latency", "DRAM")):
             if row["level"].startswith(prefix) and "cycles" in row:
                 out[key] = Source(row["cycles"], row["benchmark"])
+    # The SM's warp schedulers (sub-partitions), as Scheduling infers them from warps that slow
+    # each other: the units an initiation interval is per.
+    sched = entry(r"^Scheduling/warp_schedulers/", "schedulers")
+    if sched:
+        out["schedulers"] = Source(int(sched[1]), sched[0])
     # Per opcode: the dependent chain's latency, and the initiation interval of one of the SM's
-    # sub-partition units: SUB_PARTITIONS x 32 lanes / the best results per clock per SM.
+    # sub-partition units: schedulers x 32 lanes / the best results per clock per SM.
     for op in ("ffma", "fadd", "fmul", "dfma", "dadd", "dmul", "imad", "iadd3", "imul", "mufu_rsq", "hfma2"):
         lat = entry(rf"^Pipeline/latency/{op}$", "latency_cycles")
         if lat:
             out[f"lat_{op}"] = Source(lat[1], lat[0])
         thr = entry(rf"^Pipeline/throughput/{op}/", "results_per_clk_per_sm")
-        if thr and thr[1] > 0:
-            out[f"ii_{op}"] = Source(max(1, round(SUB_PARTITIONS * 32 / thr[1])), f"{thr[0]} ({thr[1]:.1f} results/clk/SM)")
+        if thr and thr[1] > 0 and sched:
+            out[f"ii_{op}"] = Source(max(1, round(sched[1] * 32 / thr[1])),
+                                     f"{thr[0]} ({thr[1]:.1f} results/clk/SM over {sched[1]:.0f} schedulers, {sched[0]})")
     return out, ceil
 
 
