@@ -237,7 +237,7 @@ def place(kernel, rf):
 
 
 # --- Output ------------------------------------------------------------------------------------------
-def document(path, ceil, rf, placed):
+def document(ceil, rf, placed):
     return {"format": FORMAT, "version": VERSION, "run": ceil["run"],
             "roofs": {"bandwidth": {lv: {k: v[0] for k, v in kinds.items()} for lv, kinds in rf["bandwidth"].items()},
                       "theoretical_bandwidth": rf["theoretical"],
@@ -351,7 +351,7 @@ def main(argv=None):
             draw(rf, placed, args.out, title)
             if args.json:
                 with open(args.json, "w") as f:
-                    json.dump(document(args.run, ceil, rf, placed), f, indent=1)
+                    json.dump(document(ceil, rf, placed), f, indent=1)
                     f.write("\n")
         except OSError as e:
             raise compare.InputError(f"cannot write: {e.strerror or e}")
