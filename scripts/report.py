@@ -120,7 +120,9 @@ def geometry_rows(doc):
             if "far_partition_bytes" in b:  # each partition by its own SM (docs/geometry.md)
                 value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's): partitions "
                          f"{fmt_bytes(b['near_partition_bytes'])} + {fmt_bytes(b['far_partition_bytes'])}; "
-                         f"hit {b['near_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}")
+                         f"hit {b['near_hit_cycles']:.0f} cycles; the misses of a zigzag chase just past one "
+                         f"partition {b['dram_cycles']:.0f} (not the DRAM latency: a chain over the whole memory, "
+                         f"MemLatency's, reads more)")
                 if "capacity_vs_api_enabled" in b:  # --counters: the slices of enabled channels
                     value += (f"; {100 * b['capacity_vs_api_enabled']:.1f} % of the {int(b['l2_slices'])} slices "
                               f"that carry data ({fmt_bytes(b['api_l2_enabled_bytes'])})")
