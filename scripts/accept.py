@@ -214,7 +214,7 @@ def judge(run, doc, model):
                 sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
                 where = f"boards of part {part}" if part in parts else "boards and parts of the model"
                 basis = (f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
-                         f"{compare_stats.model_spreads(row)['words']}")
+                         f"{compare_stats.model_spreads(row, use_part=part not in parts)['words']}")
         if sigma is not None:
             c.expected = expected
             if how == "value":

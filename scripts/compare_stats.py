@@ -20,6 +20,7 @@ except ImportError:  # the decision still works without a p-value; say so in the
 MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
                   "ns": 2.0, "energy": 5.0, "other": 5.0}  # ns: launch costs; the host-side ones take their band from history
 FEATURE_MIN_SHIFT_PCT = 1.5   # a feature's median shift that counts
+FEATURE_MIN_METRICS = 5       # a feature's shift is a median over at least this many metrics
 FEATURE_ALPHA = 0.01          # sign test, divided among the features (Bonferroni)
 BAND_SIGMAS = 3.0
 DEFAULT_FLOOR_PCT = 10.0      # single runs with no history: the noise is unknown
@@ -297,10 +298,11 @@ def prediction_quantile(df):
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 
-def model_spreads(row):
+def model_spreads(row, use_part=True):
     """A fleet-model row's spreads (log-sd) as {"process", "board", "board_df", "part", "words"}:
     where the row's own method cannot show a spread, an earlier method's (fleet_model.stand_in)
-    stands in, and "words" say which; None where neither can."""
+    stands in, and "words" say which (the part's only where `use_part`: a board whose part has a
+    median does not use it); None where neither can."""
     out = {k: row.get(k) for k in ("process", "board", "board_df", "part")}
     before, notes = row.get("stand_in") or {}, []
     if out["process"] is None and before.get("process"):
@@ -311,7 +313,8 @@ def model_spreads(row):
         notes.append(f"board ({before['board'][3]} boards)")
     if out["part"] is None and before.get("part"):
         out["part"] = before["part"][0]
-        notes.append("part")
+        if use_part:
+            notes.append("part")
     out["words"] = (f" (an earlier method's {', '.join(notes)} spread stands in: this method's runs cannot show it yet)"
                     if notes else "")
     return out
@@ -323,16 +326,17 @@ def fleet_band(model_row, base, cont):
     (process, board and a timer's step; the parts' spread too for a part without a median), plus
     the difference between the parts' medians when the parts differ. (None, why) where the model
     cannot tell (a spread it calls unknown, with no earlier method's to stand in)."""
-    spreads = model_spreads(model_row)
-    proc, stand_in = spreads["process"], spreads["words"]
-    if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
-        if proc is None:
-            return None, "the process spread is unknown"
-        return 100 * math.expm1(BAND_SIGMAS * math.sqrt(2) * proc), \
-            f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread{stand_in}"
     pa, pb = base.context.get(PART), cont.context.get(PART)
     parts = model_row.get("parts") or {}
     known = pa in parts and pb in parts
+    if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):
+        spreads = model_spreads(model_row, use_part=False)
+        proc = spreads["process"]
+        if proc is None:
+            return None, "the process spread is unknown"
+        return 100 * math.expm1(BAND_SIGMAS * math.sqrt(2) * proc), \
+            f"the same board: within 3 sd of the {100 * proc:.2f} % that processes on one board spread{spreads['words']}"
+    stand_in = model_spreads(model_row, use_part=not (pa == pb or known))["words"]
     sigma, df = model_row_sigma(model_row, same_part=pa == pb or known)
     if sigma is None:
         return None, "the board spread is unknown"
@@ -354,7 +358,7 @@ def model_row_sigma(row, same_part=True):
     the counter's quantum, and the parts' spread for a board whose part has no median (each an
     earlier method's where the row's own cannot show it: model_spreads); (None, 0) where the board
     spread is unknown. compare's bands and accept.py's checks both take it from here."""
-    spreads = model_spreads(row)
+    spreads = model_spreads(row, use_part=not same_part)
     if spreads["board"] is None:
         return None, 0
     var = (spreads["process"] or 0.0) ** 2 + spreads["board"] ** 2
@@ -528,7 +532,7 @@ def feature_shifts(rows, shift_bands=None):
         else:
             least = max(FEATURE_MIN_SHIFT_PCT, statistics.median(bands) if len(bands) * 2 >= len(measured) > 0 else 0.0)
         f["shift_threshold_pct"] = least
-        if len(measured) >= 5 and abs(f["shift_pct"]) >= least and \
+        if len(measured) >= FEATURE_MIN_METRICS and abs(f["shift_pct"]) >= least and \
                 f["shift_p"] < FEATURE_ALPHA / n_features:
             f["shift"] = "worse" if f["shift_pct"] > 0 else "better"
         features[feat] = f

@@ -46,6 +46,7 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import compare_stats  # noqa: E402
 import resultfile  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -56,7 +57,6 @@ FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbenc
 FINGERPRINT_MIN_BOARDS = 6
 FINGERPRINT_MIN_R2 = 0.6
 BOARD_MIN_DF = 4  # a board spread from fewer degrees of freedom is unknown: its own error is too large
-FEATURE_MIN_METRICS = 5  # a feature's shift is a median over at least this many metrics (compare's own rule)
 COLUMNS = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
            "board_df", "part", "parts", "fingerprint", "quantum", "stand_in"]
 NODE_NOTE = ("every board of these runs ran in its own node (one machine per board): no run separates the node "
@@ -397,7 +397,7 @@ def feature_rows(runs):
                 worse[compare.feature_of(name)].append(w if how == "lower" else -w)
         board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
         for feature, ws in worse.items():
-            if len(ws) >= FEATURE_MIN_METRICS:
+            if len(ws) >= compare_stats.FEATURE_MIN_METRICS:
                 obs[feature].append((r, board, part, math.exp(statistics.median(ws)), None, {}))
     return {f: dict(zip(COLUMNS, metric_row(o, None, "feature_shift", "lower") + [None]))
             for f, o in sorted(obs.items())}

@@ -300,8 +300,9 @@ def gpu_card(path, doc, out):
         return []
     r = c["run"]
     lines = ["", f"## {r['gpu_name']}: the GPU's card (`{os.path.basename(path)}`)", "",
-             f"Board {r['gpu_uuid']} (part {r['board_part']}), commit `{str(r['commit'])[:12]}`, "
-             f"{r['sm_count']:.0f} SMs at up to {r['max_sm_clock_mhz']:.0f} MHz"
+             f"Board {r['gpu_uuid']} (part {r['board_part']}), commit `{str(r['commit'])[:12]}`"
+             + (f", {r['sm_count']:.0f} SMs" if r["sm_count"] else "")
+             + (f" at up to {r['max_sm_clock_mhz']:.0f} MHz" if r["max_sm_clock_mhz"] else "")
              + (" (a quick run: fewer points)" if r["quick"] else "") + "."]
     rf = roofline.roofs(c)
     if rf["bandwidth"] and rf["compute"]:
@@ -336,7 +337,7 @@ def gpu_card(path, doc, out):
         lines.append(f"| {label} | " + " | ".join(cells) + " | " + ", ".join(_source_link(s) for s in sources) + " |")
     lines += ["", "| Precision | Unit | Rate | Per clock per SM | Of the peak | Source |", "|---|---|---|---|---|---|"]
     for x in measured(c["compute"]):
-        per_clk = x.get("flop_per_clk_per_sm") or x.get("results_per_clk_per_sm")
+        per_clk = x.get("flop_per_clk_per_sm") or x.get("results_per_clk_per_sm") or 0.0
         unit = x["per_second_unit"]
         rate = f"{x['per_second'] / 1e12:.1f} T{unit.split('/')[0]}/s" if x.get("per_second") else "-"
         lines.append(f"| {x['precision']} | {x['unit']} | {rate} | {per_clk:.1f} | "
