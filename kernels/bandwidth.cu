@@ -182,11 +182,16 @@ void add_write_tuning(std::map<Key, Entry>& m) {
   add_one<BwKind::write, BwLoad::none, S, 16, 4, BwDist::dynamic_chunks>(m);
 }
 
-// Grid order (width 16): one and two accesses per thread.
+// Grid order (width 16): one and two accesses per thread; reads also 4 and 8 (more bytes in
+// flight per SM: up to 256 KiB at 2 blocks of 32 warps).
 template <BwKind K, BwLoad L, BwStore S>
 void add_grid(std::map<Key, Entry>& m) {
   add_one<K, L, S, 16, 1, BwDist::grid_order>(m);
   add_one<K, L, S, 16, 2, BwDist::grid_order>(m);
+  if constexpr (K == BwKind::read) {
+    add_one<K, L, S, 16, 4, BwDist::grid_order>(m);
+    add_one<K, L, S, 16, 8, BwDist::grid_order>(m);
+  }
 }
 
 // The L2 read cases (Bandwidth/l2): every SM reads everything, or its own list of lines.
@@ -514,7 +519,54 @@ RawKernel smem_kernel(int width) {
       throw std::invalid_argument("smem bandwidth: width must be 4, 8 or 16");
   }
 }
+template <BwLoad L>
+RawKernel l1_kernel_of(int width) {
+  using Ld = typename LoadTag<L>::T;
+  switch (width) {
+    case 4:
+      return reinterpret_cast<RawKernel>(dev::bw::l1_read_kernel<Ld, 4>);
+    case 8:
+      return reinterpret_cast<RawKernel>(dev::bw::l1_read_kernel<Ld, 8>);
+    case 16:
+      return reinterpret_cast<RawKernel>(dev::bw::l1_read_kernel<Ld, 16>);
+    default:
+      throw std::invalid_argument("L1 bandwidth: width must be 4, 8 or 16");
+  }
+}
+
+RawKernel l1_kernel(BwLoad op, int width) {
+  switch (op) {
+    case BwLoad::def:
+      return l1_kernel_of<BwLoad::def>(width);
+    case BwLoad::ca:
+      return l1_kernel_of<BwLoad::ca>(width);
+    case BwLoad::nc:
+      return l1_kernel_of<BwLoad::nc>(width);
+    default:
+      throw std::invalid_argument(std::string("L1 bandwidth: no kernel for ") + bw_load_name(op) +
+                                  " (ld, ld.ca and ld.nc keep lines in the L1)");
+  }
+}
 }  // namespace
+
+std::vector<WarpTiming> run_l1_read(BwLoad op, int width, const void* src, std::uint32_t bytes, std::uint32_t passes,
+                                    int blocks, int threads_per_block) {
+  check_shape(blocks, threads_per_block);
+  const RawKernel k = l1_kernel(op, width);
+  const std::size_t warps = std::size_t(blocks) * (threads_per_block / 32);
+  DeviceBuffer<WarpTiming> out(warps);
+  WarpTiming* out_ptr = out.get();
+  void* args[] = {&src, &bytes, &passes, &out_ptr};
+  ARCHBENCH_CUDA(cudaLaunchKernel(k, dim3(blocks), dim3(threads_per_block), args, 0, nullptr));
+  cuda_check_launch("l1_read_kernel");
+  return out.download();
+}
+
+int l1_read_max_blocks_per_sm(BwLoad op, int width, int threads_per_block) {
+  int blocks = 0;
+  ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, l1_kernel(op, width), threads_per_block, 0));
+  return blocks;
+}
 
 std::vector<WarpTiming> run_smem_read(int width, std::uint32_t bytes, std::uint32_t passes, int blocks,
                                       int threads_per_block) {

@@ -427,6 +427,37 @@ __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines
   if (threadIdx.x == 0 && samples == 0) reference_sm[0] = sm;
 }
 
+// L1 reads, as smem_read_kernel reads shared memory: each block reads its own `bytes` of global
+// memory (block b at b x bytes) again and again, consecutive lanes on consecutive elements, the
+// addresses computed once, so a pass is kUnroll wide loads (Ld: PTX-volatile) and their folds. One
+// untimed pass first brings the block's bytes into its SM's L1. The folds are consumed by the
+// timing record (warp_clock_stop), so no load is dead.
+template <class Ld, int kBytes>
+__global__ void __launch_bounds__(1024)
+    l1_read_kernel(const typename VecOf<kBytes>::T* src, std::uint32_t bytes, std::uint32_t passes,
+                   WarpTiming* __restrict__ out) {
+  using V = typename VecOf<kBytes>::T;
+  constexpr int kUnroll = kSmemReadsPerThreadPerPass;
+  const std::uint32_t n = bytes / kBytes;
+  const V* block_data = src + std::size_t(blockIdx.x) * n;
+  const V* p[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) p[u] = block_data + (threadIdx.x + u * blockDim.x) % n;
+  std::uint32_t acc = 0;
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) acc ^= fold(Ld::load(block_data + i));
+  __syncthreads();
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  const WarpClock clock = warp_clock_start();
+  for (std::uint32_t pass = 0; pass < passes; ++pass) {
+    V v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = Ld::load(p[u]);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc ^= fold(v[u]);
+  }
+  warp_clock_stop(mine, clock, acc);
+}
+
 // Shared memory: each block fills `bytes` of dynamic shared memory, then every pass reads kUnroll
 // elements per thread, consecutive lanes on consecutive elements (conflict-free at every width).
 // The addresses are computed once, so a pass is kUnroll wide loads (lds, PTX-volatile) and their
