@@ -127,7 +127,7 @@ struct Kernel {
           <<<grid, block>>>(src, dst, n, l.passes, l.chunk_bytes / W, pin.tickets, out);
     } else if constexpr (D == BwDist::grid_order) {
       dev::bw::bandwidth_grid_kernel<kind_of<K>(), Ld, St, W, U>
-          <<<grid, block>>>(src, dst, n, l.grid_groups, l.grid_edge, kGridMarker, out);
+          <<<grid, block>>>(src, dst, n, l.grid_groups, l.grid_pieces, l.grid_edge, kGridMarker, out);
     } else {
       dev::bw::bandwidth_kernel<kind_of<K>(), Ld, St, W, U, kPinned><<<grid, block>>>(src, dst, n, l.passes, out, pin);
     }

@@ -299,11 +299,17 @@ __global__ void __launch_bounds__(1024)
 template <Kind K, class Ld, class St, int kBytes, int kUnroll>
 __global__ void __launch_bounds__(1024)
     bandwidth_grid_kernel(const typename VecOf<kBytes>::T* src, typename VecOf<kBytes>::T* dst, std::size_t n,
-                          std::uint32_t groups, std::uint32_t edge, std::uint32_t marker,
+                          std::uint32_t groups, std::uint32_t pieces, std::uint32_t edge, std::uint32_t marker,
                           WarpTiming* __restrict__ per_sm) {
   using V = typename VecOf<kBytes>::T;
   using U64 = unsigned long long;
-  const std::uint32_t group = blockIdx.x % groups, pass = blockIdx.x / groups;
+  const std::uint32_t pass = blockIdx.x / groups;
+  std::uint32_t group = blockIdx.x % groups;
+  // In pieces (pieces > 1): consecutive blocks read groups 1/pieces of the array apart, so the
+  // resident blocks stream `pieces` separate windows at once where plain grid order streams one
+  // (the last groups % pieces groups in order).
+  const std::uint32_t body = groups - groups % pieces;
+  if (pieces > 1 && group < body) group = (group % pieces) * (body / pieces) + group / pieces;
   WarpTiming* mine = &per_sm[smid()];
   if (blockIdx.x < edge && threadIdx.x == 0) {
     atomicMin(reinterpret_cast<U64*>(&mine->start_ns), U64(globaltimer_ns()));
@@ -427,8 +433,8 @@ __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines
   if (threadIdx.x == 0 && samples == 0) reference_sm[0] = sm;
 }
 
-// L1 reads, as smem_read_kernel reads shared memory: each block reads its own `bytes` of global
-// memory (block b at b x bytes) again and again, consecutive lanes on consecutive elements, the
+// L1 reads, as smem_read_kernel reads shared memory: each block reads its own `bytes` (at least
+// kUnroll x 32 elements) of global memory (block b at b x bytes) again and again, consecutive lanes on consecutive elements, the
 // addresses computed once, so a pass is kUnroll wide loads (Ld: PTX-volatile) and their folds. One
 // untimed pass first brings the block's bytes into its SM's L1. The folds are consumed by the
 // timing record (warp_clock_stop), so no load is dead.
@@ -440,9 +446,13 @@ __global__ void __launch_bounds__(1024)
   constexpr int kUnroll = kSmemReadsPerThreadPerPass;
   const std::uint32_t n = bytes / kBytes;
   const V* block_data = src + std::size_t(blockIdx.x) * n;
+  // Warp w's access u reads the 32 elements at (w x kUnroll + u) x 32, modulo n: a thread's
+  // kUnroll addresses differ (else ptxas keeps one load of each address a pass; a block-wide
+  // stride of blockDim.x repeats an address at 32 KiB and 16 B, and the L1 read 4x its limit).
+  const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const V* p[kUnroll];
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) p[u] = block_data + (threadIdx.x + u * blockDim.x) % n;
+  for (int u = 0; u < kUnroll; ++u) p[u] = block_data + ((warp * kUnroll + u) * 32 + lane) % n;
   std::uint32_t acc = 0;
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) acc ^= fold(Ld::load(block_data + i));
   __syncthreads();

@@ -99,6 +99,8 @@ struct BwLaunch {
   // grid order (run_bandwidth sets them): thread groups per pass, and the first and last blocks
   // that time themselves.
   std::uint32_t grid_groups = 0, grid_edge = 0;
+  // grid order: 1, or the groups read in this many pieces of the array (kernels/bandwidth.cuh).
+  std::uint32_t grid_pieces = 1;
   BwData data = BwData::own_slice;
   // line_lists (read, width 16, one block per SM): SM s reads lines[offsets[s] .. offsets[s+1])
   // of src (device memory), at most max_lines_per_sm each.

@@ -250,8 +250,37 @@ TEST(Sass, BandwidthGridOrderKernelsMakeEachAccessOnce) {
     EXPECT_EQ(other_global, 0) << f.name;
     ++checked;
   }
-  // read ld.nc, write st and st.cs, copy ld+st, ld.cg+st.cg and ld.evict_last+st; unroll 1 and 2
-  EXPECT_EQ(checked, 12);
+  // read ld.nc (unroll 1, 2, 4 and 8), write st and st.cs, copy ld+st, ld.cg+st.cg and
+  // ld.evict_last+st (unroll 1 and 2)
+  EXPECT_EQ(checked, 14);
+}
+
+// The L1 read kernel: its timed window holds whole passes of kSmemReadsPerThreadPerPass loads of
+// the named operator at its width (none merged: a thread's addresses in a pass differ) and no
+// other global access but the fold's store.
+TEST(Sass, L1BandwidthKernelMakesEveryLoadOfAPass) {
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (!is_sm90(f) || f.name.find("l1_read_kernel") == std::string::npos) continue;
+    std::size_t pos = f.name.find("l1_read_kernel");
+    const std::string ld = next_tag(f.name, pos);
+    int width = 0;
+    ASSERT_EQ(std::sscanf(f.name.c_str() + pos, "ELi%dE", &width), 1) << f.name;
+    int n = 0, other_global = 0;
+    for (const auto& op : timed_opcodes(f)) {
+      if (op == expected_load(ld, width))
+        ++n;
+      else if (op == "STG.E.64")
+        continue;  // the fold, stored before the end clock (warp_clock_stop)
+      else if (op.rfind("LDG", 0) == 0 || op.rfind("STG", 0) == 0)
+        ++other_global;
+    }
+    EXPECT_GE(n, archbench::kSmemReadsPerThreadPerPass) << f.name << ": " << expected_load(ld, width);
+    EXPECT_EQ(n % archbench::kSmemReadsPerThreadPerPass, 0) << f.name << ": merged or dropped";
+    EXPECT_EQ(other_global, 0) << f.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 9);  // ld, ld.ca and ld.nc at 4, 8 and 16 B
 }
 
 TEST(Sass, SharedMemoryBandwidthKernelUsesWideLds) {
