@@ -556,7 +556,8 @@ std::vector<WarpTiming> run_l1_read(BwLoad op, int width, const void* src, std::
   const std::size_t warps = std::size_t(blocks) * (threads_per_block / 32);
   DeviceBuffer<WarpTiming> out(warps);
   WarpTiming* out_ptr = out.get();
-  void* args[] = {&src, &bytes, &passes, &out_ptr};
+  std::uint32_t zero = 0;  // kernels/bandwidth.cuh: a pass's addresses depend on the last one's fold
+  void* args[] = {&src, &bytes, &passes, &zero, &out_ptr};
   ARCHBENCH_CUDA(cudaLaunchKernel(k, dim3(blocks), dim3(threads_per_block), args, 0, nullptr));
   cuda_check_launch("l1_read_kernel");
   return out.download();
