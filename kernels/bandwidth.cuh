@@ -433,11 +433,15 @@ __global__ void l2_side_probe_kernel(std::uint32_t* lines, std::uint32_t n_lines
   if (threadIdx.x == 0 && samples == 0) reference_sm[0] = sm;
 }
 
-// L1 reads, as smem_read_kernel reads shared memory: each block reads its own `bytes` (at least
-// kUnroll x 32 elements) of global memory (block b at b x bytes) again and again, consecutive lanes on consecutive elements, the
-// addresses computed once, so a pass is kUnroll wide loads (Ld: PTX-volatile) and their folds. One
-// untimed pass first brings the block's bytes into its SM's L1. The folds are consumed by the
-// timing record (warp_clock_stop), so no load is dead.
+// L1 reads, as smem_read_kernel reads shared memory: each block reads its own `bytes` (a multiple
+// of kUnroll x 32 elements) of global memory (block b at b x bytes) again and again; warp w's
+// pass reads the kUnroll x 32 consecutive elements at (w x kUnroll x 32) mod n, lane l the ones at
+// l, l + 32, ...: every access of a pass a different address at an immediate offset from one
+// pointer (else ptxas keeps one load of each address, and address arithmetic per access made
+// 4-byte reads issue-bound at 60 B/clk/SM). A pass's pointer depends on the last pass's fold
+// (zero is 0 at run time): without it ptxas unrolled the pass loop and kept one load per address
+// for 4 passes (the L1 read 499 B/clk/SM). One untimed pass first brings the block's bytes into
+// its SM's L1; the folds are consumed by the timing record (warp_clock_stop).
 template <class Ld, int kBytes>
 __global__ void __launch_bounds__(1024)
     l1_read_kernel(const typename VecOf<kBytes>::T* src, std::uint32_t bytes, std::uint32_t passes, std::uint32_t zero,
@@ -446,12 +450,8 @@ __global__ void __launch_bounds__(1024)
   constexpr int kUnroll = kSmemReadsPerThreadPerPass;
   const std::uint32_t n = bytes / kBytes;
   const V* block_data = src + std::size_t(blockIdx.x) * n;
-  // Warp w's access u reads the 32 elements at (w x kUnroll + u) x 32, modulo n: a thread's
-  // kUnroll addresses differ (else ptxas keeps one load of each address a pass).
   const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const V* p[kUnroll];
-#pragma unroll
-  for (int u = 0; u < kUnroll; ++u) p[u] = block_data + ((warp * kUnroll + u) * 32 + lane) % n;
+  const V* mine_first = block_data + (warp * kUnroll * 32) % n + lane;
   std::uint32_t acc = 0;
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) acc ^= fold(Ld::load(block_data + i));
   __syncthreads();
@@ -459,12 +459,10 @@ __global__ void __launch_bounds__(1024)
   const WarpClock clock = warp_clock_start();
 #pragma unroll 1  // one pass per iteration: the SASS test counts its loads
   for (std::uint32_t pass = 0; pass < passes; ++pass) {
-    // A pass's addresses depend on the last pass's fold (zero is 0 at run time): without it ptxas
-    // unrolled the pass loop 4x and kept one load of each address (the L1 read 499 B/clk/SM).
-    const std::uint32_t off = acc & zero;
+    const V* p = mine_first + (acc & zero);
     V v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = Ld::load(p[u] + off);
+    for (int u = 0; u < kUnroll; ++u) v[u] = Ld::load(p + u * 32);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) acc ^= fold(v[u]);
   }

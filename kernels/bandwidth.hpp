@@ -156,7 +156,7 @@ std::vector<WarpTiming> run_smem_read(int width, std::uint32_t bytes, std::uint3
 int smem_read_max_blocks_per_sm(int width, int threads_per_block, std::uint32_t bytes);
 
 // L1 read bandwidth (kernels/bandwidth.cuh, l1_read_kernel): each block reads its own `bytes` of
-// src (block b at b x bytes; src holds blocks x bytes) kSmemReadsPerThreadPerPass elements per
+// src (block b at b x bytes; src holds blocks x bytes; bytes a multiple of kSmemReadsPerThreadPerPass x 32 x width) kSmemReadsPerThreadPerPass elements per
 // thread per pass, after one untimed pass. op: ld, ld.ca or ld.nc (else std::invalid_argument).
 std::vector<WarpTiming> run_l1_read(BwLoad op, int width, const void* src, std::uint32_t bytes, std::uint32_t passes,
                                     int blocks, int threads_per_block);

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Quick run of one feature through the real binary; its JSON must pass the schema check.
-# Exit 77 (skipped) when no GPU is visible, or when every benchmark of the feature was skipped as
-# unsupported on this machine (P2P with one GPU): that is a skip, not a pass.
+# Quick run of one feature through the real binary; its JSON must pass the schema check, and the
+# feature's own check when one is given (a script and its arguments, run on the JSON: Energy's
+# orderings). Exit 77 (skipped) when no GPU is visible, or when every benchmark of the feature was
+# skipped as unsupported on this machine (P2P with one GPU): that is a skip, not a pass.
+# Usage: run_feature_quick.sh BIN FEATURE VALIDATOR PYTHON [CHECK_SCRIPT [CHECK_ARG...]]
 set -u
 bin=$1 feature=$2 validator=$3 python=${4:-python3}
+shift 4 2>/dev/null || shift $#
+check=("$@")
 if ! "$bin" --info >/dev/null 2>&1; then
   echo "no GPU visible: skipped"; exit 77
 fi
@@ -24,3 +28,6 @@ if benches and all(resultfile.skip_reason(b) is not None for b in benches):
 PY
 rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
+if [ "${#check[@]}" -gt 0 ]; then
+  "$python" "${check[@]}" "$out" || exit 1
+fi
