@@ -83,8 +83,8 @@ def _level(want):
 
 
 BANDWIDTH = [
-    ("shared memory", "read", r"^Bandwidth/smem/", "bytes_per_clk_per_sm", None, "entry"),
-    ("L1", "read", r"^Bandwidth/(read|shape/L1/read)/", "bytes_per_clk_per_sm", _level(1), "entry"),
+    ("shared memory", "read", r"^Bandwidth/(smem/|headline/smem/read$)", "bytes_per_clk_per_sm", None, "entry"),
+    ("L1", "read", r"^Bandwidth/(read/|shape/L1/read/|l1/|headline/L1/read$)", "bytes_per_clk_per_sm", _level(1), "entry"),
     ("L2, data shared by every SM", "read", r"^Bandwidth/headline/L2/read$", "bytes_per_clk_per_sm", None, None),
     ("L2, each SM its own slice", "read", r"^Bandwidth/l2/private/ld\.cg/", "bytes_per_clk_per_sm", None, None),
     ("L2", "write", r"^Bandwidth/write/", "bytes_per_clk_per_sm", _level(2), None),
