@@ -146,7 +146,8 @@ void register_async_copy(const SuiteConfig& cfg) {
   const auto box_shape = [](const TensorBox& b) { return b.name().substr(0, b.name().find('/')); };
   const auto swizzle_name = [](int swizzle) { return swizzle ? std::to_string(swizzle) : std::string("none"); };
   auto add = [&](const std::string& name, AsyncCase c) {
-    if (!async_case_unfit(c, g)) points.push_back({name, [c](benchmark::State& st) { bandwidth(st, c); }});
+    if (!async_case_unfit(c, g))
+      points.push_back({name, [c](benchmark::State& st) { bandwidth(st, c); }, {}, async_unsupported(c.op, g)});
   };
   for (AsyncLevel level : levels) {
     const std::string lv = std::string("/") + async_level_name(level);
@@ -251,7 +252,9 @@ void register_async_copy(const SuiteConfig& cfg) {
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
         points.push_back(
             {bench_name(std::string("AsyncCopy/latency/") + async_op_info(op).name + lv, {{"bytes", bytes}}),
-             [op, level, bytes, sm](benchmark::State& st) { latency(st, op, level, bytes, sm); }});
+             [op, level, bytes, sm](benchmark::State& st) { latency(st, op, level, bytes, sm); },
+             {},
+             async_unsupported(op, g)});
     // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
     // boxes, rows at the swizzle span, with and without it).
     if (!cfg.quick)
@@ -264,7 +267,9 @@ void register_async_copy(const SuiteConfig& cfg) {
         points.push_back(
             {bench_name("AsyncCopy/latency/tensor" + lv,
                         {{"box", box_shape(box)}, {"swizzle", swizzle_name(t.swizzle)}}),
-             [level, bytes, box, sm](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, sm, box); }});
+             [level, bytes, box, sm](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, sm, box); },
+             {},
+             async_unsupported(AsyncOp::tensor, g)});
       }
   }
   register_points("AsyncCopy", points, kIterations,

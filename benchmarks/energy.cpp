@@ -360,13 +360,17 @@ void register_energy(const SuiteConfig& cfg) {
   for (MmaOp op : mmas) {
     const MmaShape shape{4, 8, all};
     points.push_back({std::string("Energy/mma_sync/") + mma_op_info(op).name + "/ilp:4/warps_per_sm:8",
-                      [op, shape, window](benchmark::State& st) { energy_mma(st, window, op, shape); }});
+                      [op, shape, window](benchmark::State& st) { energy_mma(st, window, op, shape); },
+                      {},
+                      mma_op_unsupported(mma_op_info(op), cfg.gpu.info())});
   }
   for (WgmmaType t :
        {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     points.push_back({std::string("Energy/wgmma/") + wgmma_type_info(t).name + "/ss/n:256/warpgroups_per_sm:2",
-                      [t, shape, window](benchmark::State& st) { energy_wgmma(st, window, t, 256, shape); }});
+                      [t, shape, window](benchmark::State& st) { energy_wgmma(st, window, t, 256, shape); },
+                      {},
+                      wgmma_unsupported_on(cfg.gpu.info().cc())});
   }
 
   BwShape smem_shape = kSmemShape;

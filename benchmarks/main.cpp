@@ -12,7 +12,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <regex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -284,6 +287,34 @@ void record_placement_and_board(const archbench::Gpu& gpu, const archbench::Plac
   }
 }
 
+// Of the listed benchmarks (those `filter` selects, as Google Benchmark reads it: a regular
+// expression, "-" first to exclude), the ones this GPU's attributes already rule out, by reason:
+// a run would register them and skip each with that reason.
+void print_listed_skips(const std::string& filter) {
+  const bool negate = !filter.empty() && filter[0] == '-';
+  const std::string pattern = negate ? filter.substr(1) : filter;
+  std::regex re;
+  try {
+    re = std::regex(pattern.empty() || pattern == "all" ? "." : pattern, std::regex::extended);
+  } catch (const std::regex_error&) {
+    return;  // Google Benchmark reports a bad filter itself
+  }
+  std::map<std::string, std::vector<std::string>> by_reason;
+  for (const auto& [name, why] : archbench::registered_skips())
+    if (std::regex_search(name, re) != negate) by_reason[why].push_back(name);
+  std::size_t n = 0;
+  for (const auto& [why, names] : by_reason) n += names.size();
+  if (n == 0) return;
+  std::fprintf(stderr, "archbench: %zu of them would be skipped on this GPU, with the reason:\n", n);
+  for (const auto& [why, names] : by_reason) {
+    std::set<std::string> families;  // "TensorCore/wgmma", "Energy/wgmma"
+    for (const std::string& name : names) families.insert(name.substr(0, name.find('/', name.find('/') + 1)));
+    std::string which;
+    for (const std::string& f : families) which += (which.empty() ? "" : ", ") + f;
+    std::fprintf(stderr, "  %5zu  %s (%s)\n", names.size(), why.c_str(), which.c_str());
+  }
+}
+
 // --gpu_profile=FILE --benchmark_list_tests: the names a run would register on the GPU that FILE's
 // context describes, without a GPU (a login node, a laptop). Nothing is measured.
 int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
@@ -307,6 +338,7 @@ int list_for_profile(const archbench::CliOptions& opt, char* argv0) {
   const std::size_t listed = benchmark::RunSpecifiedBenchmarks();
   std::fprintf(stderr, "archbench: %zu benchmark(s) listed for %s as described by %s (no GPU used)\n", listed,
                Gpu::current().info().name.c_str(), opt.gpu_profile.c_str());
+  print_listed_skips(filter_arg(opt.rest));
   return listed ? 0 : fail("the benchmark filter matched no benchmark");
 }
 

@@ -43,14 +43,18 @@ void register_pipeline(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> named;
   for (const Point& p : points) {
     const std::string op_name = pipe_op_info(p.op).name;
+    const std::optional<std::string> unsupported = pipe_op_unsupported(pipe_op_info(p.op), cfg.gpu.info());
     if (p.args.empty()) {
-      named.push_back({"Pipeline/latency/" + op_name, [op = p.op](benchmark::State& st) { pipeline_latency(st, op); }});
+      named.push_back({"Pipeline/latency/" + op_name, [op = p.op](benchmark::State& st) { pipeline_latency(st, op); },
+                       {}, unsupported});
       continue;
     }
     const PipelineShape shape{int(p.args[0]), int(p.args[1]), int(p.args[2])};
     named.push_back({bench_name("Pipeline/throughput/" + op_name,
                                 {{"ilp", shape.ilp}, {"warps_per_sm", shape.warps_per_sm}, {"sms", shape.sms}}),
-                     [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); }});
+                     [op = p.op, shape](benchmark::State& st) { pipeline_throughput(st, op, shape); },
+                     {},
+                     unsupported});
   }
   register_points("Pipeline", named, kPipelineBenchIterations,
                   {{"Pipeline/latency/", {lower("latency_cycles")}},

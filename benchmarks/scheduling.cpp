@@ -350,7 +350,9 @@ void register_scheduling(const SuiteConfig& cfg) {
                   {{bench_name("Scheduling/sustained_clock/ffma", {{"seconds", int(seconds)}}),
                     [seconds](benchmark::State& st) { sustained_clock(st, seconds); }},
                    {bench_name("Scheduling/sustained_clock/wgmma_f16", {{"seconds", int(seconds)}}),
-                    [seconds](benchmark::State& st) { sustained_clock_wgmma(st, seconds); }}},
+                    [seconds](benchmark::State& st) { sustained_clock_wgmma(st, seconds); },
+                    {},
+                    wgmma_unsupported_on(cfg.gpu.info().cc())}},
                   1, kSchedulingMetrics);
   // Instruction cache: one warp (one scheduler's L0), one per scheduler, and a full SM.
   std::vector<BenchmarkPoint> icache_points;

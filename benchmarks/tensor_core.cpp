@@ -164,9 +164,11 @@ void register_tensor_core(const SuiteConfig& cfg) {
   const int all = cfg.gpu.info().sm_count;
   const TensorFill rnd = TensorFill::random, zero = TensorFill::zero;
   std::vector<BenchmarkPoint> points;
-  const auto add = [&](std::string name, std::function<void(benchmark::State&)> run) {
-    points.push_back({"TensorCore/" + std::move(name), std::move(run)});
+  const auto add = [&](std::string name, std::function<void(benchmark::State&)> run,
+                       std::optional<std::string> unsupported = std::nullopt) {
+    points.push_back({"TensorCore/" + std::move(name), std::move(run), {}, std::move(unsupported)});
   };
+  const std::optional<std::string> no_wgmma = wgmma_unsupported_on(cfg.gpu.info().cc());
 
   // mma.sync: latency, then throughput on one SM (warps 1..32) and on all SMs.
   const std::vector<int> ilps = cfg.quick ? std::vector<int>{4} : std::vector<int>{1, 2, 4};
@@ -174,15 +176,16 @@ void register_tensor_core(const SuiteConfig& cfg) {
   const std::vector<int> all_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 16, 32};
   for (const MmaOpInfo& info : mma_ops()) {
     const MmaOp op = info.op;
+    const std::optional<std::string> no_op = mma_op_unsupported(info, cfg.gpu.info());
     add(bench_name(std::string("mma_sync/latency/") + info.name, {{"fill", tensor_fill_name(rnd)}}),
-        [op, rnd](benchmark::State& st) { mma_latency(st, op, rnd); });
+        [op, rnd](benchmark::State& st) { mma_latency(st, op, rnd); }, no_op);
     for (int sms : {1, all})
       for (int warps : sms == 1 ? one_sm_warps : all_sm_warps)
         for (int ilp : ilps) {
           const MmaShape shape{ilp, warps, sms};
           add(bench_name(std::string("mma_sync/throughput/") + info.name,
                          {{"ilp", ilp}, {"warps_per_sm", warps}, {"sms", sms}, {"fill", tensor_fill_name(rnd)}}),
-              [op, shape, rnd](benchmark::State& st) { mma_throughput(st, op, shape, rnd); });
+              [op, shape, rnd](benchmark::State& st) { mma_throughput(st, op, shape, rnd); }, no_op);
         }
   }
   // The zero-fill contrast on the main 16-bit shape.
@@ -202,7 +205,7 @@ void register_tensor_core(const SuiteConfig& cfg) {
     const WgmmaType type = info.type;
     for (int n : ns)
       add(bench_name(std::string("wgmma/latency/") + info.name, {{"n", n}, {"fill", tensor_fill_name(rnd)}}),
-          [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd); });
+          [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd); }, no_wgmma);
     for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs})
       for (int sms : {1, all}) {
         if (mode == WgmmaMode::rs && sms == 1) continue;
@@ -211,7 +214,7 @@ void register_tensor_core(const SuiteConfig& cfg) {
             const WgmmaShape shape{mode, g, sms};
             add(bench_name(std::string("wgmma/throughput/") + info.name + "/" + wgmma_mode_name(mode),
                            {{"n", n}, {"warpgroups_per_sm", g}, {"sms", sms}, {"fill", tensor_fill_name(rnd)}}),
-                [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); });
+                [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); }, no_wgmma);
           }
       }
   }
@@ -219,7 +222,8 @@ void register_tensor_core(const SuiteConfig& cfg) {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     add(bench_name("wgmma/throughput/f16/ss",
                    {{"n", 256}, {"warpgroups_per_sm", 2}, {"sms", all}, {"fill", tensor_fill_name(zero)}}),
-        [shape, zero](benchmark::State& st) { wgmma_throughput(st, WgmmaType::f16_f32, 256, shape, zero); });
+        [shape, zero](benchmark::State& st) { wgmma_throughput(st, WgmmaType::f16_f32, 256, shape, zero); },
+        no_wgmma);
   }
 
   // cuBLASLt: one large GEMM per dtype (quick: a smaller one, f16 only).

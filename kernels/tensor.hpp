@@ -58,6 +58,9 @@ struct WgmmaResult {
 
 // Why wgmma cannot run here (not sm_90, or the binary holds no sm_90a code), or nullopt.
 std::optional<std::string> wgmma_unsupported();
+// What a GPU of compute capability `cc` (e.g. 100) says alone: wgmma is sm_90a's, or this binary
+// has no sm_90a code. wgmma_unsupported() adds the device's own check.
+std::optional<std::string> wgmma_unsupported_on(int cc);
 WgmmaResult run_wgmma(const WgmmaLaunch& launch);
 int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode);
 

@@ -244,16 +244,27 @@ constexpr EnumName<WgmmaMode> kWgmmaModeNames[] = {
     {WgmmaMode::ss, "ss"}, {WgmmaMode::rs, "rs"}, {WgmmaMode::ss_latency, "ss_latency"}};
 const char* wgmma_mode_name(WgmmaMode m) { return name_of(kWgmmaModeNames, m); }
 
+std::optional<std::string> wgmma_unsupported_on(int cc) {
+#if !ARCHBENCH_HAVE_WGMMA
+  (void)cc;
+  return std::string("this binary was built without sm_90a (CUDA 12 or later is needed for wgmma)");
+#else
+  if (cc != 90)
+    return "wgmma is Hopper's (sm_90a; Blackwell's tensor cores take tcgen05 instead); this GPU is sm_" +
+           std::to_string(cc);
+  return std::nullopt;
+#endif
+}
+
 std::optional<std::string> wgmma_unsupported() {
 #if !ARCHBENCH_HAVE_WGMMA
-  return std::string("this binary was built without sm_90a (CUDA 12 or later is needed for wgmma)");
+  return wgmma_unsupported_on(0);
 #else
   int dev = 0, major = 0, minor = 0;
   ARCHBENCH_CUDA(cudaGetDevice(&dev));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   ARCHBENCH_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-  if (major != 9 || minor != 0)
-    return "wgmma is Hopper's (sm_90a); this GPU is sm_" + std::to_string(major * 10 + minor);
+  if (auto why = wgmma_unsupported_on(major * 10 + minor)) return why;
   cudaFuncAttributes attr{};
   if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel_for(WgmmaType::f16_f32, 8, WgmmaMode::ss))) !=
       cudaSuccess) {
