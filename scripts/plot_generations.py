@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-generation plot: memory latencies of archbench runs beside published references.
+"""Cross-generation plots: archbench runs beside published references, GPU by GPU.
 
 Usage: plot_generations.py [--out DIR] [--unit cycles|ns] FILE...
 
@@ -9,7 +9,12 @@ a paper, with provenance).
 Writes DIR/generations_latency.{png,svg}: L1 hit, L2 hit, DRAM and conflict-free shared-memory
 latency per GPU, in cycles (or ns at each GPU's clock: measured for runs, the board's maximum
 for references). Quantities a file lacks are left out; files with none are skipped with a note.
+Also DIR/generations_release.{png,svg}: one panel per quantity (L1, L2 and DRAM latency in cycles,
+L2 capacity, L1 and DRAM read bandwidth), the GPUs in order of release (results/reference/facts/
+gpus.json; a run's GPU found by its CUDA name), archbench's own measurements as black stars beside
+the published ones, marked by source (MT4G, RRZE gpu-benches, papers).
 """
+import datetime
 import json
 import os
 import statistics
@@ -48,6 +53,14 @@ def from_run(doc):
     if smem:
         q["smem_latency_cycles"] = smem[0]["latency_cycles"]
         clocks.append(smem[0]["sm_clock_mhz"])
+    # The headlines of the Bandwidth feature (the best shape on the GPU), and the API's L2 size.
+    for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read"),
+                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read")):
+        b = next((b for b in rows if b["name"].startswith(prefix) and "bytes_per_second" in b), None)
+        if b:
+            q[key] = b["bytes_per_second"]
+    if l2:
+        q["l2_bytes"] = l2
     return q, (statistics.median(clocks) if clocks else 0)
 
 
@@ -61,7 +74,7 @@ def load(path):
     else:
         q, mhz = from_run(doc)
         label += " (archbench)"
-    q = {k: v for k, v in q.items() if k in dict(QUANTITIES)}
+    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}
     return label, ctx, (q, mhz) if q else None
 
 
@@ -76,8 +89,81 @@ def merge_by_gpu(datasets):
     return list(merged.values())
 
 
+# The release panels: (key, title, scale to the axis unit, axis unit).
+BY_RELEASE = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
+              ("l2_hit_latency_cycles", "L2 hit latency", 1, "cycles"),
+              ("dram_latency_cycles", "DRAM latency", 1, "cycles"),
+              ("l2_bytes", "L2 capacity", 1 / 2 ** 20, "MiB"),
+              ("l1_read_bytes_per_second", "L1 read, every SM", 1e-12, "TB/s"),
+              ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s")]
+FACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "reference", "facts", "gpus.json")
+
+
+def source_of(label, ctx):
+    """(source, marker) of a dataset: archbench's own run, MT4G, RRZE gpu-benches or a paper."""
+    if not ctx.get("reference"):
+        return "archbench (this suite)", "*"
+    name = ctx.get("gpu_name", "")
+    return (("MT4G", "^") if "(MT4G)" in name else ("RRZE gpu-benches", "s") if "gpu-benches" in name
+            else ("papers (Jia et al., Mei & Chu, a thesis, van Stigt et al.)", "o"))
+
+
+def release_of(ctx, facts):
+    """(release date, short name) of a dataset's GPU from the facts, or None when they do not know it."""
+    model = ctx.get("gpu_model")
+    if not model:
+        model = next((m for m, f in facts.items() if ctx.get("gpu_name") in f.get("cuda_names", [])), None)
+    f = facts.get(model)
+    if not f:
+        return None
+    return datetime.datetime.strptime(f["release"], "%Y-%m"), f["name"]
+
+
+def plot_by_release(datasets, args):
+    try:
+        facts = json.load(open(FACTS))["gpus"]
+    except (OSError, ValueError, KeyError):
+        return []
+    fig, axes = plt.subplots(2, 3, figsize=(17, 9.5))
+    seen = set()
+    for ax, (key, title, scale, unit) in zip(axes.flat, BY_RELEASE):
+        for label, ctx, (q, _mhz) in datasets:
+            when = release_of(ctx, facts)
+            if key not in q or not when:
+                continue
+            source, marker = source_of(label, ctx)
+            ours = marker == "*"
+            vendor = facts.get(ctx.get("gpu_model"), {}).get("vendor", "NVIDIA")
+            colour = "black" if ours else ("#76b900" if vendor == "NVIDIA" else "#ed1c24")
+            ax.scatter([when[0]], [q[key] * scale], marker=marker, s=150 if ours else 40, color=colour, zorder=3 if ours else 2,
+                       label=source if (source, vendor if not ours else "") not in seen else None, alpha=0.85)
+            seen.add((source, vendor if not ours else ""))
+            ax.annotate(when[1], (when[0], q[key] * scale), fontsize=5.5, xytext=(3, 2), textcoords="offset points")
+        ax.set_title(title, fontsize=10)
+        ax.set_ylabel(unit)
+        if unit in ("MiB", "TB/s"):
+            ax.set_yscale("log")
+        ax.grid(alpha=0.3)
+    handles = {}
+    for ax in axes.flat:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(l, h)
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=4, fontsize=8)
+    fig.suptitle("Across generations, by release: archbench's own measurements (black stars) beside published ones "
+                 "(NVIDIA green, AMD red; each value's method in its source)", fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 0.96))
+    return save(fig, args.out, "generations_release")
+
+
 def plot(datasets, args):
     datasets = merge_by_gpu(datasets)
+    return plot_latency_bars(datasets, args) + plot_by_release(datasets, args)
+
+
+def plot_latency_bars(datasets, args):
+    datasets = [d for d in datasets if any(k in d[2][0] for k, _ in QUANTITIES)]
+    if not datasets:
+        return []
     fig, ax = plt.subplots(figsize=(max(11, 1.1 * len(datasets) + 4), 5.5))
     width = 0.8 / len(datasets)
     for i, (label, _, (q, mhz)) in enumerate(datasets):
