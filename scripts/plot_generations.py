@@ -55,7 +55,10 @@ def from_run(doc):
         clocks.append(smem[0]["sm_clock_mhz"])
     # The headlines of the Bandwidth feature (the best shape on the GPU), and the API's L2 size.
     for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read"),
-                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read")):
+                        ("l2_read_shared_bytes_per_second", "Bandwidth/l2/shared/ld.cg/"),
+                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read"),
+                        ("dram_write_bytes_per_second", "Bandwidth/headline/DRAM/write"),
+                        ("dram_copy_bytes_per_second", "Bandwidth/headline/DRAM/copy")):
         b = next((b for b in rows if b["name"].startswith(prefix) and "bytes_per_second" in b), None)
         if b:
             q[key] = b["bytes_per_second"]
@@ -74,7 +77,7 @@ def load(path):
     else:
         q, mhz = from_run(doc)
         label += " (archbench)"
-    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}
+    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}  # noqa: E501
     return label, ctx, (q, mhz) if q else None
 
 

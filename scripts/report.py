@@ -56,6 +56,7 @@ CAPTIONS = {
     "p2p_matrix": "GPU-to-GPU bandwidth, latency and atomics for every ordered pair.",
     "p2p_copy_size": "Peer copy bandwidth against the copy size.",
     "generations_latency": "This GPU's latencies against published values of earlier GPUs.",
+    "generations_release": "Across generations by release: latencies, L2 capacity, L1 and DRAM read of this GPU (black stars) beside every published figure (docs/references.md names each source and method).",
 }
 
 PLOTS = features.plots()  # benchmarks/features.json, in its order
@@ -346,6 +347,53 @@ def gpu_card(path, doc, out):
     return lines
 
 
+# Each quantity the public record and a run both give: (key, what, scale, unit).
+PUBLIC_QUANTITIES = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
+                     ("l2_hit_latency_cycles", "L2 hit latency", 1, "cycles"),
+                     ("dram_latency_cycles", "DRAM latency", 1, "cycles"),
+                     ("smem_latency_cycles", "shared-memory latency", 1, "cycles"),
+                     ("l2_bytes", "L2 capacity", 1 / 2 ** 20, "MiB"),
+                     ("l1_read_bytes_per_second", "L1 read", 1e-12, "TB/s"),
+                     ("l2_read_shared_bytes_per_second", "L2 read, data shared by SMs", 1e-12, "TB/s"),
+                     ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s"),
+                     ("dram_write_bytes_per_second", "DRAM write", 1e-12, "TB/s"),
+                     ("dram_copy_bytes_per_second", "DRAM copy", 1e-12, "TB/s")]
+
+
+def public_figures(path, doc, reference):
+    """The run's figures beside every public figure of the same GPU model (results/reference/,
+    the model found by the run's CUDA name in facts/gpus.json): the section's lines, or [] when
+    the public record holds none of this model."""
+    import plot_generations  # one owner of a run's figures for the generations
+    try:
+        facts = plot_generations.json.load(open(os.path.join(reference, "facts", "gpus.json")))["gpus"]
+    except (OSError, ValueError, KeyError):
+        return []
+    name = doc["context"].get("gpu_name")
+    model = next((m for m, f in facts.items() if name in f.get("cuda_names", [])), None)
+    ours, _ = plot_generations.from_run(doc)
+    rows = []
+    for ref_path in sorted(glob.glob(os.path.join(reference, "*.json"))):
+        try:
+            ref = resultfile.load(ref_path)
+        except resultfile.ResultError:
+            continue
+        if not model or ref["context"].get("gpu_model") != model:
+            continue
+        published = {b["name"].split("/", 1)[-1]: b for b in ref["benchmarks"]}
+        for key, what, scale, unit in PUBLIC_QUANTITIES:
+            if key in ours and key in published:
+                v, p = ours[key] * scale, published[key]["value"] * scale
+                rows.append(f"| {what} | {v:.4g} {unit} | {p:.4g} {unit} | {v / p:.3f} | "
+                            f"`{os.path.basename(ref_path)}`: {published[key]['provenance']} |")
+    if not rows:
+        return []
+    return (["", f"## {name} against the public record (`{os.path.basename(path)}`)", "",
+             "Each figure of this run beside every published figure of the same GPU model; the methods "
+             "differ, and docs/references.md says how and why the figures do.", "",
+             "| Quantity | this run | published | ratio | source |", "|---|---|---|---|---|"] + rows)
+
+
 def write_report(files, out, reference):
     """Every plot of the runs in `files`, and index.md, in `out`; prints the index's path."""
     docs = {f: load(f) for f in files}
@@ -370,6 +418,7 @@ def write_report(files, out, reference):
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.skip_reason(b) is not None)} skipped (not for this GPU)")
     for f, doc in docs.items():
         lines += gpu_card(f, doc, out)
+        lines += public_figures(f, doc, reference)
     rows = [r for doc in docs.values() for r in geometry_rows(doc)]
     if rows:
         lines += ["", "## Geometry the suite inferred", "", "| Quantity | Value | Confidence | Benchmark |", "|---|---|---|---|"]
