@@ -179,6 +179,10 @@ def _clock(path):
     return max(float(c) for c in m.group(1).split()) if m else None
 
 
+def _rrze_source(commit, rel, rows):
+    return {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": rows}
+
+
 def _window(rows, lo, hi):
     return [(x, y) for x, y in rows if lo <= x <= hi]
 
@@ -201,7 +205,7 @@ def rrze_latency(path, rel, gpu, ref, commit):
         if len(w) < 3:
             continue
         add(ref, quantity, statistics.median(y for _, y in w),
-            {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": f"data sets {_kb(lo)}-{_kb(hi)}"},
+            _rrze_source(commit, rel, f"data sets {_kb(lo)}-{_kb(hi)}"),
             f"{rel}: median of the cycles column over its {len(w)} data sets of {_kb(w[0][0])}-{_kb(w[-1][0])} "
             f"({what}), a pointer chase by one thread", "p-chase")
 
@@ -216,13 +220,13 @@ def rrze_l2_cache(path, rel, gpu, ref, commit):
     w = _window(rows, l2 / 3 * 0.8, l2 / 3 * 1.2)
     if w:
         add(ref, "l2_read_shared_bytes_per_second", statistics.mean(y for _, y in w),
-            {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": "data sets within 20 % of a third of the L2"},
+            _rrze_source(commit, rel, "data sets within 20 % of a third of the L2"),
             f"{rel}: mean of the effective bandwidth over its {len(w)} data sets within 20 % of a third of the "
             f"{_kb(l2)} L2 (blocks read chunks that other blocks read too: data shared by SMs)")
     w = _window(rows, 8 * l2, float("inf"))
     if len(w) >= 3:
         add(ref, "dram_read_bytes_per_second", statistics.median(y for _, y in w),
-            {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": "data sets of 8x the L2 and more"},
+            _rrze_source(commit, rel, "data sets of 8x the L2 and more"),
             f"{rel}: median of the effective bandwidth over its {len(w)} data sets of 8x the L2 and more")
 
 
@@ -237,7 +241,7 @@ def rrze_cache(path, rel, gpu, ref, commit):
     if w:
         x, y = max(w, key=lambda t: t[1])
         add(ref, "l1_read_bytes_per_second", y,
-            {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": f"the best of the data sets up to half the L1"},
+            _rrze_source(commit, rel, "the best of the data sets up to half the L1"),
             f"{rel}: the best effective bandwidth of its {len(w)} data sets up to half the {_kb(l1)} L1 (at {_kb(x)})")
 
 
@@ -248,7 +252,7 @@ def rrze_stream(path, rel, gpu, ref, commit):
                                    (2, "dram_copy_bytes_per_second", "scale (a read and a write per element)")):
         values = [float(r[column]) * 1e9 for r in rows]
         add(ref, quantity, max(values),
-            {"repository": RRZE_REPO, "commit": commit, "file": rel, "rows": f"the best launch shape of {what.split()[0]}"},
+            _rrze_source(commit, rel, f"the best launch shape of {what.split()[0]}"),
             f"{rel}: the best of its {len(values)} launch shapes' {what} bandwidth")
 
 
