@@ -81,13 +81,15 @@ def closure(paths, read, strict=True):
 
 
 def digest_sources(paths, read, strict=True):
+    """The digest of the sources and the headers they include: each file's code without its
+    comments, layout and project include lines, in an order of the code alone. Where a file lives
+    and what it is called do not count (a move leaves every digest as it was); the code of every
+    file does, included ones too (issue 66)."""
     files = closure(paths, read, strict)
     if not files:
         raise MethodError(f"none of {', '.join(paths)} exists")
-    h = hashlib.sha256()
-    for p in files:
-        h.update(p.encode() + b"\0" + normalize(read(p)).encode() + b"\0")
-    return h.hexdigest()[:16]
+    parts = sorted(hashlib.sha256(normalize(_INCLUDE.sub("", read(p))).encode()).hexdigest() for p in files)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def feature_digests(methods, read, versions=True):

@@ -53,6 +53,27 @@ def test_a_kernel_instruction_changes_its_features_methods_and_no_other(tmp_path
     assert changed == {"Bandwidth", "Geometry", "P2P", "HostLink", "Energy"}  # the features that time bandwidth.cu
 
 
+def test_a_move_keeps_every_method_and_an_instruction_still_changes_its_own(tmp_path):
+    root = tree(tmp_path)
+    before = digests(root)
+    # kernels/bandwidth.cu and .cuh to kernels/bandwidth/, every include and the feature table following
+    (root / "kernels" / "bandwidth").mkdir()
+    for name in ("bandwidth.cu", "bandwidth.cuh"):
+        (root / "kernels" / name).rename(root / "kernels" / "bandwidth" / name)
+    for f in list(root.rglob("*.cu")) + list(root.rglob("*.cuh")) + list(root.rglob("*.hpp")):
+        text = f.read_text()
+        moved = text.replace('"kernels/bandwidth.cuh"', '"kernels/bandwidth/bandwidth.cuh"')
+        if moved != text:
+            f.write_text(moved)
+    table = root / "benchmarks" / "methods.json"
+    table.write_text(table.read_text().replace('"kernels/bandwidth.cu"', '"kernels/bandwidth/bandwidth.cu"'))
+    assert digests(root) == before
+    edit(root / "kernels" / "bandwidth" / "bandwidth.cuh", 'ARCHBENCH_BW_LOAD(LdCa, ".ca");',
+         'ARCHBENCH_BW_LOAD(LdCa, ".cg");')
+    after = digests(root)
+    assert {f for f in before if before[f] != after[f]} == {"Bandwidth", "Geometry", "P2P", "HostLink", "Energy"}
+
+
 def test_a_header_the_kernels_include_counts(tmp_path):
     root = tree(tmp_path)
     before = digests(root)
