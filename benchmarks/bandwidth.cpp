@@ -197,6 +197,38 @@ std::pair<std::string, double> best_reference(const std::string& kind, std::size
   return best;
 }
 
+// Every candidate measured once (`rate_of` calibrates and measures it; a shape the GPU cannot run
+// throws std::invalid_argument and is left out): the best, and every rate tried, best first.
+template <class C, class RateOf, class NameOf>
+std::pair<const C*, std::vector<std::pair<double, std::string>>> best_candidate(const std::vector<C>& candidates,
+                                                                               RateOf rate_of, NameOf name_of) {
+  std::vector<std::pair<double, std::string>> tried;
+  const C* best = nullptr;
+  double best_rate = 0;
+  std::string refused;
+  for (const C& c : candidates) {
+    try {
+      const double rate = rate_of(c);
+      tried.emplace_back(rate, name_of(c));
+      if (rate > best_rate) best_rate = rate, best = &c;
+    } catch (const std::invalid_argument& e) {
+      refused = name_of(c) + ": " + e.what();
+    }
+  }
+  if (!best) throw std::invalid_argument("no candidate ran" + (refused.empty() ? "" : " (" + refused + ")"));
+  std::sort(tried.rbegin(), tried.rend());
+  return {best, tried};
+}
+
+// A headline's counters and label: how many candidates ran, the runner-up, and `against`.
+void report_candidates(benchmark::State& state, const std::vector<std::pair<double, std::string>>& tried,
+                       const std::string& why, const std::string& against = "") {
+  state.counters["candidates"] = double(tried.size());
+  if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
+  note(state, "best of " + std::to_string(tried.size()) + " " + why + ": " + tried[0].second +
+                  (tried.size() > 1 ? "; runner-up " + tried[1].second : "") + against);
+}
+
 // The level's headline: one untimed calibration and one measurement of every candidate, then the
 // best one measured as any benchmark (its own iterations, counters and clocks), so the reported
 // figure is not the maximum of noisy candidates. The label names the candidate and the runner-up.
@@ -204,27 +236,13 @@ void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& c
                         const std::string& reference_kind = "") {
   guarded(state, [&] {
     BandwidthRunner& r = runner();
-    std::vector<std::pair<double, std::string>> tried;
-    const BwCase* best = nullptr;
-    double best_rate = 0;
-    std::string refused;
-    for (const Candidate& c : candidates) {
-      try {
-        const double rate = r.measure(c.c, r.calibrate(c.c)).bytes_per_second;
-        tried.emplace_back(rate, c.name);
-        if (rate > best_rate) best_rate = rate, best = &c.c;
-      } catch (const std::invalid_argument& e) {
-        refused = c.name + ": " + e.what();
-      }
-    }
-    if (!best) throw std::invalid_argument("no candidate ran" + (refused.empty() ? "" : " (" + refused + ")"));
-    std::sort(tried.rbegin(), tried.rend());
-    measure_case(state, *best);
-    state.counters["candidates"] = double(tried.size());
-    if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
+    const auto [best, tried] = best_candidate(
+        candidates, [&](const Candidate& c) { return r.measure(c.c, r.calibrate(c.c)).bytes_per_second; },
+        [](const Candidate& c) { return c.name; });
+    measure_case(state, best->c);
     std::string against;
     if (!reference_kind.empty()) {  // DRAM: the best of what users run, over the same arrays
-      const auto [name, rate] = best_reference(reference_kind, best->footprint);
+      const auto [name, rate] = best_reference(reference_kind, best->c.footprint);
       if (rate > 0) {
         const double ratio = state.counters["bytes_per_second"].value / rate;
         state.counters["reference_bytes_per_second"] = rate;
@@ -234,8 +252,7 @@ void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& c
         against = text;
       }
     }
-    note(state, "best of " + std::to_string(tried.size()) + " " + why + ": " + tried[0].second +
-                    (tried.size() > 1 ? "; runner-up " + tried[1].second : "") + against);
+    report_candidates(state, tried, why, against);
   });
 }
 
@@ -281,24 +298,11 @@ void onchip_bandwidth(benchmark::State& state, const OnChipCase& c) {
 // candidate calibrated and measured once, the best by bytes per clock per SM measured again.
 void onchip_headline(benchmark::State& state, const std::vector<OnChipCase>& candidates, const std::string& why) {
   guarded(state, [&] {
-    std::vector<std::pair<double, std::string>> tried;
-    const OnChipCase* best = nullptr;
-    double best_rate = 0;
-    for (const OnChipCase& c : candidates) {
-      try {
-        const double rate = measure_onchip(c, calibrate_onchip(c)).bytes_per_clk_per_sm;
-        tried.emplace_back(rate, c.name());
-        if (rate > best_rate) best_rate = rate, best = &c;
-      } catch (const std::invalid_argument&) {  // a shape that does not fit this GPU
-      }
-    }
-    if (!best) throw std::invalid_argument("no candidate ran");
-    std::sort(tried.rbegin(), tried.rend());
+    const auto [best, tried] = best_candidate(
+        candidates, [](const OnChipCase& c) { return measure_onchip(c, calibrate_onchip(c)).bytes_per_clk_per_sm; },
+        [](const OnChipCase& c) { return c.name(); });
     measure_onchip_case(state, *best);
-    state.counters["candidates"] = double(tried.size());
-    if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
-    note(state, "best of " + std::to_string(tried.size()) + " " + why + ": " + tried[0].second +
-                    (tried.size() > 1 ? "; runner-up " + tried[1].second : ""));
+    report_candidates(state, tried, why);
   });
 }
 
@@ -467,8 +471,9 @@ void register_bandwidth(const SuiteConfig& cfg) {
         std::vector<std::optional<std::size_t>> gaps = {std::nullopt};
         if (v.kind == BwKind::copy && w <= 8 && u == 1)
           for (std::size_t kib : dst_gaps_kib) gaps.push_back(kib << 10);
-        // Reads of 2-8 accesses also in 32 pieces of the array at once (a public L2 peer's order:
-        // 4.733 TB/s on an H200 where plain grid order read 4.721, DRAM bytes = kernel bytes).
+        // Reads of 2-8 accesses also in 32 pieces of the array at once, a public L2 peer's order
+        // (4.733 TB/s of DRAM alone on GPU-bdbd7027 where plain grid order read 4.721; on
+        // GPU-46f36d93 it read no faster than plain order: docs/bandwidth.md).
         std::vector<std::uint32_t> pieces = {1};
         if (v.kind == BwKind::read && u >= 2) pieces.push_back(32);
         for (const auto& gap : gaps)
