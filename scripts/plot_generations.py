@@ -77,7 +77,9 @@ def load(path):
     else:
         q, mhz = from_run(doc)
         label += " (archbench)"
-    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}  # noqa: E501
+    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}
+    if set(q) <= {"l2_bytes"} and not ctx.get("reference"):
+        q = {}  # a run's L2 size is its context's, measured by no benchmark of it
     return label, ctx, (q, mhz) if q else None
 
 
