@@ -12,6 +12,7 @@ named in a one-line error (exit 2).
 import argparse
 import glob
 import os
+import statistics
 import subprocess
 import sys
 
@@ -81,6 +82,23 @@ def fmt_bytes(n):
     return f"{n:g} B"
 
 
+def _flat_sweep(doc, case):
+    """What a TLB case without an inferred level read, from its own sweep
+    (Tlb/latency/<case>/stride:S/footprint:F): its latencies, how far it went, and whether it stayed
+    at the L1's hit latency throughout."""
+    pts = [b for b in doc["benchmarks"] if b["name"].startswith(f"Tlb/latency/{case}/")
+           and isinstance(b.get("latency_cycles"), (int, float)) and isinstance(b.get("footprint_bytes"), (int, float))]
+    if not pts:
+        return ""
+    lo, hi = min(b["latency_cycles"] for b in pts), max(b["latency_cycles"] for b in pts)
+    l1 = [b.get("hit_cycles") for b in doc["benchmarks"] if b["name"].startswith("Geometry/l1/capacity/")
+          and isinstance(b.get("hit_cycles"), (int, float))]
+    at_l1 = " (the L1's hit latency: each chase's few lines stay in the L1, and no TLB miss shows)" \
+        if l1 and abs(statistics.median(l1) - (lo + hi) / 2) < 2 and hi - lo < 2 else ""
+    return (f": its {len(pts)} chases read {lo:.1f}-{hi:.1f} cycles up to "
+            f"{fmt_bytes(max(b['footprint_bytes'] for b in pts))}{at_l1}")
+
+
 def geometry_rows(doc):
     """(quantity, value, where it comes from) for every inference the run made."""
     rows = []
@@ -99,7 +117,8 @@ def geometry_rows(doc):
                              f"miss +{b[f'level{i}_miss_penalty_cycles']:.0f} cycles",
                              f"confidence {b[f'level{i}_confidence']:.2f}", name))
         elif name.startswith("Tlb/geometry/"):
-            rows.append((f"TLB ({name.split('/', 2)[2]})", "no level seen", "", name))
+            rows.append((f"TLB ({name.split('/', 2)[2]})", "no level inferred" + _flat_sweep(doc, name.split("/", 2)[2]),
+                         "", name))
         elif name.startswith("Geometry/l1/capacity/"):
             rows.append((f"L1 capacity, carveout hint {int(b['carveout_pct'])} %",
                          f"{fmt_bytes(b['capacity_bytes'])} (misses from {fmt_bytes(b['onset_bytes'])}), "

@@ -17,7 +17,18 @@ except ImportError:
     print("matplotlib not installed: skipped")
     sys.exit(77)
 fixtures = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".json"))
-failures = []
+# A TLB case without an inferred level says what its sweep read (here flat at the L1's hit latency).
+sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+import report  # noqa: E402
+flat = {"benchmarks": [{"name": "Tlb/geometry/ld.ca/mapping:contiguous", "run_type": "iteration", "levels": 0},
+                       {"name": "Geometry/l1/capacity/carveout:0", "run_type": "iteration", "hit_cycles": 32.0,
+                        "carveout_pct": 0, "capacity_bytes": 2 ** 18, "onset_bytes": 2 ** 17, "miss_penalty_cycles": 250,
+                        "confidence": 0.9}] +
+        [{"name": f"Tlb/latency/ld.ca/mapping:contiguous/stride:65536/footprint:{f}", "run_type": "iteration",
+          "latency_cycles": 32.0, "footprint_bytes": f} for f in (1 << 20, 1 << 30)]}
+tlb_row = [r for r in report.geometry_rows(flat) if r[0].startswith("TLB (")]
+failures = [] if tlb_row and "2 chases read 32.0-32.0 cycles up to 1 GiB (the L1's hit latency" in tlb_row[0][1] \
+    else [f"a TLB case without a level: {tlb_row}"]
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "rep")
     r = subprocess.run([sys.executable, script, "--out", out, *fixtures], capture_output=True, text=True)
