@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields, value_axes  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -70,9 +70,22 @@ def plot(datasets, args):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("footprint")
         bytes_axis(ax.xaxis)
-        value_axes(ax, f"latency per load ({args.unit})", legend_size=7, from_zero=False, ncol=2, minor_grid=True)
-    fig.suptitle("TLB: pointer-chase latency, one element per stride")
-    fig.tight_layout()
+        ax.set_ylabel(f"latency per load ({args.unit})")
+        ax.grid(True, which="both", alpha=0.3)
+        values = [p[col] for pts in curves.values() for p in pts]
+        if not (geometry and geometry.get("level1_reach_bytes")):
+            lo, hi = min(values), max(values)
+            flat = hi - lo < 0.05 * max(hi, 1)
+            if flat:  # one value throughout: say so on an axis that does not magnify its last digit
+                ax.set_ylim(0, 1.5 * hi)
+            ax.text(0.02, 0.95, f"no TLB level inferred: {'flat at' if flat else 'from'} {lo:.0f}"
+                    f"{'' if flat else f'-{hi:.0f}'} {args.unit} up to {human(max(p[0] for pts in curves.values() for p in pts))}",
+                    transform=ax.transAxes, va="top", fontsize=8, bbox=dict(facecolor="white", alpha=0.8, linewidth=0))
+    # One legend for every panel: the strides' colours are the same in each.
+    handles, labels = max((ax.get_legend_handles_labels() for ax in axes.flat[:len(panels)]), key=lambda hl: len(hl[1]))
+    fig.legend(handles, labels, loc="lower center", ncol=min(10, len(labels)), fontsize=8)
+    fig.suptitle("TLB: pointer-chase latency, one element per stride (the vertical lines: each level's reach)")
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return save(fig, args.out, "tlb_footprint")
 
 
