@@ -237,22 +237,29 @@ def draw_history(row, path):
     points = row["series"]
     fig, ax = plt.subplots(figsize=(9, 3))
     boards = sorted({p[3] for p in points})
-    colours = plt.cm.tab10.colors
+    # A colour per board: ten distinct ones, or as many evenly spread along a colour map.
+    colour = (lambda k: plt.cm.tab10.colors[k]) if len(boards) <= 10 else \
+        (lambda k: plt.cm.turbo(0.05 + 0.9 * k / (len(boards) - 1)))
     named = len(boards) <= 6  # more boards: colours without a legend entry each
+    # The axis in the unit the table shows (GB/s, TFLOP/s), never as an offset of 1e12.
+    counter = row["counter"]
+    scale, unit = ((1e-9, "GB/s") if counter.endswith("bytes_per_second") else
+                   (1e-12, "TFLOP/s") if counter.endswith("flops") else (1.0, ""))
     for k, board in enumerate(boards):
         xs = [i for i, p in enumerate(points) if p[3] == board]
-        ax.plot(xs, [points[i][1] for i in xs], "o", ms=4, color=colours[k % len(colours)],
+        ax.plot(xs, [points[i][1] * scale for i in xs], "o", ms=4, color=colour(k),
                 label=f"board {board[:12]}" if named else None)
     if row["band"]:
-        lo, centre, hi = row["band"]
+        lo, centre, hi = (v * scale for v in row["band"])
         ax.axhspan(lo, hi, color="#1f5fa8", alpha=0.12, label="noise band of the newest (compare.py)")
         ax.axhline(centre, color="#1f5fa8", lw=0.6, ls=":")
+    ax.ticklabel_format(axis="y", useOffset=False, style="plain")
     changes = [i for i in range(1, len(points)) if points[i][2] != points[i - 1][2]]
     for k, i in enumerate(changes):
         ax.axvline(i - 0.5, color="#c0392b", lw=0.8, ls="--", label=None if k else "method changed")
     ax.set_xticks(range(len(points)))
     ax.set_xticklabels([str(p[0][0])[5:16].replace("T", " ") for p in points], rotation=60, ha="right", fontsize=6)
-    ax.set_ylabel(row["counter"], fontsize=8)
+    ax.set_ylabel(f"{counter} ({unit})" if unit else counter, fontsize=8)
     ax.set_title(row["name"] + ("" if named else f" (colour: board, {len(boards)} boards)"), fontsize=8)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6, loc="best")

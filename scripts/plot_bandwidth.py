@@ -139,10 +139,13 @@ def plot_levels(datasets, peer_l2, peer_st, out_dir):
             bars.append((f"headline\n{level} {kind}", r["bps"] / 1e9, peer))
     fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(bars)), 4.8))
     xs = range(len(bars))
-    ax.bar([x - 0.2 for x in xs], [b[1] for b in bars], width=0.4, label=f"archbench ({label})")
-    ax.bar([x + 0.2 for x in xs], [b[2] or 0 for b in bars], width=0.4, label="RRZE gpu-benches, same GPU and run")
+    with_peer = any(b[2] for b in bars)  # the peer's bars, and their legend entry, only where its output was given
+    shift = 0.2 if with_peer else 0.0
+    ax.bar([x - shift for x in xs], [b[1] for b in bars], width=0.4 if with_peer else 0.6, label=f"archbench ({label})")
+    if with_peer:
+        ax.bar([x + 0.2 for x in xs], [b[2] or 0 for b in bars], width=0.4, label="RRZE gpu-benches, same GPU and run")
     for x, (_, ours, peer) in zip(xs, bars):
-        ax.text(x - 0.2, ours, f"{ours / 1e3:.2f}", ha="center", va="bottom", fontsize=6)
+        ax.text(x - shift, ours, f"{ours / 1e3:.2f}", ha="center", va="bottom", fontsize=6)
         if peer:
             ax.text(x + 0.2, peer, f"{peer / 1e3:.2f}", ha="center", va="bottom", fontsize=6)
     peak = float(ctx.get("gpu_dram_peak_bytes_per_second", 0)) / 1e9
