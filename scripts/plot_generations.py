@@ -119,9 +119,17 @@ def release_of(ctx, facts):
     if not model:
         model = next((m for m, f in facts.items() if ctx.get("gpu_name") in f.get("cuda_names", [])), None)
     f = facts.get(model)
-    if not f:
-        return None
-    return datetime.datetime.strptime(f["release"], "%Y-%m"), f["name"]
+    if f:
+        return datetime.datetime.strptime(f["release"], "%Y-%m"), f["name"]
+    # A run of a GPU the facts do not know yet: at its run's date, so that a new GPU shows among the
+    # generations with no other step (docs/references.md says how to add its facts).
+    if not ctx.get("reference") and str(ctx.get("date", ""))[:7]:
+        try:
+            return (datetime.datetime.strptime(str(ctx["date"])[:7], "%Y-%m"),
+                    f"{ctx.get('gpu_name', '?')} (release unknown: at its run's date)")
+        except ValueError:
+            return None
+    return None
 
 
 def plot_by_release(datasets, args):
