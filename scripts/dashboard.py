@@ -353,7 +353,10 @@ def generations(newest, reference_dir, out_dir):
     refs = sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
     r = subprocess.run([sys.executable, os.path.join(HERE, "plot_generations.py"), "--out", out_dir, *newest, *refs],
                        capture_output=True, text=True)
-    svgs = [os.path.basename(p) for p in r.stdout.split() if p.endswith(".svg")] if r.returncode == 0 else []
+    # The plot by release (a panel per quantity, legible at page width); the latency bars, one group
+    # per GPU, grow past any page with 40 references and stay in the report.
+    svgs = [os.path.basename(p) for p in r.stdout.split() if p.endswith("generations_release.svg")] \
+        if r.returncode == 0 else []
     figures = collections.defaultdict(list)  # key -> [(gpu, value, tool and method, source)]
     for f in newest:
         doc = resultfile.load(f)

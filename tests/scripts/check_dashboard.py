@@ -233,7 +233,7 @@ def main():
             broken = os.path.join(tmp, f"broken-{what}")
             shutil.copytree(site, broken)
             if what == "image":
-                os.remove(os.path.join(broken, "plots", "generations_latency.svg"))
+                os.remove(os.path.join(broken, "plots", "generations_release.svg"))
             else:
                 index = os.path.join(broken, "index.html")
                 text = open(index).read().replace('generations.html"', 'generations-gone.html"', 1)
