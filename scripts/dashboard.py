@@ -322,20 +322,12 @@ SUITE_METHOD = {
 
 def our_figures(doc):
     """This suite's figure per LEVELS key in a run, with its method: {key: (value, method)}."""
-    import plot_generations  # the plot's own reading of a run's latencies: one owner for them
+    import plot_generations  # the generations' reading of a run: one owner for its figures
     q, _clock = plot_generations.from_run(doc)
-    out = {k: (v, SUITE_METHOD["latency"]) for k, v in q.items()}
+    method = {"cycles": SUITE_METHOD["latency"], "l2_read": SUITE_METHOD["l2"], "dram": SUITE_METHOD["dram"]}
+    out = {k: (v, next((m for part, m in method.items() if part in k), "")) for k, v in q.items()
+           if k in {key for key, _, _ in LEVELS}}
     rows = [b for b in doc.get("benchmarks", []) if resultfile.measured(b) and b.get("run_type") != "aggregate"]
-    l2 = float(doc.get("context", {}).get("gpu_l2_bytes", 0) or 0)
-    for case in ("shared", "private"):
-        cands = [b for b in rows if b["name"].startswith(f"Bandwidth/l2/{case}/ld.cg/") and "bytes_per_second" in b]
-        if cands and l2:
-            b = min(cands, key=lambda b: abs(b.get("footprint_bytes", 0) - l2 / 3))
-            out[f"l2_read_{case}_bytes_per_second"] = (b["bytes_per_second"], SUITE_METHOD["l2"])
-    for kind in ("read", "write", "copy"):
-        b = next((b for b in rows if b["name"].startswith(f"Bandwidth/headline/DRAM/{kind}/") and "bytes_per_second" in b), None)
-        if b:
-            out[f"dram_{kind}_bytes_per_second"] = (b["bytes_per_second"], SUITE_METHOD["dram"])
     tensor = [b for b in rows if b["name"].startswith("TensorCore/wgmma/throughput/f16/") and "flops" in b]
     if tensor:
         out["tensor_f16_flops"] = (max(b["flops"] for b in tensor), SUITE_METHOD["tensor"])

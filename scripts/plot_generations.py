@@ -54,15 +54,20 @@ def from_run(doc):
     if smem:
         q["smem_latency_cycles"] = smem[0]["latency_cycles"]
         clocks.append(smem[0]["sm_clock_mhz"])
-    # The headlines of the Bandwidth feature (the best shape on the GPU), and the API's L2 size.
-    for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read"),
-                        ("l2_read_shared_bytes_per_second", "Bandwidth/l2/shared/ld.cg/"),
-                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read"),
-                        ("dram_write_bytes_per_second", "Bandwidth/headline/DRAM/write"),
-                        ("dram_copy_bytes_per_second", "Bandwidth/headline/DRAM/copy")):
+    # The headlines of the Bandwidth feature (the best shape on the GPU), the L2 reads of shared
+    # and private data at the footprint nearest a third of the L2, and the API's L2 size.
+    for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read/"),
+                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read/"),
+                        ("dram_write_bytes_per_second", "Bandwidth/headline/DRAM/write/"),
+                        ("dram_copy_bytes_per_second", "Bandwidth/headline/DRAM/copy/")):
         b = next((b for b in rows if b["name"].startswith(prefix) and "bytes_per_second" in b), None)
         if b:
             q[key] = b["bytes_per_second"]
+    for case in ("shared", "private"):
+        cands = [b for b in rows if b["name"].startswith(f"Bandwidth/l2/{case}/ld.cg/") and "bytes_per_second" in b]
+        if cands and l2:
+            q[f"l2_read_{case}_bytes_per_second"] = min(
+                cands, key=lambda b: abs(b.get("footprint_bytes", 0) - l2 / 3))["bytes_per_second"]
     if l2:
         q["l2_bytes"] = l2
     return q, (statistics.median(clocks) if clocks else 0)

@@ -11,6 +11,7 @@ named in a one-line error (exit 2).
 """
 import argparse
 import glob
+import json
 import os
 import statistics
 import subprocess
@@ -385,7 +386,7 @@ def public_figures(path, doc, reference):
     the public record holds none of this model."""
     import plot_generations  # one owner of a run's figures for the generations
     try:
-        facts = plot_generations.json.load(open(os.path.join(reference, "facts", "gpus.json")))["gpus"]
+        facts = json.load(open(os.path.join(reference, "facts", "gpus.json")))["gpus"]
     except (OSError, ValueError, KeyError):
         return []
     name = doc["context"].get("gpu_name")
