@@ -17,23 +17,25 @@ using KernelFn = void (*)(const std::uint64_t*, std::uint32_t, WarpTiming*);
 
 template <class Op>
 KernelFn kernel_for(int ilp, int body) {
+  if (body == kLatencyShortBodySteps && ilp == 1) return dev::pipeline_kernel<Op, 1, kLatencyShortBodySteps>;
+  if (body == kLatencyLongBodySteps && ilp == 1) return dev::pipeline_kernel<Op, 1, kLatencyLongBodySteps>;
   if (body == kPipelineBodySteps) {
-    switch (ilp) {
-      case 1:
-        return dev::pipeline_kernel<Op, 1, kPipelineBodySteps>;
-      case 2:
-        return dev::pipeline_kernel<Op, 2, kPipelineBodySteps>;
-      case 4:
-        return dev::pipeline_kernel<Op, 4, kPipelineBodySteps>;
-      case 8:
-        return dev::pipeline_kernel<Op, 8, kPipelineBodySteps>;
-      default:
-        break;
+    if constexpr (is_dpx_table(Op::kOp)) {  // a DPX table op: its one throughput shape
+      if (ilp == kDpxTableIlp) return dev::pipeline_kernel<Op, kDpxTableIlp, kPipelineBodySteps>;
+    } else {
+      switch (ilp) {
+        case 1:
+          return dev::pipeline_kernel<Op, 1, kPipelineBodySteps>;
+        case 2:
+          return dev::pipeline_kernel<Op, 2, kPipelineBodySteps>;
+        case 4:
+          return dev::pipeline_kernel<Op, 4, kPipelineBodySteps>;
+        case 8:
+          return dev::pipeline_kernel<Op, 8, kPipelineBodySteps>;
+        default:
+          break;
+      }
     }
-  } else if (body == kLatencyShortBodySteps && ilp == 1) {
-    return dev::pipeline_kernel<Op, 1, kLatencyShortBodySteps>;
-  } else if (body == kLatencyLongBodySteps && ilp == 1) {
-    return dev::pipeline_kernel<Op, 1, kLatencyLongBodySteps>;
   }
   throw std::invalid_argument("pipeline: no kernel for ilp " + std::to_string(ilp) + " and body " +
                               std::to_string(body));
@@ -99,6 +101,11 @@ decltype(auto) with_op(PipeOp op, F&& f) {
       return f(dev::ops::elect{});
     case PipeOp::shfl_idx_branch:
       return f(dev::ops::shfl_idx_branch{});
+#define ARCHBENCH_DPX_CASE(name, kind, minmax, type, relu) \
+  case PipeOp::dpx_##name:                                 \
+    return f(dev::ops::name{});
+      ARCHBENCH_DPX_INTRINSICS(ARCHBENCH_DPX_CASE)
+#undef ARCHBENCH_DPX_CASE
   }
   throw std::invalid_argument("pipeline: unknown op");
 }

@@ -55,6 +55,10 @@ struct Plain {
   using T = V;
   static T make(double v) { return from_double<V>(v); }
 };
+struct Packed16x2 {  // two 16-bit integers in a .b32 register, both the same value
+  using T = std::uint32_t;
+  static T make(double v) { return (std::uint32_t(std::int32_t(v)) & 0xffffu) * 0x10001u; }
+};
 
 // An op: its operand encoding (Enc) and one step x <- f(x, b, c).
 #define ARCHBENCH_PIPE_OP(Name, Enc, MinArch, Body)                                             \
@@ -140,5 +144,59 @@ ARCHBENCH_PIPE_OP(shfl_idx_branch, Plain<std::uint32_t>, 70,
                                : "+r"(x)
                                : "r"(b), "r"(c)));
 }  // namespace ops
+
+// The DPX table (kernels/shared/pipeline_ops.hpp lists the intrinsics): one op per intrinsic, named
+// as it is without "__". The intrinsic is the step, so that what is measured is what users call:
+// one DPX instruction from sm_90, the header's emulation before. Its operands are runtime values;
+// an empty volatile asm after each step hides x from the front end, which would otherwise fold a
+// chain of idempotent steps (max(max(x, b, c), b, c) is max(x, b, c)); it emits no instruction.
+#define ARCHBENCH_DPX_ENCODING_s32 Plain<std::int32_t>
+#define ARCHBENCH_DPX_ENCODING_u32 Plain<std::uint32_t>
+#define ARCHBENCH_DPX_ENCODING_s16x2 Packed16x2
+#define ARCHBENCH_DPX_ENCODING_u16x2 Packed16x2
+#define ARCHBENCH_DPX_STEP_add(name, minmax, type) x = __##name(x, b, c)
+#define ARCHBENCH_DPX_STEP_three(name, minmax, type) x = __##name(x, b, c)
+#define ARCHBENCH_DPX_STEP_pred(name, minmax, type) ARCHBENCH_DPX_PRED_##type(name)
+// A two-operand step is the intrinsic and its mirror (max then min, or min then max): ptxas fuses
+// two dependent steps of one kind into one three-operand VIMNMX3.
+#define ARCHBENCH_DPX_STEP_two(name, minmax, type) ARCHBENCH_DPX_TWO_##minmax(name, type)
+#define ARCHBENCH_DPX_TWO_max(name, type) \
+  x = __##name(x, b);                     \
+  x = __vimin_##type##_relu(x, c)
+#define ARCHBENCH_DPX_TWO_min(name, type) \
+  x = __##name(x, b);                     \
+  x = __vimax_##type##_relu(x, c)
+// The predicates are folded into the chain (the host replays the same: pipeline_ops.cpp, dpx_step).
+#define ARCHBENCH_DPX_PRED_32(name)  \
+  {                                  \
+    bool p;                          \
+    const T r = __##name(x, b, &p);  \
+    x = r ^ T(p);                    \
+  }
+#define ARCHBENCH_DPX_PRED_16x2(name)          \
+  {                                            \
+    bool hi, lo;                               \
+    const T r = __##name(x, b, &hi, &lo);      \
+    x = r ^ (T(hi) << 16) ^ T(lo);             \
+  }
+#define ARCHBENCH_DPX_PRED_s32 ARCHBENCH_DPX_PRED_32
+#define ARCHBENCH_DPX_PRED_u32 ARCHBENCH_DPX_PRED_32
+#define ARCHBENCH_DPX_PRED_s16x2 ARCHBENCH_DPX_PRED_16x2
+#define ARCHBENCH_DPX_PRED_u16x2 ARCHBENCH_DPX_PRED_16x2
+#define ARCHBENCH_DPX_DEVICE_OP(name, kind, minmax, type, relu)                               \
+  struct name {                                                                               \
+    using Encoding = ARCHBENCH_DPX_ENCODING_##type;                                           \
+    using T = typename Encoding::T;                                                           \
+    static constexpr PipeOp kOp = PipeOp::dpx_##name;                                         \
+    __device__ __forceinline__ static T step(T x, T b, [[maybe_unused]] T c) {                \
+      ARCHBENCH_DPX_STEP_##kind(name, minmax, type);                                          \
+      asm volatile("" : "+r"(x));                                                             \
+      return x;                                                                               \
+    }                                                                                         \
+  };
+namespace ops {
+ARCHBENCH_DPX_INTRINSICS(ARCHBENCH_DPX_DEVICE_OP)
+}  // namespace ops
+#undef ARCHBENCH_DPX_DEVICE_OP
 
 }  // namespace archbench::dev

@@ -115,3 +115,43 @@ TEST(PipelineOps, OnlyElectIsMeasuredAgainstAReference) {
 
 }  // namespace
 }  // namespace archbench
+
+// The DPX table's host replay, one step from chosen operands, against answers worked by hand from
+// the CUDA math API's definitions (16x2 operands hold the value in both halves).
+TEST(PipelineOps, DpxReplayFollowsTheMathApi) {
+  const auto one_step = [](PipeOp op, double seed, double b, double c, std::uint64_t steps = 1) {
+    PipeOpInfo info = pipe_op_info(op);
+    info.seed = seed;
+    info.b = b;
+    info.c = c;
+    return *emulate_chains(info, 1, steps);
+  };
+  EXPECT_EQ(one_step(PipeOp::dpx_viaddmax_s16x2, 1, 3, 5), 0x00050005u);       // max(1 + 3, 5)
+  EXPECT_EQ(one_step(PipeOp::dpx_viaddmin_u32, 1, 3, 5, 2), 5u);               // min(4 + 3, 5)
+  EXPECT_EQ(one_step(PipeOp::dpx_viaddmax_u16x2, 0xffff, 3, 1), 0x00020002u);  // 0xffff + 3 wraps to 2
+  EXPECT_EQ(one_step(PipeOp::dpx_viaddmax_s32_relu, 1, -7, -10), 0u);           // max(-6, -10) < 0
+  EXPECT_EQ(one_step(PipeOp::dpx_viaddmax_s32, 1, -7, -10), 0xfffffffau);      // -6
+  EXPECT_EQ(one_step(PipeOp::dpx_vimax3_s16x2, -1, 3, -5), 0x00030003u);       // max(-1, 3, -5)
+  EXPECT_EQ(one_step(PipeOp::dpx_vimax3_u16x2, -1, 3, -5), 0xffffffffu);       // 0xffff is the largest
+  EXPECT_EQ(one_step(PipeOp::dpx_vimin3_s32_relu, 4, 3, -5), 0u);              // min(4, 3, -5) < 0
+  EXPECT_EQ(one_step(PipeOp::dpx_vimax_s32_relu, -9, -3, 5), 0u);              // max(-9, -3) < 0, then min(0, 5)
+  EXPECT_EQ(one_step(PipeOp::dpx_vimin_s16x2_relu, 9, 3, 5), 0x00050005u);     // min(9, 3) = 3, then max(3, 5)
+  EXPECT_EQ(one_step(PipeOp::dpx_vibmax_s32, 1, 3, 0), 3u);                    // 3 won: predicate false
+  EXPECT_EQ(one_step(PipeOp::dpx_vibmax_s32, 4, 3, 0), 4u ^ 1u);               // 4 won: predicate true
+  EXPECT_EQ(one_step(PipeOp::dpx_vibmin_u16x2, 1, 3, 0), 0x00010001u ^ 0x00010001u);  // both halves won
+  EXPECT_EQ(one_step(PipeOp::dpx_vibmin_u32, -1, 3, 0), 3u);                   // 0xffffffff > 3 unsigned
+  EXPECT_EQ(one_step(PipeOp::dpx_vibmin_s32, -1, 3, 0), 0xffffffffu ^ 1u);     // -1 < 3 signed
+}
+
+TEST(PipelineOps, DpxTableIsNativeFromSm90ExceptThe32BitPredicateForms) {
+  int rows = 0;
+  for (const PipeOpInfo& op : pipe_ops()) {
+    if (!is_dpx_table(op.op)) continue;
+    ++rows;
+    EXPECT_FALSE(dpx_native(op.op, 89)) << op.name;
+    const bool pred32 = std::string(op.name).rfind("vib", 0) == 0 && std::string(op.dtype).find("16x2") == std::string::npos;
+    EXPECT_EQ(dpx_native(op.op, 90), !pred32) << op.name;
+    EXPECT_EQ(op.results_per_step, std::string(op.dtype).find("16x2") != std::string::npos ? 2 : 1) << op.name;
+  }
+  EXPECT_EQ(rows, 36);  // every DPX intrinsic of the CUDA 13 math API
+}
