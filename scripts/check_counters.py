@@ -194,8 +194,9 @@ def main():
     pipe = sorted((b["hw_inst_per_step"], b["name"]) for b in rows if "hw_inst_per_step" in b)
     if pipe:
         by_op = collections.defaultdict(list)
-        for v, n in pipe:
-            by_op[n.split("/")[2]].append(v)
+        for v, n in pipe:  # Pipeline/throughput/<op>/..., Pipeline/dpx/throughput/<op>/...
+            parts = n.split("/")
+            by_op["dpx/" + parts[3] if parts[1] == "dpx" else parts[2]].append(v)
         out(f"\nPipeline: warp instructions per warp-level step, {len(pipe)} points (median per op):")
         out("  " + ", ".join(f"{op} {sorted(v)[len(v) // 2]:.3f}" for op, v in sorted(by_op.items())))
 

@@ -25,6 +25,8 @@ def load(path, feature="Pipeline"):
         parts = b["name"].split("/")
         if len(parts) > 1 and parts[1] == "warp":
             parts = parts[1:]
+        if len(parts) > 1 and parts[1] == "dpx":  # the DPX table: a table in docs/pipeline.md, not these plots
+            continue
         kind, op = parts[1:3]
         if kind == "latency":
             latency[op] = {"cycles": b["latency_cycles"], "ns": b["latency_ns"]}
