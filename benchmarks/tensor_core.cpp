@@ -4,6 +4,8 @@
 //   TensorCore/wgmma/latency/<type>/n:N/fill:F                              one warpgroup, one wgmma at a time
 //   TensorCore/wgmma/throughput/<type>/<ss|rs>/n:N/warpgroups_per_sm:G/sms:S/fill:F
 //   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
+//   TensorCore/numerics/mma_sync/<type>                                     what one mma.sync computes: the
+//                                                                           sum's alignment, rounding, blocks, subnormals
 // <op> is mma.sync's dtype_shape_accumulator (kernels/shared/tensor_ops.cpp); <type> is wgmma's input type
 // (f16_acc_f16: f16 accumulators). fill: random (default) or zero (runs faster: less toggling).
 // wgmma is built for sm_90a only; elsewhere those benchmarks skip with the reason.
@@ -19,6 +21,9 @@
 #include "fixtures/harness/report.hpp"
 #include "fixtures/runners/tensor_runner.hpp"
 #include "fixtures/harness/timed_loop.hpp"
+#include "analysis/tc_numerics.hpp"
+#include "kernels/shared/self_check.hpp"
+#include "kernels/tc_numerics.hpp"
 
 namespace archbench {
 namespace {
@@ -160,6 +165,61 @@ void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, Te
   });
 }
 
+// What one mma.sync of `op`'s input type computes, from test vectors with exact answers
+// (analysis/tc_numerics.cpp). Each launch is one warp and one instruction; every property is a
+// discrete value, found the same in every timed loop or the benchmark fails.
+void mma_numerics(benchmark::State& state, const TcNumericsOp& op) {
+  guarded(state, [&] {
+    const TcFormat format = tc_format(op.dtype, op.k);
+    const DotEvaluator dot = [&](const DotVector& v) { return run_mma_numerics(op.dtype, v.a, v.b, v.c); };
+    std::optional<TcNumerics> first;
+    int vectors = 0;
+    timed_loop(state, [&] {
+      return wall_seconds([&] {
+        int count = 0;
+        const TcNumerics n = infer_tc_numerics(format, [&](const DotVector& v) {
+          ++count;
+          return dot(v);
+        });
+        if (first && n.evidence != first->evidence)
+          throw SelfCheckError(std::string("numerics of ") + op.dtype + ": two runs of the test vectors disagree");
+        first = n;
+        vectors = count;
+      });
+    });
+    const TcNumerics& n = *first;
+    state.counters["test_vectors"] = vectors;
+    state.counters["products_exact"] = n.products_exact;
+    if (format.precision == 0) {
+      state.counters["overflow_wraps"] = n.overflow_wraps;
+      note(state, std::string(n.products_exact ? "exact" : "inexact") + " integer products, a 32-bit accumulator that " +
+                      (n.overflow_wraps ? "wraps" : "saturates") + "; evidence: " + [&] {
+                        std::string e;
+                        for (const auto& line : n.evidence) e += (e.empty() ? "" : "; ") + line;
+                        return e;
+                      }());
+      return;
+    }
+    state.counters["alignment_bits"] = n.alignment_bits;
+    state.counters["alignment_bits_with_c"] = n.alignment_bits_with_c;
+    state.counters["rounding_mode"] = int(n.rounding);
+    state.counters["rounding_in_alignment"] = n.rounding_in_alignment;
+    state.counters["block_size"] = n.block_size;
+    state.counters["subnormal_inputs"] = n.subnormal_inputs;
+    state.counters["subnormal_output"] = n.subnormal_output;
+    std::string summary = std::string("products ") + (n.products_exact ? "exact" : "rounded") + ", " +
+                          (n.alignment_bits >= kUnboundedAlignment ? std::string("sums exact (no alignment loss)")
+                                                                   : std::to_string(n.alignment_bits) + " bits kept in the alignment") +
+                          ", rounding " + tc_rounding_name(n.rounding) + (n.rounding_in_alignment ? " (in the alignment)" : "") +
+                          ", blocks of " + (n.block_size ? std::to_string(n.block_size) : std::string("(none found)")) +
+                          ", subnormal inputs " + (n.subnormal_inputs ? "kept" : "flushed") + ", subnormal output " +
+                          (n.subnormal_output ? "kept" : "flushed") + "; evidence:";
+    for (const auto& line : n.evidence) summary += " " + line + ";";
+    if (*op.note && Gpu::current().info().cc() == 90) summary = std::string(op.note) + "; " + summary;
+    note(state, summary);
+  });
+}
+
 void register_tensor_core(const SuiteConfig& cfg) {
   const int all = cfg.gpu.info().sm_count;
   const TensorFill rnd = TensorFill::random, zero = TensorFill::zero;
@@ -226,6 +286,13 @@ void register_tensor_core(const SuiteConfig& cfg) {
         no_wgmma);
   }
 
+  // Numerics: one benchmark per mma.sync input type.
+  for (const TcNumericsOp& op : tc_numerics_ops())
+    add(std::string("numerics/mma_sync/") + op.dtype, [&op](benchmark::State& st) { mma_numerics(st, op); },
+        cfg.gpu.info().cc() < op.min_cc
+            ? std::optional<std::string>(std::string(op.ptx) + " needs sm_" + std::to_string(op.min_cc))
+            : std::nullopt);
+
   // cuBLASLt: one large GEMM per dtype (quick: a smaller one, f16 only).
   const GemmShape big = cfg.quick ? GemmShape{4096, 4096, 4096} : GemmShape{8192, 8192, 8192};
   const int batches = cfg.quick ? 2 : 5;
@@ -247,6 +314,8 @@ void register_tensor_core(const SuiteConfig& cfg) {
                    // 745-750 TFLOP/s). The board's FLOP/s repeats; the clock is recorded beside it.
                    {"TensorCore/cublas/", {higher("flops")}},
                    {"TensorCore/mma_sync/latency/", {lower("latency_cycles")}},
+                   // A discrete value: any change is one (the other properties are in the label).
+                   {"TensorCore/numerics/", {value("alignment_bits", 0)}},
                    {"TensorCore/wgmma/latency/", {lower("latency_cycles")}}});
 }
 

@@ -1,7 +1,8 @@
 // TensorCore on a real GPU: every wgmma type x N x mode computes the exact product of integer data
 // (the shared-memory layout and the A register fragments are right); every mma.sync op passes its
 // self-check with a plausible latency; wgmma beats mma.sync and reaches 85 % of the clock-scaled
-// peak; cuBLASLt runs and stays under the peak.
+// peak; cuBLASLt runs and stays under the peak; every numerics kernel computes exact small
+// integer dot products, and the inference finds the same numerics twice.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -9,7 +10,9 @@
 #include <string>
 #include <utility>
 
+#include "analysis/tc_numerics.hpp"
 #include "fixtures/runners/cublas_reference.hpp"
+#include "kernels/tc_numerics.hpp"
 #include "fixtures/harness/gpu.hpp"
 #include "fixtures/runners/tensor_runner.hpp"
 
@@ -75,6 +78,32 @@ TEST(TensorCore, WgmmaBeatsMmaSyncAndReachesThePeak) {
   ASSERT_TRUE(w.peak_flop_per_clk_per_sm);
   EXPECT_GT(w.pct_of_peak, 85.0);
   EXPECT_LT(w.pct_of_peak, 102.0);
+}
+
+// Small integers are exact in every input type (e5m2 holds 1..4) and their sums in every
+// accumulator: a wrong fragment layout or a wrong encoding gives another sum.
+TEST(TensorCore, NumericsKernelsComputeExactSmallDotProducts) {
+  for (const TcNumericsOp& op : tc_numerics_ops()) {
+    if (Gpu::current().info().cc() < op.min_cc) continue;
+    std::vector<double> a(op.k), b(op.k);
+    double exact = 3;
+    for (int i = 0; i < op.k; ++i) {
+      a[i] = 1 + i % 4;
+      b[i] = i % 3 == 0 ? -1 : 2;
+      exact += a[i] * b[i];
+    }
+    EXPECT_EQ(run_mma_numerics(op.dtype, a, b, 3), exact) << op.dtype;
+  }
+}
+
+TEST(TensorCore, NumericsRepeat) {
+  const TcFormat f = tc_format("f16", 16);
+  const auto dot = [](const DotVector& v) { return run_mma_numerics("f16", v.a, v.b, v.c); };
+  const TcNumerics first = infer_tc_numerics(f, dot), second = infer_tc_numerics(f, dot);
+  EXPECT_EQ(first.evidence, second.evidence);
+  EXPECT_TRUE(first.products_exact);
+  EXPECT_GE(first.alignment_bits, 11);  // at least the f16 significand beside the largest term
+  for (const auto& line : first.evidence) std::printf("  %s\n", line.c_str());
 }
 
 TEST(TensorCore, CublasReferenceRunsUnderThePeak) {

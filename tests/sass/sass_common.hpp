@@ -27,6 +27,7 @@
 #include "kernels/pipeline.hpp"
 #include "kernels/smem.hpp"
 #include "kernels/sync.hpp"
+#include "kernels/tc_numerics.hpp"
 #include "kernels/tensor.hpp"
 
 using archbench::kChainUnroll;

@@ -60,3 +60,24 @@ TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
   EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 3))
       << "one kernel per type x N x mode, in sm_90a code";
 }
+
+// --- The numerics kernels (kernels/tc_numerics.cu): tc_numerics_kernel<T> (T: the op's index),
+// tc_numerics_f64_kernel; each holds its one instruction (fp8: the two HMMAs ptxas makes of it).
+TEST(Sass, NumericsKernelsHoldTheirOneTensorInstruction) {
+  const auto& ops = archbench::tc_numerics_ops();
+  for (std::size_t t = 0; t < ops.size(); ++t) {
+    const bool f64 = std::string(ops[t].dtype) == "f64";
+    const auto found = f64 ? kernels("tc_numerics_f64_kernel", "")
+                           : kernels("tc_numerics_kernel", "ILi" + std::to_string(t) + "E");
+    ASSERT_EQ(found.size(), 1u) << ops[t].dtype;
+    int mine = 0, other_mma = 0;
+    for (const auto& o : found.front()->opcodes) {
+      if (o == ops[t].sass)
+        ++mine;
+      else if (o.find("MMA") != std::string::npos)
+        ++other_mma;
+    }
+    EXPECT_EQ(mine, ops[t].sass_count) << ops[t].dtype << ": " << ops[t].sass;
+    EXPECT_EQ(other_mma, 0) << ops[t].dtype;
+  }
+}
