@@ -190,6 +190,8 @@ void mma_numerics(benchmark::State& state, const TcNumericsOp& op) {
     const TcNumerics& n = *first;
     state.counters["test_vectors"] = vectors;
     state.counters["products_exact"] = n.products_exact;
+    state.counters["alignment_bits"] = n.alignment_bits;  // integers: exact sums (kUnboundedAlignment)
+    state.counters["alignment_bits_with_c"] = n.alignment_bits_with_c;
     if (format.precision == 0) {
       state.counters["overflow_wraps"] = n.overflow_wraps;
       note(state, std::string(n.products_exact ? "exact" : "inexact") + " integer products, a 32-bit accumulator that " +
@@ -200,8 +202,6 @@ void mma_numerics(benchmark::State& state, const TcNumericsOp& op) {
                       }());
       return;
     }
-    state.counters["alignment_bits"] = n.alignment_bits;
-    state.counters["alignment_bits_with_c"] = n.alignment_bits_with_c;
     state.counters["rounding_mode"] = int(n.rounding);
     state.counters["rounding_in_alignment"] = n.rounding_in_alignment;
     state.counters["block_size"] = n.block_size;
