@@ -188,6 +188,9 @@ void mma_numerics(benchmark::State& state, const TcNumericsOp& op) {
       });
     });
     const TcNumerics& n = *first;
+    // No kernel clock to report (one instruction per launch): NVML's, beside whether it throttled.
+    const auto sample = Gpu::current().nvml().sample();
+    report_clocks(state, sample ? sample->sm_clock_mhz : 0.0);
     state.counters["test_vectors"] = vectors;
     state.counters["products_exact"] = n.products_exact;
     state.counters["alignment_bits"] = n.alignment_bits;  // integers: exact sums (kUnboundedAlignment)
