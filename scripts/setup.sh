@@ -34,7 +34,17 @@ say() { echo "setup.sh: $*" >&2; }
 mkdir -p build
 log=build/setup.log
 : > "$log"
-cause() { grep -v '^\s*$' "$log" | tail -n 1 | cut -c1-200; }
+# The cause of a failed install: a network or TLS failure where the log has one (pip's last line,
+# "No matching distribution found", hides it), else the log's last line.
+cause() {
+  local root
+  root=$(grep -oE "CERTIFICATE_VERIFY_FAILED|Temporary failure in name resolution|Could not resolve host[^'\"]*|Connection refused|ProxyError|No space left on device" "$log" | tail -n 1)
+  case "$root" in
+    CERTIFICATE_VERIFY_FAILED) echo "TLS certificate verify failed (a proxy that intercepts TLS? give pip its CA: PIP_CERT=FILE or cert = FILE in pip.conf)" ;;
+    "") grep -v '^\s*$' "$log" | tail -n 1 | cut -c1-200 ;;
+    *) echo "$root (no route to the package index?)" ;;
+  esac
+}
 
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()

@@ -22,6 +22,12 @@ for case in new old; do
     echo "FAIL: setup.sh --missing with a CMake $case on PATH: exit $rc, '$out'"; fail=1
   fi
 done
+# A failed pip install names its cause where pip's last line hides it (behind a proxy that
+# intercepts TLS: "No matching distribution found" after the certificate errors).
+printf '%s\n' "WARNING: Retrying after connection broken by 'SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed'))'" \
+  "ERROR: No matching distribution found for nvidia-cuda-cuobjdump" > "$tmp/setup.log"
+why=$(log="$tmp/setup.log"; eval "$(sed -n '/^cause() {/,/^}/p' "$src/scripts/setup.sh")"; cause)
+case "$why" in *"certificate verify failed"*"PIP_CERT"*) ;; *) echo "FAIL: setup.sh's cause of a TLS failure: '$why'"; fail=1 ;; esac
 start=$(date +%s)
 out=$("$cmake" -S "$src" -B "$tmp/b" -DCMAKE_CUDA_ARCHITECTURES=90 -DARCHBENCH_BUILD_TESTS=OFF \
       -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON 2>&1); rc=$?
