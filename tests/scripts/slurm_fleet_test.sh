@@ -60,7 +60,7 @@ for _ in $(seq 60); do
   sleep 1
 done
 if ! sinfo -h -o %t 2>/dev/null | grep -q idle; then
-  echo "FAIL: the Slurm node never became idle"; tail -20 "$tmp"/log/*.log; exit 1
+  echo "FAIL: the Slurm node never became idle"; tail -n 20 "$tmp"/log/*.log; exit 1
 fi
 
 # The fake node: archbench and nvidia-smi stand-ins.
@@ -72,8 +72,8 @@ PATH=$tmp/bin:$PATH ARCHBENCH_ROOT=$root ARCHBENCH_BINARY=$tmp/bin/archbench ARC
   ARCHBENCH_ARGS=--quick FAKE_SLOW_DEVICE=1 \
   sbatch --wait --export=ALL --nodes=1 --output="$tmp/log/job.out" "$root/slurm/archbench_fleet.sbatch"
 rc=$?
-cat "$tmp/log/job.out" 2>/dev/null | tail -15
-if [ $rc -ne 0 ]; then echo "FAIL: the fleet job ended with $rc"; tail -20 "$tmp"/log/slurm*.log; exit 1; fi
+tail -n 15 "$tmp/log/job.out" 2>/dev/null
+if [ $rc -ne 0 ]; then echo "FAIL: the fleet job ended with $rc"; tail -n 20 "$tmp"/log/slurm*.log; exit 1; fi
 "$python" - "$out" <<'PY' || exit 1
 import json, os, sys
 out = sys.argv[1]
