@@ -1,52 +1,44 @@
 #!/usr/bin/env python3
-"""Why each test of the last ctest run was skipped: ctest prints only "***Skipped"; the reason a
-test gave (a GPU test without a GPU, a profiler not allowed) is in Testing/Temporary/LastTest.log.
-Usage: skipped_tests.py BUILD_DIR     one line per skipped test, its name and its reason
-Exit 0; 2 with a one-line error when BUILD_DIR holds no ctest log.
+"""Why each test of a ctest run was skipped: ctest's screen says only "***Skipped"; the reason a
+test gave (a GPU test without a GPU, a profiler not allowed) is in its output, which ctest keeps
+in the JUnit file that `ctest --output-junit FILE` writes (FILE relative to the build folder).
+Usage: skipped_tests.py JUNIT_XML     one line per skipped test: its name and its last words
+Exit 0; 2 with a one-line error when the file is missing or not ctest's JUnit XML.
 """
 import argparse
-import os
-import re
 import sys
-
-# A test that skips says so in its last words: "no GPU visible: skipped", "counters unavailable:
-# ...: skipped", "every benchmark is unsupported here, skipped: <reasons>", gtest's "[  SKIPPED ]".
-SKIP_LINE = re.compile(r"skipped", re.IGNORECASE)
-SECTION = re.compile(r"^\d+/\d+ Testing: (\S+)$")
+import xml.etree.ElementTree as ET
 
 
-def skipped(log_text):
-    """[(test name, reason)] in the log's order: a test whose output has a line that says it skipped
-    (the last such line is its reason)."""
-    out, name, output, in_output = [], None, [], False
-    for line in log_text.splitlines():
-        m = SECTION.match(line)
-        if m:
-            name, output, in_output = m.group(1), [], False
-        elif line == "Output:":
-            in_output = True
-        elif line == "<end of output>":
-            in_output = False
-            reasons = [x.strip() for x in output if SKIP_LINE.search(x)]
-            if name and reasons:
-                out.append((name, reasons[-1]))
-        elif in_output:
-            output.append(line)
+def skipped(root):
+    """[(test name, reason)] in the run's order: the test cases ctest marked skipped, each with the
+    last line of its output (ctest's own message where the test said nothing)."""
+    out = []
+    for case in root.iter("testcase"):
+        mark = case.find("skipped")
+        if mark is None:
+            continue
+        said = [line.strip() for line in (case.findtext("system-out") or "").splitlines() if line.strip()]
+        out.append((case.get("name", "?"), said[-1] if said else mark.get("message", "no reason given")))
     return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("build_dir")
+    ap.add_argument("junit_xml")
     args = ap.parse_args()
-    log = os.path.join(args.build_dir, "Testing", "Temporary", "LastTest.log")
     try:
-        with open(log, errors="replace") as f:
-            text = f.read()
+        root = ET.parse(args.junit_xml).getroot()
     except OSError as e:
-        print(f"skipped_tests: no ctest log in {args.build_dir} ({e.strerror}: {log}); run ctest there first", file=sys.stderr)
+        print(f"skipped_tests: cannot read {args.junit_xml} ({e.strerror}); write it with ctest --output-junit", file=sys.stderr)
         return 2
-    found = skipped(text)
+    except ET.ParseError as e:
+        print(f"skipped_tests: {args.junit_xml}: not XML ({e})", file=sys.stderr)
+        return 2
+    if root.tag != "testsuite":
+        print(f"skipped_tests: {args.junit_xml}: not ctest's JUnit file (its root is <{root.tag}>)", file=sys.stderr)
+        return 2
+    found = skipped(root)
     for name, reason in found:
         print(f"skipped {name}: {reason}")
     if found:

@@ -1,39 +1,34 @@
-"""scripts/skipped_tests.py: the reason of every skipped test of a ctest log, on screen."""
+"""scripts/skipped_tests.py: the reason of every test ctest skipped, on screen, from its JUnit file."""
 import os
 import subprocess
 import sys
 
 SCRIPT = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "skipped_tests.py")
 
-LOG = """Start testing: Nov 29 12:23 UTC
-----------------------------------------------------------
-69/105 Testing: gpu_pipeline
-69/105 Test: gpu_pipeline
-Command: "archbench_gpu_tests" "--gtest_filter=Pipeline*"
-Output:
-----------------------------------------------------------
-no GPU visible: skipped
-<end of output>
-Test time =   0.23 sec
-----------------------------------------------------------
-Test Passed.
-
-70/105 Testing: unit
-70/105 Test: unit
-Output:
-----------------------------------------------------------
-[  PASSED  ] 12 tests.
-<end of output>
-Test Passed.
-
-71/105 Testing: gpu_suite_counters
-71/105 Test: gpu_suite_counters
-Output:
-----------------------------------------------------------
-archbench: a quick run
+# As ctest --output-junit writes it (CMake 3.25): a test that passed while saying "skipped" in its
+# output is not a skipped test; one that exited with its SKIP_RETURN_CODE is, with its last words.
+JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)" tests="4" failures="0" disabled="0" skipped="3" hostname="" time="0">
+  <testcase name="described_blackwell" classname="described_blackwell" time="0.59" status="run">
+    <system-out>ok: nvidia-b200.json: 10424 listed, the 422 Hopper-only ones skipped with the reason
+0 failed
+</system-out>
+  </testcase>
+  <testcase name="gpu_pipeline" classname="gpu_pipeline" time="0.07" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/>
+    <system-out>no GPU visible: skipped
+</system-out>
+  </testcase>
+  <testcase name="gpu_suite_counters" classname="gpu_suite_counters" time="3.1" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/>
+    <system-out>archbench: a quick run
 counters unavailable: profiling not permitted: skipped
-<end of output>
-Test Passed.
+</system-out>
+  </testcase>
+  <testcase name="gpu_p2p" classname="gpu_p2p" time="0.2" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/>
+  </testcase>
+</testsuite>
 """
 
 
@@ -42,18 +37,22 @@ def run(*args):
 
 
 def test_each_skipped_test_with_its_reason(tmp_path):
-    log = tmp_path / "Testing" / "Temporary"
-    log.mkdir(parents=True)
-    (log / "LastTest.log").write_text(LOG)
-    r = run(str(tmp_path))
+    junit = tmp_path / "ctest-junit.xml"
+    junit.write_text(JUNIT)
+    r = run(str(junit))
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
         "skipped gpu_pipeline: no GPU visible: skipped",
         "skipped gpu_suite_counters: counters unavailable: profiling not permitted: skipped",
-        "2 test(s) skipped, each for the reason it gave"]
+        "skipped gpu_p2p: SKIP_RETURN_CODE=77",
+        "3 test(s) skipped, each for the reason it gave"]
 
 
-def test_no_log_is_one_line_and_exit_2(tmp_path):
-    r = run(str(tmp_path / "none"))
-    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
-    assert "run ctest there first" in r.stderr
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "other.xml").write_text("<html/>")
+    (tmp_path / "broken.xml").write_text("<testsuite")
+    for path, says in [(tmp_path / "none.xml", "ctest --output-junit"), (tmp_path / "other.xml", "not ctest's JUnit"),
+                       (tmp_path / "broken.xml", "not XML")]:
+        r = run(str(path))
+        assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert says in r.stderr
