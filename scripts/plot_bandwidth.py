@@ -74,8 +74,8 @@ def plot_footprint(datasets, width, out_dir):
         ax.set_ylabel("TB/s", fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
         ax.tick_params(labelsize=7)
-        if ax.lines:
-            ax.legend(fontsize=6, ncol=2)
+        if ax.lines:  # beside the panel: inside, it covered points of the curves it names
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return finish(fig, "Bandwidth vs footprint", datasets, out_dir, "bandwidth_footprint")
 
 

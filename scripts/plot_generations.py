@@ -160,6 +160,10 @@ def plot_by_release(datasets, args):
             ax.annotate(when[1], (when[0], q[key] * scale), fontsize=5.5, xytext=(3, 2), textcoords="offset points")
         ax.set_title(title, fontsize=10)
         ax.set_ylabel(unit)
+        if not ax.collections:
+            ax.text(0.5, 0.5, "no run and no reference\nhas this figure", transform=ax.transAxes, ha="center",
+                    va="center", fontsize=9, color="grey")
+            continue
         if unit in ("MiB", "TB/s"):
             ax.set_yscale("log")
             plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")  # 40, not 4 x 10^1

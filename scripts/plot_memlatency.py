@@ -70,7 +70,7 @@ def plot(datasets, unit, out_dir, x_key, select, title, stem):
     ax.set_xticks(ticks[:: max(1, len(ticks) // 12)])
     ax.set_xticklabels([human(t) for t in ticks[:: max(1, len(ticks) // 12)]], rotation=30, fontsize=8)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)  # beside: inside, it covered points
     fig.tight_layout()
     return save(fig, out_dir, stem, dpi=130)
 

@@ -36,7 +36,44 @@ def name_fields(name):
     return dict(p.split(":", 1) for p in name.split("/") if ":" in p)
 
 
+def readability_problems(fig):
+    """What makes a figure unreadable at its size, one line each: a panel with nothing drawn and no
+    text saying why, a legend drawn over data points. Empty when it reads."""
+    problems = []
+    fig.canvas.draw()  # legends and texts get their final places
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison:
+            continue
+        name = ax.get_title() or ax.get_ylabel() or "a panel"
+        drawn = ax.lines or ax.collections or ax.patches or ax.images
+        if not drawn and not [t for t in ax.texts if t.get_text().strip()]:
+            problems.append(f"empty panel '{name}' with nothing that says why")
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible():
+            continue
+        box = legend.get_window_extent()
+        points = []
+        for line in ax.lines:
+            if line.get_visible() and line.get_label() and not line.get_label().startswith("_child"):
+                points.extend(ax.transData.transform(line.get_xydata()))
+        for coll in ax.collections:
+            offsets = coll.get_offsets()
+            if len(offsets):
+                points.extend(coll.get_offset_transform().transform(offsets))
+        covered = sum(1 for x, y in points if box.contains(x, y))
+        if covered:
+            problems.append(f"the legend of '{name}' covers {covered} data point(s)")
+    return problems
+
+
 def save(fig, out_dir, stem, dpi=120):
+    # Under the plot tests (ARCHBENCH_PLOT_PROBLEMS names a file), what makes the figure unreadable
+    # is written there, one line per problem, for tests/scripts/check_plots.py to fail on.
+    report = os.environ.get("ARCHBENCH_PLOT_PROBLEMS")
+    if report:
+        with open(report, "a") as f:
+            for problem in readability_problems(fig):
+                f.write(f"{stem}: {problem}\n")
     paths = []
     for ext in ["png", "svg"]:
         p = os.path.join(out_dir, f"{stem}.{ext}")

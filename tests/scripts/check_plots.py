@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A plot script draws fixture JSON, and skips files without its feature quietly.
+"""A plot script draws fixture JSON, every figure readable (no legend over data, no empty panel
+that says nothing), and skips files without its feature quietly.
 
 Usage: check_plots.py SCRIPT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
 """
@@ -19,7 +20,15 @@ except ImportError:
 fixtures = [os.path.join(data_dir, f) for f in sorted(os.listdir(data_dir)) if f.endswith(".json")]
 failures = 0
 with tempfile.TemporaryDirectory() as tmp:
-    r = subprocess.run([sys.executable, script, "--out", tmp, *fixtures], capture_output=True, text=True)
+    # scripts/plotlib.py's save() writes what makes each figure unreadable here (a legend over data,
+    # an empty panel that says nothing): none may be.
+    problems = os.path.join(tmp, "problems.txt")
+    env = dict(os.environ, ARCHBENCH_PLOT_PROBLEMS=problems)
+    r = subprocess.run([sys.executable, script, "--out", tmp, *fixtures], capture_output=True, text=True, env=env)
+    if os.path.exists(problems):
+        for line in open(problems):
+            failures += 1
+            print(f"FAIL: unreadable: {line.strip()}")
     for stem in stems:
         for ext in ["png", "svg"]:
             p = os.path.join(tmp, f"{stem}.{ext}")
