@@ -71,7 +71,7 @@ __global__ void tc_numerics_f64_kernel(const std::uint64_t* __restrict__ operand
   out[threadIdx.x * 2 + 1] = __double_as_longlong(d1);
 }
 
-// The bits of one element of the type (the values are exact in it: the caller's promise).
+// The bits of one element of the type, in its width (the values are exact in it: the caller's promise).
 std::uint32_t element_bits(const std::string& t, double v) {
   if (t == "f16") return __half_as_ushort(__double2half(v));
   if (t == "bf16") return __bfloat16_as_ushort(__double2bfloat16(v));
@@ -91,10 +91,10 @@ int k_index(const std::string& type, bool is_a, int t, int e) {
   return 4 * t + (e & 3) + 16 * (is_a ? (e >> 3) : (e >> 2));  // 8-bit types, m16n8k32
 }
 
-template <int T>
-void launch(const std::uint32_t* operands, std::uint32_t* out) {
-  tc_numerics_kernel<T><<<1, 32>>>(operands, out);
-}
+// The 32-bit types' kernels, by their index in kOps (f64, the last, has its own).
+using NumericsKernel = void (*)(const std::uint32_t*, std::uint32_t*);
+const NumericsKernel kKernels[] = {tc_numerics_kernel<0>, tc_numerics_kernel<1>, tc_numerics_kernel<2>,
+                                   tc_numerics_kernel<3>, tc_numerics_kernel<4>, tc_numerics_kernel<5>};
 
 }  // namespace
 
@@ -141,36 +141,14 @@ double run_mma_numerics(const std::string& type, const std::vector<double>& a, c
     std::uint32_t* mine = &words[lane * (kA + kB + kC)];
     const int t = lane % 4;
     for (int e = 0; e < kA * per_reg; ++e)
-      mine[e / per_reg] |= (element_bits(type, a[k_index(type, true, t, e)]) & ((bits == 32) ? ~0u : ((1u << bits) - 1)))
-                           << (bits * (e % per_reg));
+      mine[e / per_reg] |= element_bits(type, a[k_index(type, true, t, e)]) << (bits * (e % per_reg));
     for (int e = 0; e < kB * per_reg; ++e)
-      mine[kA + e / per_reg] |=
-          (element_bits(type, b[k_index(type, false, t, e)]) & ((bits == 32) ? ~0u : ((1u << bits) - 1)))
-          << (bits * (e % per_reg));
+      mine[kA + e / per_reg] |= element_bits(type, b[k_index(type, false, t, e)]) << (bits * (e % per_reg));
     for (int i = 0; i < kC; ++i) mine[kA + kB + i] = c_bits;
   }
   DeviceBuffer<std::uint32_t> operands(words);
   DeviceBuffer<std::uint32_t> out(32 * kC);
-  switch (index) {
-    case 0:
-      launch<0>(operands.get(), out.get());
-      break;
-    case 1:
-      launch<1>(operands.get(), out.get());
-      break;
-    case 2:
-      launch<2>(operands.get(), out.get());
-      break;
-    case 3:
-      launch<3>(operands.get(), out.get());
-      break;
-    case 4:
-      launch<4>(operands.get(), out.get());
-      break;
-    default:
-      launch<5>(operands.get(), out.get());
-      break;
-  }
+  kKernels[index]<<<1, 32>>>(operands.get(), out.get());
   cuda_check_launch("tc_numerics_kernel");
   const std::vector<std::uint32_t> d = out.download();
   for (std::uint32_t w : d)
