@@ -1,6 +1,8 @@
 // TensorCore: tensor-core latency and throughput per dtype and shape, against the dense peak.
 //   TensorCore/mma_sync/latency/<op>/fill:F                                 one warp, one dependent chain
 //   TensorCore/mma_sync/throughput/<op>/ilp:I/warps_per_sm:W/sms:S/fill:F   I chains per warp, W warps on S SMs
+//   TensorCore/mma_sp/latency|throughput/<op>/...                           the same for mma.sp (2:4 sparse A),
+//                                                                           beside its dense partner in one run
 //   TensorCore/wgmma/latency/<type>/n:N/fill:F                              one warpgroup, one wgmma at a time
 //   TensorCore/wgmma/throughput/<type>/<ss|rs>/n:N/warpgroups_per_sm:G/sms:S/fill:F
 //   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
@@ -108,6 +110,30 @@ void mma_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFil
     report_throughput(state, runs, info.flop_per_instruction());
     state.counters["ilp"] = shape.ilp;
     report_fill(state, fill);
+  });
+}
+
+// mma.sp: the sparse op's rate (dense-equivalent FLOP, against twice the dense peak), then its dense
+// partner on the same launch shape in the same benchmark, and the ratio (the hardware's promise: 2).
+void mma_sp_throughput(benchmark::State& state, MmaOp op, MmaShape shape, TensorFill fill) {
+  const MmaOpInfo& info = mma_op_info(op);
+  const MmaOpInfo& dense = mma_op_info(info.dense_partner);
+  if (const auto why = mma_op_unsupported(info, Gpu::current().info())) return skip(state, *why);
+  guarded(state, [&] {
+    std::vector<TensorThroughput> runs, dense_runs;
+    time_runs(state, runs, [&] {
+      dense_runs.push_back(measure_mma_throughput(dense.op, shape, fill));
+      return measure_mma_throughput(op, shape, fill);
+    });
+    report_tensor_counters(state, runs.back(), info.flop_per_instruction(),
+                           [&] { measure_mma_throughput(op, shape, fill, runs.back().iterations); });
+    report_throughput(state, runs, info.flop_per_instruction());
+    const double dense_rate = median_of(dense_runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+    state.counters["dense_flop_per_clk_per_sm"] = dense_rate;
+    state.counters["speedup_vs_dense"] = dense_rate > 0 ? state.counters["flop_per_clk_per_sm"].value / dense_rate : 0.0;
+    state.counters["ilp"] = shape.ilp;
+    report_fill(state, fill);
+    note(state, std::string(info.ptx) + " against " + dense.ptx + " (dense partner, same launch)");
   });
 }
 
@@ -238,6 +264,7 @@ void register_tensor_core(const SuiteConfig& cfg) {
   const std::vector<int> one_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{1, 2, 4, 8, 16, 32};
   const std::vector<int> all_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 16, 32};
   for (const MmaOpInfo& info : mma_ops()) {
+    if (info.sparse) continue;
     const MmaOp op = info.op;
     const std::optional<std::string> no_op = mma_op_unsupported(info, cfg.gpu.info());
     add(bench_name(std::string("mma_sync/latency/") + info.name, {{"fill", tensor_fill_name(rnd)}}),
@@ -257,6 +284,24 @@ void register_tensor_core(const SuiteConfig& cfg) {
     add(bench_name("mma_sync/throughput/f16_m16n8k16_f32",
                    {{"ilp", 4}, {"warps_per_sm", 8}, {"sms", all}, {"fill", tensor_fill_name(zero)}}),
         [shape, zero](benchmark::State& st) { mma_throughput(st, MmaOp::f16_m16n8k16_f32, shape, zero); });
+  }
+
+  // mma.sp: latency, then throughput beside the dense partner on one SM and on all SMs.
+  const std::vector<int> sp_one_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{4, 8, 16};
+  const std::vector<int> sp_all_sm_warps = cfg.quick ? std::vector<int>{8} : std::vector<int>{8, 16};
+  for (const MmaOpInfo& info : mma_ops()) {
+    if (!info.sparse) continue;
+    const MmaOp op = info.op;
+    const std::optional<std::string> no_op = mma_op_unsupported(info, cfg.gpu.info());
+    add(bench_name(std::string("mma_sp/latency/") + info.name, {{"fill", tensor_fill_name(rnd)}}),
+        [op, rnd](benchmark::State& st) { mma_latency(st, op, rnd); }, no_op);
+    for (int sms : {1, all})
+      for (int warps : sms == 1 ? sp_one_sm_warps : sp_all_sm_warps) {
+        const MmaShape shape{4, warps, sms};
+        add(bench_name(std::string("mma_sp/throughput/") + info.name,
+                       {{"ilp", 4}, {"warps_per_sm", warps}, {"sms", sms}, {"fill", tensor_fill_name(rnd)}}),
+            [op, shape, rnd](benchmark::State& st) { mma_sp_throughput(st, op, shape, rnd); }, no_op);
+      }
   }
 
   // wgmma: latency per N, throughput per N x warpgroups on one SM and all SMs (A from shared
@@ -317,6 +362,7 @@ void register_tensor_core(const SuiteConfig& cfg) {
                    // 745-750 TFLOP/s). The board's FLOP/s repeats; the clock is recorded beside it.
                    {"TensorCore/cublas/", {higher("flops")}},
                    {"TensorCore/mma_sync/latency/", {lower("latency_cycles")}},
+                   {"TensorCore/mma_sp/latency/", {lower("latency_cycles")}},
                    // A discrete value: any change is one (the other properties are in the label).
                    {"TensorCore/numerics/", {value("alignment_bits", 0)}},
                    {"TensorCore/wgmma/latency/", {lower("latency_cycles")}}});

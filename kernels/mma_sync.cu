@@ -37,15 +37,33 @@ namespace dev::mma {
 #define AB_MMA_F64_2_1_1(PTX) \
   asm volatile(PTX " {%0,%1}, {%2}, {%3}, {%0,%1};" : "+l"(d[0]), "+l"(d[1]) : "l"(a[0]), "l"(b[0]))
 
-// An op: register type, counts in registers of that type, the minimum architecture, one step.
-#define AB_MMA_OP(NAME, REG, D, A, B, ARCH, ASM, PTX)                                                \
-  struct NAME {                                                                                      \
-    using Reg = REG;                                                                                 \
-    static constexpr int kD = D, kA = A, kB = B;                                                     \
-    static __device__ __forceinline__ void step(Reg (&d)[D], const Reg (&a)[A], const Reg (&b)[B]) { \
-      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                             \
-    }                                                                                                \
+// mma.sp: the metadata register e after C, sparsity selector 0 (the lanes that hold the metadata;
+// every lane holds a valid word, so any selector reads one).
+#define AB_MMA_SP_4_2_2(PTX)                                                     \
+  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%0,%1,%2,%3}, %8, 0x0;" \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                  \
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(e))
+#define AB_MMA_SP_4_4_4(PTX)                                                                       \
+  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;"    \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                    \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), \
+                 "r"(e))
+
+// An op: register type, counts in registers of that type, the minimum architecture, one step
+// (e: the metadata word, read by sparse ops only).
+#define AB_MMA_OP_OF(NAME, SPARSE, REG, D, A, B, ARCH, ASM, PTX)                                        \
+  struct NAME {                                                                                         \
+    using Reg = REG;                                                                                    \
+    static constexpr int kD = D, kA = A, kB = B;                                                        \
+    static constexpr bool kSparse = SPARSE;                                                             \
+    static __device__ __forceinline__ void step(Reg (&d)[D], const Reg (&a)[A], const Reg (&b)[B],      \
+                                                [[maybe_unused]] std::uint32_t e) {                     \
+      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                                \
+    }                                                                                                   \
   }
+#define AB_MMA_OP(NAME, REG, D, A, B, ARCH, ASM, PTX) AB_MMA_OP_OF(NAME, false, REG, D, A, B, ARCH, ASM, PTX)
+#define AB_MMA_SP_OP(NAME, A, ARCH, PTX) \
+  AB_MMA_OP_OF(NAME, true, std::uint32_t, 4, A, A, ARCH, AB_MMA_SP_4_##A##_##A, PTX)
 
 AB_MMA_OP(f16_m16n8k8_f32, std::uint32_t, 4, 2, 1, 75, AB_MMA_4_2_1,
           "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32");
@@ -73,24 +91,40 @@ AB_MMA_OP(e5m2_m16n8k32_f32, std::uint32_t, 4, 4, 2, 89, AB_MMA_4_4_2,
 AB_MMA_OP(f64_m8n8k4_f64, std::uint64_t, 2, 1, 1, 80, AB_MMA_F64_2_1_1,
           "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64");
 
-// operands: per lane, kA registers of A, kB of B, then kIlp x kD accumulator starts.
+// Sparse: the struct is the op's kernel_tag() (tensor_ops.hpp), A and B the same register count.
+AB_MMA_SP_OP(sp_f16_m16n8k16_f32, 2, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+AB_MMA_SP_OP(sp_f16_m16n8k32_f32, 4, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32");
+AB_MMA_SP_OP(sp_bf16_m16n8k16_f32, 2, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+AB_MMA_SP_OP(sp_bf16_m16n8k32_f32, 4, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+AB_MMA_SP_OP(sp_tf32_m16n8k8_f32, 2, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+AB_MMA_SP_OP(sp_tf32_m16n8k16_f32, 4, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32");
+AB_MMA_SP_OP(sp_s8_m16n8k32_s32, 2, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+AB_MMA_SP_OP(sp_s8_m16n8k64_s32, 4, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32");
+AB_MMA_SP_OP(sp_e4m3_m16n8k64_f32, 4, 89, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32");
+AB_MMA_SP_OP(sp_e5m2_m16n8k64_f32, 4, 89, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32");
+
+// operands: per lane, kA registers of A, kB of B, a sparse op's metadata word, then kIlp x kD
+// accumulator starts.
 template <class Op, int kIlp>
 __global__ void __launch_bounds__(1024) mma_sync_kernel(const typename Op::Reg* __restrict__ operands,
                                                         std::uint32_t iterations, WarpTiming* __restrict__ out) {
   static_assert(kMmaBodySteps % kIlp == 0, "the loop body holds whole steps of every chain");
   using Reg = typename Op::Reg;
-  constexpr int kPerLane = Op::kA + Op::kB + kIlp * Op::kD;
+  constexpr int kMeta = Op::kSparse ? 1 : 0;
+  constexpr int kPerLane = Op::kA + Op::kB + kMeta + kIlp * Op::kD;
   const unsigned lane = threadIdx.x % 32;
   const Reg* mine_in = operands + lane * kPerLane;
   Reg a[Op::kA], b[Op::kB], d[kIlp][Op::kD];
+  std::uint32_t meta = 0;
 #pragma unroll
   for (int i = 0; i < Op::kA; ++i) a[i] = mine_in[i];
 #pragma unroll
   for (int i = 0; i < Op::kB; ++i) b[i] = mine_in[Op::kA + i];
+  if constexpr (Op::kSparse) meta = std::uint32_t(mine_in[Op::kA + Op::kB]);
 #pragma unroll
   for (int j = 0; j < kIlp; ++j)
 #pragma unroll
-    for (int i = 0; i < Op::kD; ++i) d[j][i] = mine_in[Op::kA + Op::kB + j * Op::kD + i];
+    for (int i = 0; i < Op::kD; ++i) d[j][i] = mine_in[Op::kA + Op::kB + kMeta + j * Op::kD + i];
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   // Store a fold of the operands (overwritten below) so their loads stay before the start clock.
   std::uint64_t fold = 0;
@@ -102,6 +136,7 @@ __global__ void __launch_bounds__(1024) mma_sync_kernel(const typename Op::Reg* 
   for (int j = 0; j < kIlp; ++j)
 #pragma unroll
     for (int i = 0; i < Op::kD; ++i) fold ^= d[j][i];
+  if constexpr (Op::kSparse) fold ^= meta;
   if (lane == 0) dev::st_global_u64(&mine->check, fold);
   __syncthreads();
   const dev::WarpClock clock = dev::warp_clock_start();
@@ -110,7 +145,7 @@ __global__ void __launch_bounds__(1024) mma_sync_kernel(const typename Op::Reg* 
 #pragma unroll
     for (int u = 0; u < kMmaBodySteps / kIlp; ++u) {
 #pragma unroll
-      for (int j = 0; j < kIlp; ++j) Op::step(d[j], a, b);
+      for (int j = 0; j < kIlp; ++j) Op::step(d[j], a, b, meta);
     }
   }
   fold = 0;
@@ -159,6 +194,26 @@ decltype(auto) with_mma_op(MmaOp op, F&& f) {
       return f(m::e5m2_m16n8k32_f32{});
     case MmaOp::f64_m8n8k4_f64:
       return f(m::f64_m8n8k4_f64{});
+    case MmaOp::sp_f16_m16n8k16_f32:
+      return f(m::sp_f16_m16n8k16_f32{});
+    case MmaOp::sp_f16_m16n8k32_f32:
+      return f(m::sp_f16_m16n8k32_f32{});
+    case MmaOp::sp_bf16_m16n8k16_f32:
+      return f(m::sp_bf16_m16n8k16_f32{});
+    case MmaOp::sp_bf16_m16n8k32_f32:
+      return f(m::sp_bf16_m16n8k32_f32{});
+    case MmaOp::sp_tf32_m16n8k8_f32:
+      return f(m::sp_tf32_m16n8k8_f32{});
+    case MmaOp::sp_tf32_m16n8k16_f32:
+      return f(m::sp_tf32_m16n8k16_f32{});
+    case MmaOp::sp_s8_m16n8k32_s32:
+      return f(m::sp_s8_m16n8k32_s32{});
+    case MmaOp::sp_s8_m16n8k64_s32:
+      return f(m::sp_s8_m16n8k64_s32{});
+    case MmaOp::sp_e4m3_m16n8k64_f32:
+      return f(m::sp_e4m3_m16n8k64_f32{});
+    case MmaOp::sp_e5m2_m16n8k64_f32:
+      return f(m::sp_e5m2_m16n8k64_f32{});
   }
   throw std::invalid_argument("mma.sync: unknown op");
 }
@@ -192,13 +247,18 @@ std::vector<WarpTiming> run_mma_sync(const MmaLaunch& l) {
         "iterations > 0");
   const MmaOpInfo& info = mma_op_info(l.op);
   const void* kernel = kernel_for(l.op, l.ilp);
-  // Per lane: A, B and ilp accumulators, as 32-bit words (an f64 register is two).
-  const int words_per_lane = info.a_regs + info.b_regs + l.ilp * info.d_regs;
+  // Per lane: A, B, a sparse op's metadata and ilp accumulators, as 32-bit words (an f64 register is two).
+  const int meta_words = info.sparse ? 1 : 0;
+  const int words_per_lane = mma_operand_words_per_lane(l.op, l.ilp);
+  if (!l.operands.empty() && l.operands.size() != std::size_t(32) * words_per_lane)
+    throw std::invalid_argument("mma.sync: the given operands must be 32 lanes x " + std::to_string(words_per_lane) +
+                                " words");
   std::vector<std::uint32_t> words(std::size_t(32) * words_per_lane);
+  const std::vector<SparsePattern> patterns = mma_sparse_patterns(info);
   std::mt19937_64 rng(0x7e450c0de);
   const int eb = tensor_element_bytes(info.dtype);
   const bool float_accumulator = info.dtype != TensorDtype::s8;
-  for (int lane = 0; lane < 32; ++lane) {
+  for (int lane = 0; lane < 32 && l.operands.empty(); ++lane) {
     std::uint32_t* w = &words[std::size_t(lane) * words_per_lane];
     // A and B: elements packed little-endian into the registers.
     auto* bytes = reinterpret_cast<std::uint8_t*>(w);
@@ -206,8 +266,14 @@ std::vector<WarpTiming> run_mma_sync(const MmaLaunch& l) {
       const std::uint64_t e = tensor_element(info.dtype, l.fill, rng);
       std::memcpy(bytes + i, &e, std::size_t(eb));
     }
+    // Metadata: a valid pattern, drawn for each 4-bit chunk.
+    if (info.sparse) {
+      std::uint32_t& e = w[info.a_regs + info.b_regs];
+      e = 0;
+      for (int chunk = 0; chunk < 8; ++chunk) e |= patterns[rng() % patterns.size()].nibble << (4 * chunk);
+    }
     // Accumulator starts: small values of the accumulator type (f16 pairs, f32, s32, f64).
-    for (int i = info.a_regs + info.b_regs; i < words_per_lane; ++i) {
+    for (int i = info.a_regs + info.b_regs + meta_words; i < words_per_lane; ++i) {
       if (l.fill == TensorFill::zero) {
         w[i] = 0;
       } else if (!float_accumulator) {
@@ -224,7 +290,7 @@ std::vector<WarpTiming> run_mma_sync(const MmaLaunch& l) {
       }
     }
   }
-  DeviceBuffer<std::uint32_t> operands(words);
+  DeviceBuffer<std::uint32_t> operands(l.operands.empty() ? words : l.operands);
   const int warps = l.blocks * l.threads_per_block / 32;
   DeviceBuffer<WarpTiming> out(static_cast<std::size_t>(warps));
   const void* operand_ptr = operands.get();
@@ -235,6 +301,11 @@ std::vector<WarpTiming> run_mma_sync(const MmaLaunch& l) {
   ARCHBENCH_CUDA(cudaGetLastError());
   ARCHBENCH_CUDA(cudaDeviceSynchronize());
   return out.download();
+}
+
+int mma_operand_words_per_lane(MmaOp op, int ilp) {
+  const MmaOpInfo& info = mma_op_info(op);
+  return info.a_regs + info.b_regs + (info.sparse ? 1 : 0) + ilp * info.d_regs;
 }
 
 int mma_sync_max_blocks_per_sm(MmaOp op, int ilp, int threads_per_block) {

@@ -18,15 +18,19 @@ inline constexpr int kMmaBodySteps = 64;
 inline constexpr int kMmaIlps[] = {1, 2, 4};
 
 struct MmaLaunch {
-  MmaOp op = MmaOp::f16_m16n8k16_f32;
+  MmaOp op = MmaOp::f16_m16n8k16_f32;  // dense (mma.sync) or sparse (mma.sp)
   int ilp = 1;
   int blocks = 1;
   int threads_per_block = 32;
   std::uint32_t iterations = 1;
-  TensorFill fill = TensorFill::random;
+  TensorFill fill = TensorFill::random;  // a sparse op's metadata: a valid pattern per chunk, drawn
+  // Per lane (32 x mma_operand_words_per_lane, in the kernel's order: A, B, metadata, the ilp
+  // accumulator starts), the same in every warp; empty: drawn from `fill`.
+  std::vector<std::uint32_t> operands;
 };
 // Throws std::invalid_argument for a shape with no kernel, CudaError for a failed launch.
 std::vector<WarpTiming> run_mma_sync(const MmaLaunch& launch);
+int mma_operand_words_per_lane(MmaOp op, int ilp);
 int mma_sync_max_blocks_per_sm(MmaOp op, int ilp, int threads_per_block);
 int mma_sync_registers_per_thread(MmaOp op, int ilp);
 

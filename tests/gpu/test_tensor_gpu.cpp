@@ -63,6 +63,42 @@ TEST(TensorCore, EveryMmaSyncOpChecksItselfWithAPlausibleLatency) {
     }
 }
 
+// Every mma.sync and mma.sp op with f32/s32 accumulators computes the host's exact D (every
+// element, through the warp's fold), a sparse one for every metadata pattern: the fragment maps,
+// the metadata and the compression are right.
+TEST(TensorCore, MmaIsExactAndSparseFollowsItsMetadata) {
+  const GpuInfo& g = Gpu::current().info();
+  int sparse = 0;
+  for (const MmaOpInfo& op : mma_ops()) {
+    if (op.m != 16 || op.dtype == TensorDtype::f64 || op.d_regs != op.m * op.n / 32 || mma_op_unsupported(op, g)) continue;
+    EXPECT_NO_THROW(check_mma_exact_every_pattern(op.op)) << op.family() << " " << op.name;
+    sparse += op.sparse;
+  }
+  if (g.cc() >= 80) {
+    EXPECT_GE(sparse, 8);
+  }
+}
+
+// Sparse beside dense on one launch shape, on one SM and on all: what mma.sp buys over mma.sync.
+TEST(TensorCore, SparseRatesStayUnderTheSparsePeak) {
+  const GpuInfo& g = Gpu::current().info();
+  for (const MmaOpInfo& op : mma_ops()) {
+    if (!op.sparse || mma_op_unsupported(op, g)) continue;
+    for (int sms : {1, g.sm_count}) {
+      const MmaShape shape{4, 8, sms};
+      const TensorThroughput sp = measure_mma_throughput(op.op, shape, TensorFill::random);
+      const TensorThroughput dense = measure_mma_throughput(op.dense_partner, shape, TensorFill::random);
+      std::printf("%-18s sms %3d: sparse %6.0f, dense %6.0f FLOP/clk/SM: %.2fx (%.0f %% of the sparse peak)\n", op.name,
+                  sms, sp.summary.per_sm_rate_mean, dense.summary.per_sm_rate_mean,
+                  sp.summary.per_sm_rate_mean / dense.summary.per_sm_rate_mean, sp.pct_of_peak);
+      if (sp.peak_flop_per_clk_per_sm) {
+        EXPECT_LT(sp.pct_of_peak, 102.0) << op.name;
+      }
+      EXPECT_GT(sp.summary.per_sm_rate_mean, 0.9 * dense.summary.per_sm_rate_mean) << op.name;
+    }
+  }
+}
+
 TEST(TensorCore, WgmmaBeatsMmaSyncAndReachesThePeak) {
   if (const auto why = wgmma_unsupported()) GTEST_SKIP() << *why;
   const int all = Gpu::current().info().sm_count;

@@ -10,14 +10,20 @@ TEST(Sass, MmaSyncKernelsIssueOneTensorInstructionPerStep) {
   for (const Function& f : sass()) {
     if (!is_sm90(f) || f.name.find("mma_sync_kernel") == std::string::npos) continue;
     for (const archbench::MmaOpInfo& op : archbench::mma_ops()) {
-      // _ZN9archbench3dev3mma15mma_sync_kernelINS1_16f16_m16n8k16_f32ELi4EEEv...
-      const std::string tag = std::to_string(std::strlen(op.name)) + op.name + "ELi";
+      // _ZN9archbench3dev3mma15mma_sync_kernelINS1_16f16_m16n8k16_f32ELi4EEEv... (sparse: sp_<name>)
+      const std::string tag = std::to_string(op.kernel_tag().size()) + op.kernel_tag() + "ELi";
       if (f.name.find(tag) == std::string::npos) continue;
       ++checked;
       if (op.emulated_on_cc == 90) {
-        // Why the suite skips it on sm_90: no fp8 tensor instruction, conversions instead.
-        EXPECT_LT(count_prefix(f, "HMMA"), archbench::kMmaBodySteps) << f.name;
-        EXPECT_GT(count_prefix(f, "F2FP"), 0) << f.name << ": fp8 mma.sync is no longer emulated on sm_90";
+        // Why the suite skips it on sm_90: no fp8 tensor instruction, conversions to f16 instead.
+        // Dense: ptxas hoists the product out of the loop (fewer HMMA than steps); sparse: two
+        // HMMA.SP.16832.F32 (K 32 each) per step.
+        EXPECT_EQ(count_prefix(f, op.sass), 0) << f.name;
+        EXPECT_GT(count_prefix(f, "F2FP"), 0) << f.name << ": fp8 " << op.family() << " is no longer emulated on sm_90";
+        if (op.sparse)
+          EXPECT_EQ(count_prefix(f, "HMMA.SP.16832.F32"), 2 * archbench::kMmaBodySteps) << f.name;
+        else
+          EXPECT_LT(count_prefix(f, "HMMA"), archbench::kMmaBodySteps) << f.name;
         continue;
       }
       int native = 0, other_mma = 0;

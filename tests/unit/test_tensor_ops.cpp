@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "kernels/shared/tensor_ops.hpp"
 
@@ -122,12 +125,63 @@ TEST(TensorOps, PeakTableHoldsTheWhitepaperRates) {
   EXPECT_NEAR(*tensor_peak_flop_per_clk_per_sm(TensorPeakClass::fp16, 90) * 132 * 1.83e9 / 1e12, 989.4, 0.5);
 }
 
+// The fragment maps against the PTX ISA's examples and as maps: over the four lanes of a group,
+// B's elements hit every k once; A's (dense) every k twice (rows g and g + 8), sparse A's the
+// pattern's two positions of every chunk twice and nothing else.
+TEST(TensorOps, FragmentMapsCoverTheirK) {
+  const MmaOpInfo& f16k32 = mma_op_info(MmaOp::sp_f16_m16n8k32_f32);
+  EXPECT_EQ(mma_a_k_index(f16k32, 1, 4, {0, 1}), 20);  // a4: row g, columns 16 + 4 t ..
+  const MmaOpInfo& s8k64 = mma_op_info(MmaOp::sp_s8_m16n8k64_s32);
+  EXPECT_EQ(mma_a_k_index(s8k64, 2, 9, {1, 3}), 51);   // a9: columns 8 t + 32 .., the first chunk's second nonzero
+  EXPECT_EQ(mma_b_k_index(mma_op_info(MmaOp::s8_m16n8k32_s32), 1, 5), 21);  // b5: 4 t + 1 + 16
+  EXPECT_EQ(mma_a_k_index(mma_op_info(MmaOp::tf32_m16n8k8_f32), 3, 2), 7);  // a2: column t + 4
+  for (const MmaOpInfo& op : mma_ops()) {
+    if (op.m != 16 || op.dtype == TensorDtype::f64) continue;
+    const int p = mma_elements_per_register(op);
+    std::vector<int> b_hits(std::size_t(op.k), 0);
+    for (int t = 0; t < 4; ++t)
+      for (int e = 0; e < op.b_regs * p; ++e) ++b_hits.at(std::size_t(mma_b_k_index(op, t, e)));
+    for (int k = 0; k < op.k; ++k) EXPECT_EQ(b_hits[std::size_t(k)], 1) << op.name << " k " << k;
+    std::vector<SparsePattern> patterns = mma_sparse_patterns(op);
+    EXPECT_EQ(patterns.size(), op.sparse ? (op.dtype == TensorDtype::tf32 ? 2u : 6u) : 0u) << op.name;
+    if (!op.sparse) patterns.push_back({0, {0, 1}});
+    for (const SparsePattern& pattern : patterns) {
+      std::vector<int> a_hits(std::size_t(op.k), 0);
+      for (int t = 0; t < 4; ++t)
+        for (int e = 0; e < op.a_regs * p; ++e) ++a_hits.at(std::size_t(mma_a_k_index(op, t, e, pattern.positions)));
+      for (int k = 0; k < op.k; ++k) {
+        const int chunk = op.dtype == TensorDtype::tf32 ? 2 : 4, at = k % chunk;
+        const bool kept = !op.sparse || at == pattern.positions.first || at == pattern.positions.second;
+        EXPECT_EQ(a_hits[std::size_t(k)], kept ? 2 : 0) << op.name << " pattern " << pattern.nibble << " k " << k;
+      }
+      if (op.sparse) {  // the nibble names its positions: first in bits 0-1, second in bits 2-3
+        EXPECT_EQ(int(pattern.nibble & 3), pattern.positions.first + (op.dtype == TensorDtype::tf32 ? pattern.positions.first : 0));
+        EXPECT_EQ(mma_uniform_metadata(pattern.nibble) >> 28, pattern.nibble);
+      }
+    }
+  }
+}
+
+TEST(TensorOps, SmallIntegersEncodeExactly) {
+  for (TensorDtype d : {TensorDtype::f16, TensorDtype::bf16, TensorDtype::tf32, TensorDtype::e4m3, TensorDtype::e5m2,
+                        TensorDtype::s8, TensorDtype::f64})
+    for (int v = -8; v <= 8; ++v)
+      EXPECT_EQ(tensor_element_value(d, tensor_element_of_int(d, v)), double(v)) << tensor_dtype_name(d) << " " << v;
+  EXPECT_EQ(tensor_element_of_int(TensorDtype::f16, 3), 0x4200u);
+  EXPECT_EQ(tensor_element_of_int(TensorDtype::e4m3, -2), 0xC0u);
+  EXPECT_THROW(tensor_element_of_int(TensorDtype::e5m2, 9), std::invalid_argument);  // 1.001b x 2^3: 3 mantissa bits
+}
+
 TEST(TensorOps, TablesAreConsistent) {
   for (const MmaOpInfo& op : mma_ops()) {
     EXPECT_EQ(&mma_op_info(op.op), &op);
     const int eb = tensor_element_bytes(op.dtype);
-    // A is m x k over 32 lanes, B is k x n: the registers hold exactly the fragments.
-    EXPECT_EQ(op.a_regs * 4 * 32, op.m * op.k * eb) << op.name;
+    // A is m x k over 32 lanes (sparse: half of it), B is k x n: the registers hold exactly the fragments.
+    EXPECT_EQ(op.a_regs * 4 * 32 * (op.sparse ? 2 : 1), op.m * op.k * eb) << op.name;
+    const MmaOpInfo& dense = mma_op_info(op.dense_partner);
+    EXPECT_FALSE(dense.sparse) << op.name;
+    EXPECT_EQ(dense.dtype, op.dtype) << op.name;
+    EXPECT_EQ(op.sparse ? 1u : 0u, std::string(op.ptx).find("mma.sp") == 0 ? 1u : 0u) << op.name;
     EXPECT_EQ(op.b_regs * 4 * 32, op.k * op.n * eb) << op.name;
   }
   for (const WgmmaTypeInfo& t : wgmma_types()) {
