@@ -5,6 +5,8 @@
 //                                                                           beside its dense partner in one run
 //   TensorCore/wgmma/latency/<type>/n:N/fill:F                              one warpgroup, one wgmma at a time
 //   TensorCore/wgmma/throughput/<type>/<ss|rs>/n:N/warpgroups_per_sm:G/sms:S/fill:F
+//   TensorCore/wgmma_sp/latency|throughput/<type>/...                        the same for wgmma.mma_async.sp
+//                                                                           (2:4 sparse A), beside dense wgmma
 //   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
 //   TensorCore/numerics/mma_sync/<type>                                     what one mma.sync computes: the
 //                                                                           sum's alignment, rounding, blocks, subnormals
@@ -137,29 +139,43 @@ void mma_sp_throughput(benchmark::State& state, MmaOp op, MmaShape shape, Tensor
   });
 }
 
-void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill) {
+void wgmma_latency(benchmark::State& state, WgmmaType type, int n, TensorFill fill, bool sparse = false) {
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
     const std::vector<TensorLatency> runs = timed_runs(
-        state, [&] { return measure_wgmma_latency(type, n, fill); },
+        state, [&] { return measure_wgmma_latency(type, n, fill, sparse); },
         [](const TensorLatency& m) { return m.window_ns * 1e-9; });
     report_latency(state, runs);
     state.counters["n"] = n;
-    state.counters["flop_per_instruction"] = wgmma_flop(type, n);
+    state.counters["flop_per_instruction"] = sparse ? wgmma_sparse_flop(type, n) : wgmma_flop(type, n);
     report_fill(state, fill);
   });
 }
 
+// Sparse (shape.sparse): the dense wgmma of the same type, N and launch measured beside it in the
+// same benchmark (dense_flop_per_clk_per_sm, speedup_vs_dense).
 void wgmma_throughput(benchmark::State& state, WgmmaType type, int n, WgmmaShape shape, TensorFill fill) {
   if (const auto why = wgmma_unsupported()) return skip(state, *why);
   guarded(state, [&] {
-    std::vector<TensorThroughput> runs;
-    time_runs(state, runs, [&] { return measure_wgmma_throughput(type, n, shape, fill); });
-    report_tensor_counters(state, runs.back(), wgmma_flop(type, n),
+    const double flop = shape.sparse ? wgmma_sparse_flop(type, n) : wgmma_flop(type, n);
+    WgmmaShape dense_shape = shape;
+    dense_shape.sparse = false;
+    std::vector<TensorThroughput> runs, dense_runs;
+    time_runs(state, runs, [&] {
+      if (shape.sparse) dense_runs.push_back(measure_wgmma_throughput(type, n, dense_shape, fill));
+      return measure_wgmma_throughput(type, n, shape, fill);
+    });
+    report_tensor_counters(state, runs.back(), flop,
                            [&] { measure_wgmma_throughput(type, n, shape, fill, runs.back().iterations); });
-    report_throughput(state, runs, wgmma_flop(type, n));
+    report_throughput(state, runs, flop);
     state.counters["n"] = n;
     state.counters["warpgroups_per_sm"] = shape.warpgroups_per_sm;
+    if (shape.sparse) {
+      const double dense_rate = median_of(dense_runs, [](const auto& m) { return m.summary.per_sm_rate_mean; });
+      state.counters["dense_flop_per_clk_per_sm"] = dense_rate;
+      state.counters["speedup_vs_dense"] =
+          dense_rate > 0 ? state.counters["flop_per_clk_per_sm"].value / dense_rate : 0.0;
+    }
     report_fill(state, fill);
   });
 }
@@ -326,6 +342,20 @@ void register_tensor_core(const SuiteConfig& cfg) {
           }
       }
   }
+  // Sparse wgmma: latency per N, throughput per N x warpgroups on all SMs beside the dense form.
+  for (const WgmmaTypeInfo& info : wgmma_types()) {
+    const WgmmaType type = info.type;
+    for (int n : ns)
+      add(bench_name(std::string("wgmma_sp/latency/") + info.name, {{"n", n}, {"fill", tensor_fill_name(rnd)}}),
+          [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd, true); }, no_wgmma);
+    for (int n : ns)
+      for (int g : groups) {
+        const WgmmaShape shape{WgmmaMode::ss, g, all, true};
+        add(bench_name(std::string("wgmma_sp/throughput/") + info.name + "/ss",
+                       {{"n", n}, {"warpgroups_per_sm", g}, {"sms", all}, {"fill", tensor_fill_name(rnd)}}),
+            [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); }, no_wgmma);
+      }
+  }
   {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     add(bench_name("wgmma/throughput/f16/ss",
@@ -365,7 +395,8 @@ void register_tensor_core(const SuiteConfig& cfg) {
                    {"TensorCore/mma_sp/latency/", {lower("latency_cycles")}},
                    // A discrete value: any change is one (the other properties are in the label).
                    {"TensorCore/numerics/", {value("alignment_bits", 0)}},
-                   {"TensorCore/wgmma/latency/", {lower("latency_cycles")}}});
+                   {"TensorCore/wgmma/latency/", {lower("latency_cycles")}},
+                   {"TensorCore/wgmma_sp/latency/", {lower("latency_cycles")}}});
 }
 
 }  // namespace

@@ -52,6 +52,10 @@ struct WgmmaLaunch {
   int warpgroups_per_block = 1;  // 1..kWgmmaMaxWarpgroupsPerBlock
   std::uint32_t iterations = 1;
   std::vector<std::uint8_t> a_image, b_image;  // wgmma_operand_image(64 rows), (n rows)
+  // wgmma.mma_async.sp (modes ss and ss_latency): a_image holds A's nonzeros (64 x 32 bytes),
+  // b_image N x kWgmmaSparseBBytes; every thread's metadata is `metadata` rotated by whole chunks.
+  bool sparse = false;
+  std::uint32_t metadata = 0;
 };
 inline constexpr int kWgmmaMaxWarpgroupsPerBlock = 3;  // __launch_bounds__(384): 168 registers for N = 256
 
@@ -66,6 +70,6 @@ std::optional<std::string> wgmma_unsupported();
 // has no sm_90a code. wgmma_unsupported() adds the device's own check.
 std::optional<std::string> wgmma_unsupported_on(int cc);
 WgmmaResult run_wgmma(const WgmmaLaunch& launch);
-int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode);
+int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode, bool sparse = false);
 
 }  // namespace archbench

@@ -104,6 +104,36 @@ struct Asm;
     }                                                                                                                  \
   };
 
+// Sparse (wgmma.mma_async.sp): the metadata word and sparsity selector 0 after B. Operands: %0 sum,
+// %1 A descriptor (the nonzeros), %2 B descriptor, %3 iterations, %4 metadata.
+#define AB_INSTR_SP(SHAPE_TYPES, R, P, TAIL)                                                         \
+  "wgmma.mma_async.sp.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, %1, %2, %4, 0, " P TAIL \
+  ";\n"
+#define AB_WGMMA_SP(T, N, K, R, TYPES, TAIL, ADD)                                                                   \
+  template <>                                                                                                       \
+  struct AsmSp<WgmmaType::T, N> {                                                                                   \
+    static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n,        \
+                                                       std::uint32_t e) {                                           \
+      std::uint32_t s;                                                                                              \
+      asm volatile(AB_BODY(R, AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pz", TAIL),                                   \
+                           AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pt", TAIL), "%3", AB_LOOP_THROUGHPUT, ADD)       \
+                   : "=r"(s)                                                                                        \
+                   : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
+                   : "memory");                                                                                     \
+      return s;                                                                                                     \
+    }                                                                                                               \
+    static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db, std::uint32_t n, \
+                                                               std::uint32_t e) {                                   \
+      std::uint32_t s;                                                                                              \
+      asm volatile(AB_BODY(R, AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pz", TAIL),                                   \
+                           AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pt", TAIL), "%3", AB_LOOP_LATENCY, ADD)          \
+                   : "=r"(s)                                                                                        \
+                   : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
+                   : "memory");                                                                                     \
+      return s;                                                                                                     \
+    }                                                                                                               \
+  };
+
 // Every N of one type: registers per thread are N/2 (32-bit accumulators) or N/4 (f16x2).
 #define AB_WGMMA_32BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
   AB_WGMMA(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)       \
@@ -130,12 +160,38 @@ AB_WGMMA_32BIT(e4m3_f32, 32, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32)
 AB_WGMMA_32BIT(e5m2_f32, 32, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
 AB_WGMMA_32BIT(s8_s32, 32, ".s32.s8.s8", "", "", AB_ADD_S32)
 
+template <WgmmaType T, int N>
+struct AsmSp;
+#define AB_WGMMA_SP_32BIT(T, K, TYPES, TAIL, ADD) \
+  AB_WGMMA_SP(T, 8, K, 4, TYPES, TAIL, ADD)       \
+  AB_WGMMA_SP(T, 16, K, 8, TYPES, TAIL, ADD)      \
+  AB_WGMMA_SP(T, 32, K, 16, TYPES, TAIL, ADD)     \
+  AB_WGMMA_SP(T, 64, K, 32, TYPES, TAIL, ADD)     \
+  AB_WGMMA_SP(T, 128, K, 64, TYPES, TAIL, ADD)    \
+  AB_WGMMA_SP(T, 256, K, 128, TYPES, TAIL, ADD)
+#define AB_WGMMA_SP_16BIT(T, K, TYPES, TAIL, ADD) \
+  AB_WGMMA_SP(T, 8, K, 2, TYPES, TAIL, ADD)       \
+  AB_WGMMA_SP(T, 16, K, 4, TYPES, TAIL, ADD)      \
+  AB_WGMMA_SP(T, 32, K, 8, TYPES, TAIL, ADD)      \
+  AB_WGMMA_SP(T, 64, K, 16, TYPES, TAIL, ADD)     \
+  AB_WGMMA_SP(T, 128, K, 32, TYPES, TAIL, ADD)    \
+  AB_WGMMA_SP(T, 256, K, 64, TYPES, TAIL, ADD)
+// Sparse: K twice the dense, the same tails as SS.
+AB_WGMMA_SP_32BIT(f16_f32, 32, ".f32.f16.f16", ", 1, 1, 0, 0", AB_ADD_F32)
+AB_WGMMA_SP_16BIT(f16_f16, 32, ".f16.f16.f16", ", 1, 1, 0, 0", AB_ADD_F16X2)
+AB_WGMMA_SP_32BIT(bf16_f32, 32, ".f32.bf16.bf16", ", 1, 1, 0, 0", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(tf32_f32, 16, ".f32.tf32.tf32", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(e4m3_f32, 64, ".f32.e4m3.e4m3", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(e5m2_f32, 64, ".f32.e5m2.e5m2", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(s8_s32, 64, ".s32.s8.s8", "", AB_ADD_S32)
+
 // A shared-memory matrix descriptor: start address, leading (K) and stride (M/N) byte offsets,
 // each >> 4; no swizzle, base offset 0.
-__device__ __forceinline__ std::uint64_t descriptor(const void* smem) {
+__device__ __forceinline__ std::uint64_t descriptor(const void* smem,
+                                                    std::uint32_t stride_bytes = kWgmmaStrideByteOffset) {
   const auto addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
   return std::uint64_t((addr & 0x3FFFF) >> 4) | std::uint64_t(kWgmmaLeadingByteOffset >> 4) << 16 |
-         std::uint64_t(kWgmmaStrideByteOffset >> 4) << 32;
+         std::uint64_t(stride_bytes >> 4) << 32;
 }
 
 constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
@@ -178,6 +234,39 @@ __global__ void __launch_bounds__(kMaxThreads)
 #endif
 }
 
+// Sparse: A (the nonzeros, 64 x 32 bytes) and B (N x 64 bytes) in shared memory; thread t's
+// metadata is `metadata` rotated by whole 4-bit chunks (every chunk stays a valid pattern; a
+// uniform word stays itself, which the exact check uses).
+template <WgmmaType T, int N, WgmmaMode M>
+__global__ void __launch_bounds__(kMaxThreads)
+    wgmma_sp_kernel(const uint4* __restrict__ a_image, const uint4* __restrict__ b_image, std::uint32_t iterations,
+                    std::uint32_t metadata, WarpTiming* __restrict__ out, std::uint32_t* __restrict__ sums) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  static_assert(M == WgmmaMode::ss || M == WgmmaMode::ss_latency, "sparse wgmma: A from shared memory");
+  __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaSparseBBytes) / 16];
+  constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaSparseBBytes / 16;
+  for (int i = threadIdx.x; i < kAWords + kBWords; i += blockDim.x)
+    smem[i] = i < kAWords ? a_image[i] : b_image[i - kAWords];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  const std::uint64_t da = descriptor(smem), db = descriptor(smem + kAWords, 8 * kWgmmaSparseBBytes);
+  const std::uint32_t e = __funnelshift_l(metadata, metadata, 4 * (threadIdx.x % 8));
+  WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
+  __syncthreads();
+  const WarpClock clock = warp_clock_start();
+  std::uint32_t s;
+  if constexpr (M == WgmmaMode::ss)
+    s = AsmSp<T, N>::ss(da, db, iterations, e);
+  else
+    s = AsmSp<T, N>::ss_latency(da, db, iterations, e);
+  warp_clock_stop(mine, clock, s);
+  sums[blockIdx.x * blockDim.x + threadIdx.x] = s;
+#else
+  (void)a_image, (void)b_image, (void)iterations, (void)metadata, (void)out, (void)sums;
+  __trap();
+#endif
+}
+
 }  // namespace dev::wgmma
 
 namespace {
@@ -216,6 +305,56 @@ KernelFn kernel_for(int n, WgmmaMode m) {
       break;
   }
   throw std::invalid_argument("wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
+}
+
+using SparseKernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, std::uint32_t, WarpTiming*, std::uint32_t*);
+
+template <WgmmaType T, int N>
+SparseKernelFn sparse_kernel_for(WgmmaMode m) {
+  if (m == WgmmaMode::ss) return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss>;
+  if (m == WgmmaMode::ss_latency) return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss_latency>;
+  throw std::invalid_argument("sparse wgmma: modes ss and ss_latency only (A from shared memory)");
+}
+
+template <WgmmaType T>
+SparseKernelFn sparse_kernel_for(int n, WgmmaMode m) {
+  switch (n) {
+    case 8:
+      return sparse_kernel_for<T, 8>(m);
+    case 16:
+      return sparse_kernel_for<T, 16>(m);
+    case 32:
+      return sparse_kernel_for<T, 32>(m);
+    case 64:
+      return sparse_kernel_for<T, 64>(m);
+    case 128:
+      return sparse_kernel_for<T, 128>(m);
+    case 256:
+      return sparse_kernel_for<T, 256>(m);
+    default:
+      break;
+  }
+  throw std::invalid_argument("sparse wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
+}
+
+SparseKernelFn sparse_kernel_for(WgmmaType t, int n, WgmmaMode m) {
+  switch (t) {
+    case WgmmaType::f16_f32:
+      return sparse_kernel_for<WgmmaType::f16_f32>(n, m);
+    case WgmmaType::f16_f16:
+      return sparse_kernel_for<WgmmaType::f16_f16>(n, m);
+    case WgmmaType::bf16_f32:
+      return sparse_kernel_for<WgmmaType::bf16_f32>(n, m);
+    case WgmmaType::tf32_f32:
+      return sparse_kernel_for<WgmmaType::tf32_f32>(n, m);
+    case WgmmaType::e4m3_f32:
+      return sparse_kernel_for<WgmmaType::e4m3_f32>(n, m);
+    case WgmmaType::e5m2_f32:
+      return sparse_kernel_for<WgmmaType::e5m2_f32>(n, m);
+    case WgmmaType::s8_s32:
+      return sparse_kernel_for<WgmmaType::s8_s32>(n, m);
+  }
+  throw std::invalid_argument("sparse wgmma: unknown type");
 }
 
 KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
@@ -275,9 +414,11 @@ std::optional<std::string> wgmma_unsupported() {
 #endif
 }
 
-int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode) {
+int wgmma_registers_per_thread(WgmmaType type, int n, WgmmaMode mode, bool sparse) {
   cudaFuncAttributes attr{};
-  ARCHBENCH_CUDA(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel_for(type, n, mode))));
+  const void* kernel = sparse ? reinterpret_cast<const void*>(sparse_kernel_for(type, n, mode))
+                              : reinterpret_cast<const void*>(kernel_for(type, n, mode));
+  ARCHBENCH_CUDA(cudaFuncGetAttributes(&attr, kernel));
   return attr.numRegs;
 }
 
@@ -286,9 +427,10 @@ WgmmaResult run_wgmma(const WgmmaLaunch& l) {
       l.iterations == 0)
     throw std::invalid_argument("wgmma: blocks > 0, 1.." + std::to_string(kWgmmaMaxWarpgroupsPerBlock) +
                                 " warpgroups per block and iterations > 0");
-  const KernelFn kernel = kernel_for(l.type, l.n, l.mode);
-  if (l.a_image.size() != std::size_t(kWgmmaABytes) || l.b_image.size() != std::size_t(l.n) * kWgmmaKBytes)
-    throw std::invalid_argument("wgmma: A must be 64 x 32 bytes and B N x 32 bytes (wgmma_operand_image)");
+  const int b_row_bytes = l.sparse ? kWgmmaSparseBBytes : kWgmmaKBytes;
+  if (l.a_image.size() != std::size_t(kWgmmaABytes) || l.b_image.size() != std::size_t(l.n) * b_row_bytes)
+    throw std::invalid_argument("wgmma: A must be 64 x 32 bytes and B N x " + std::to_string(b_row_bytes) +
+                                " bytes (wgmma_operand_image)");
   const auto words = [](const std::vector<std::uint8_t>& bytes) {
     std::vector<uint4> w(bytes.size() / 16);
     std::memcpy(w.data(), bytes.data(), bytes.size());
@@ -298,7 +440,11 @@ WgmmaResult run_wgmma(const WgmmaLaunch& l) {
   const int threads = 128 * l.warpgroups_per_block;
   DeviceBuffer<WarpTiming> out(std::size_t(l.blocks) * threads / 32);
   DeviceBuffer<std::uint32_t> sums(std::size_t(l.blocks) * threads);
-  kernel<<<l.blocks, threads>>>(a.get(), b.get(), l.iterations, out.get(), sums.get());
+  if (l.sparse)
+    sparse_kernel_for(l.type, l.n, l.mode)<<<l.blocks, threads>>>(a.get(), b.get(), l.iterations, l.metadata, out.get(),
+                                                                  sums.get());
+  else
+    kernel_for(l.type, l.n, l.mode)<<<l.blocks, threads>>>(a.get(), b.get(), l.iterations, out.get(), sums.get());
   ARCHBENCH_CUDA(cudaGetLastError());
   ARCHBENCH_CUDA(cudaDeviceSynchronize());
   return {out.download(), sums.download()};

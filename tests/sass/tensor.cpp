@@ -67,6 +67,31 @@ TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
       << "one kernel per type x N x mode, in sm_90a code";
 }
 
+// Sparse: wgmma_sp_kernel<Type, N, Mode> holds <H|I|Q>GMMA.SP.64xNx(2K) only, modes ss and ss_latency.
+TEST(Sass, SparseWgmmaKernelsIssueTheSparseInstructionOfTheRightShape) {
+  int checked = 0;
+  for (const Function& f : sass()) {
+    if (f.arch != "sm_90a" || f.name.find("wgmma_sp_kernel") == std::string::npos) continue;
+    int type = -1, n = 0, mode = -1;
+    const auto at = f.name.find("WgmmaTypeE");
+    ASSERT_NE(at, std::string::npos) << f.name;
+    ASSERT_EQ(std::sscanf(f.name.c_str() + at, "WgmmaTypeE%dELi%dELNS_9WgmmaModeE%dE", &type, &n, &mode), 3) << f.name;
+    const archbench::WgmmaTypeInfo& t = archbench::wgmma_types().at(std::size_t(type));
+    const std::string want =
+        std::string(t.sass) + ".SP.64x" + std::to_string(n) + "x" + std::to_string(2 * archbench::wgmma_k(t.type));
+    int right = 0, wrong = 0;
+    for (const auto& o : f.opcodes)
+      if (o.find("GMMA") != std::string::npos) (o.rfind(want, 0) == 0 ? right : wrong)++;
+    EXPECT_GT(right, archbench::kWgmmaPerIteration) << f.name << ": " << want;
+    EXPECT_EQ((right - 1) % archbench::kWgmmaPerIteration, 0) << f.name << ": " << right << " " << want;
+    EXPECT_EQ(wrong, 0) << f.name;
+    EXPECT_NE(mode, int(archbench::WgmmaMode::rs)) << f.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 2))
+      << "one kernel per type x N x (ss, ss_latency), in sm_90a code";
+}
+
 // --- The numerics kernels (kernels/tc_numerics.cu): tc_numerics_kernel<T> (T: the op's index),
 // tc_numerics_f64_kernel; each holds its one instruction (fp8: the two HMMAs ptxas makes of it).
 TEST(Sass, NumericsKernelsHoldTheirOneTensorInstruction) {
