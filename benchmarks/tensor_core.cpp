@@ -342,19 +342,21 @@ void register_tensor_core(const SuiteConfig& cfg) {
           }
       }
   }
-  // Sparse wgmma: latency per N, throughput per N x warpgroups on all SMs beside the dense form.
+  // Sparse wgmma: latency per N, throughput per N x warpgroups on all SMs (A from shared memory, and
+  // from registers) beside the dense form of the same mode.
   for (const WgmmaTypeInfo& info : wgmma_types()) {
     const WgmmaType type = info.type;
     for (int n : ns)
       add(bench_name(std::string("wgmma_sp/latency/") + info.name, {{"n", n}, {"fill", tensor_fill_name(rnd)}}),
           [type, n, rnd](benchmark::State& st) { wgmma_latency(st, type, n, rnd, true); }, no_wgmma);
-    for (int n : ns)
-      for (int g : groups) {
-        const WgmmaShape shape{WgmmaMode::ss, g, all, true};
-        add(bench_name(std::string("wgmma_sp/throughput/") + info.name + "/ss",
-                       {{"n", n}, {"warpgroups_per_sm", g}, {"sms", all}, {"fill", tensor_fill_name(rnd)}}),
-            [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); }, no_wgmma);
-      }
+    for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs})
+      for (int n : ns)
+        for (int g : groups) {
+          const WgmmaShape shape{mode, g, all, true};
+          add(bench_name(std::string("wgmma_sp/throughput/") + info.name + "/" + wgmma_mode_name(mode),
+                         {{"n", n}, {"warpgroups_per_sm", g}, {"sms", all}, {"fill", tensor_fill_name(rnd)}}),
+              [type, n, shape, rnd](benchmark::State& st) { wgmma_throughput(st, type, n, shape, rnd); }, no_wgmma);
+        }
   }
   {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};

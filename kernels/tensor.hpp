@@ -52,7 +52,7 @@ struct WgmmaLaunch {
   int warpgroups_per_block = 1;  // 1..kWgmmaMaxWarpgroupsPerBlock
   std::uint32_t iterations = 1;
   std::vector<std::uint8_t> a_image, b_image;  // wgmma_operand_image(64 rows), (n rows)
-  // wgmma.mma_async.sp (modes ss and ss_latency): a_image holds A's nonzeros (64 x 32 bytes),
+  // wgmma.mma_async.sp (every mode): a_image holds A's nonzeros (64 x 32 bytes),
   // b_image N x kWgmmaSparseBBytes; every thread's metadata is `metadata` rotated by whole chunks.
   bool sparse = false;
   std::uint32_t metadata = 0;

@@ -104,19 +104,21 @@ struct Asm;
     }                                                                                                                  \
   };
 
-// Sparse (wgmma.mma_async.sp): the metadata word and sparsity selector 0 after B. Operands: %0 sum,
-// %1 A descriptor (the nonzeros), %2 B descriptor, %3 iterations, %4 metadata.
-#define AB_INSTR_SP(SHAPE_TYPES, R, P, TAIL)                                                         \
-  "wgmma.mma_async.sp.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, %1, %2, %4, 0, " P TAIL \
-  ";\n"
-#define AB_WGMMA_SP(T, N, K, R, TYPES, TAIL, ADD)                                                                   \
+// Sparse (wgmma.mma_async.sp): the metadata word and sparsity selector 0 after B.
+// SS operands: %0 sum, %1 A descriptor (the nonzeros), %2 B descriptor, %3 iterations, %4 metadata.
+// RS operands: %0 sum, %1 B descriptor, %2 iterations, %3..%6 A registers (the nonzeros), %7 metadata.
+#define AB_INSTR_SP(SHAPE_TYPES, R, A, B, E, P, TAIL) \
+  "wgmma.mma_async.sp.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, " A ", " B ", " E ", 0, " P TAIL ";\n"
+#define AB_SP_SS(SHAPE_TYPES, R, P, TAIL) AB_INSTR_SP(SHAPE_TYPES, R, "%1", "%2", "%4", P, TAIL)
+#define AB_SP_RS(SHAPE_TYPES, R, P, TAIL) AB_INSTR_SP(SHAPE_TYPES, R, "{%3, %4, %5, %6}", "%1", "%7", P, TAIL)
+#define AB_WGMMA_SP(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                       \
   template <>                                                                                                       \
   struct AsmSp<WgmmaType::T, N> {                                                                                   \
     static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n,        \
                                                        std::uint32_t e) {                                           \
       std::uint32_t s;                                                                                              \
-      asm volatile(AB_BODY(R, AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pz", TAIL),                                   \
-                           AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pt", TAIL), "%3", AB_LOOP_THROUGHPUT, ADD)       \
+      asm volatile(AB_BODY(R, AB_SP_SS("m64n" #N "k" #K TYPES, R, "pz", SS_TAIL),                                   \
+                           AB_SP_SS("m64n" #N "k" #K TYPES, R, "pt", SS_TAIL), "%3", AB_LOOP_THROUGHPUT, ADD)       \
                    : "=r"(s)                                                                                        \
                    : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
                    : "memory");                                                                                     \
@@ -125,10 +127,20 @@ struct Asm;
     static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db, std::uint32_t n, \
                                                                std::uint32_t e) {                                   \
       std::uint32_t s;                                                                                              \
-      asm volatile(AB_BODY(R, AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pz", TAIL),                                   \
-                           AB_INSTR_SP("m64n" #N "k" #K TYPES, R, "pt", TAIL), "%3", AB_LOOP_LATENCY, ADD)          \
+      asm volatile(AB_BODY(R, AB_SP_SS("m64n" #N "k" #K TYPES, R, "pz", SS_TAIL),                                   \
+                           AB_SP_SS("m64n" #N "k" #K TYPES, R, "pt", SS_TAIL), "%3", AB_LOOP_LATENCY, ADD)          \
                    : "=r"(s)                                                                                        \
                    : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
+                   : "memory");                                                                                     \
+      return s;                                                                                                     \
+    }                                                                                                               \
+    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,               \
+                                                       std::uint32_t n, std::uint32_t e) {                          \
+      std::uint32_t s;                                                                                              \
+      asm volatile(AB_BODY(R, AB_SP_RS("m64n" #N "k" #K TYPES, R, "pz", RS_TAIL),                                   \
+                           AB_SP_RS("m64n" #N "k" #K TYPES, R, "pt", RS_TAIL), "%2", AB_LOOP_THROUGHPUT, ADD)       \
+                   : "=r"(s)                                                                                        \
+                   : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(e)                            \
                    : "memory");                                                                                     \
       return s;                                                                                                     \
     }                                                                                                               \
@@ -162,28 +174,28 @@ AB_WGMMA_32BIT(s8_s32, 32, ".s32.s8.s8", "", "", AB_ADD_S32)
 
 template <WgmmaType T, int N>
 struct AsmSp;
-#define AB_WGMMA_SP_32BIT(T, K, TYPES, TAIL, ADD) \
-  AB_WGMMA_SP(T, 8, K, 4, TYPES, TAIL, ADD)       \
-  AB_WGMMA_SP(T, 16, K, 8, TYPES, TAIL, ADD)      \
-  AB_WGMMA_SP(T, 32, K, 16, TYPES, TAIL, ADD)     \
-  AB_WGMMA_SP(T, 64, K, 32, TYPES, TAIL, ADD)     \
-  AB_WGMMA_SP(T, 128, K, 64, TYPES, TAIL, ADD)    \
-  AB_WGMMA_SP(T, 256, K, 128, TYPES, TAIL, ADD)
-#define AB_WGMMA_SP_16BIT(T, K, TYPES, TAIL, ADD) \
-  AB_WGMMA_SP(T, 8, K, 2, TYPES, TAIL, ADD)       \
-  AB_WGMMA_SP(T, 16, K, 4, TYPES, TAIL, ADD)      \
-  AB_WGMMA_SP(T, 32, K, 8, TYPES, TAIL, ADD)      \
-  AB_WGMMA_SP(T, 64, K, 16, TYPES, TAIL, ADD)     \
-  AB_WGMMA_SP(T, 128, K, 32, TYPES, TAIL, ADD)    \
-  AB_WGMMA_SP(T, 256, K, 64, TYPES, TAIL, ADD)
-// Sparse: K twice the dense, the same tails as SS.
-AB_WGMMA_SP_32BIT(f16_f32, 32, ".f32.f16.f16", ", 1, 1, 0, 0", AB_ADD_F32)
-AB_WGMMA_SP_16BIT(f16_f16, 32, ".f16.f16.f16", ", 1, 1, 0, 0", AB_ADD_F16X2)
-AB_WGMMA_SP_32BIT(bf16_f32, 32, ".f32.bf16.bf16", ", 1, 1, 0, 0", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(tf32_f32, 16, ".f32.tf32.tf32", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(e4m3_f32, 64, ".f32.e4m3.e4m3", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(e5m2_f32, 64, ".f32.e5m2.e5m2", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(s8_s32, 64, ".s32.s8.s8", "", AB_ADD_S32)
+#define AB_WGMMA_SP_32BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  AB_WGMMA_SP(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)       \
+  AB_WGMMA_SP(T, 16, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA_SP(T, 32, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA_SP(T, 64, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA_SP(T, 128, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)    \
+  AB_WGMMA_SP(T, 256, K, 128, TYPES, SS_TAIL, RS_TAIL, ADD)
+#define AB_WGMMA_SP_16BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  AB_WGMMA_SP(T, 8, K, 2, TYPES, SS_TAIL, RS_TAIL, ADD)       \
+  AB_WGMMA_SP(T, 16, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA_SP(T, 32, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
+  AB_WGMMA_SP(T, 64, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
+  AB_WGMMA_SP(T, 128, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)    \
+  AB_WGMMA_SP(T, 256, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)
+// Sparse: K twice the dense, the same tails as the dense forms.
+AB_WGMMA_SP_32BIT(f16_f32, 32, ".f32.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
+AB_WGMMA_SP_16BIT(f16_f16, 32, ".f16.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F16X2)
+AB_WGMMA_SP_32BIT(bf16_f32, 32, ".f32.bf16.bf16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(tf32_f32, 16, ".f32.tf32.tf32", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(e4m3_f32, 64, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(e5m2_f32, 64, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
+AB_WGMMA_SP_32BIT(s8_s32, 64, ".s32.s8.s8", "", "", AB_ADD_S32)
 
 // A shared-memory matrix descriptor: start address, leading (K) and stride (M/N) byte offsets,
 // each >> 4; no swizzle, base offset 0.
@@ -234,7 +246,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 #endif
 }
 
-// Sparse: A (the nonzeros, 64 x 32 bytes) and B (N x 64 bytes) in shared memory; thread t's
+// Sparse: A (the nonzeros, 64 x 32 bytes; RS: then in registers) and B (N x 64 bytes) in shared memory; thread t's
 // metadata is `metadata` rotated by whole 4-bit chunks (every chunk stays a valid pattern; a
 // uniform word stays itself, which the exact check uses).
 template <WgmmaType T, int N, WgmmaMode M>
@@ -242,7 +254,6 @@ __global__ void __launch_bounds__(kMaxThreads)
     wgmma_sp_kernel(const uint4* __restrict__ a_image, const uint4* __restrict__ b_image, std::uint32_t iterations,
                     std::uint32_t metadata, WarpTiming* __restrict__ out, std::uint32_t* __restrict__ sums) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  static_assert(M == WgmmaMode::ss || M == WgmmaMode::ss_latency, "sparse wgmma: A from shared memory");
   __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaSparseBBytes) / 16];
   constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaSparseBBytes / 16;
   for (int i = threadIdx.x; i < kAWords + kBWords; i += blockDim.x)
@@ -251,14 +262,24 @@ __global__ void __launch_bounds__(kMaxThreads)
   __syncthreads();
   const std::uint64_t da = descriptor(smem), db = descriptor(smem + kAWords, 8 * kWgmmaSparseBBytes);
   const std::uint32_t e = __funnelshift_l(metadata, metadata, 4 * (threadIdx.x % 8));
+  // RS: A's nonzeros (64 x 32 bytes) in the dense form's register fragment.
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  std::uint32_t a[4];
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    a[r] = *reinterpret_cast<const std::uint32_t*>(
+        bytes + wgmma_operand_offset(wgmma_a_register_row(warp, lane, r), wgmma_a_register_kbyte(lane, r)));
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   __syncthreads();
   const WarpClock clock = warp_clock_start();
   std::uint32_t s;
   if constexpr (M == WgmmaMode::ss)
     s = AsmSp<T, N>::ss(da, db, iterations, e);
-  else
+  else if constexpr (M == WgmmaMode::ss_latency)
     s = AsmSp<T, N>::ss_latency(da, db, iterations, e);
+  else
+    s = AsmSp<T, N>::rs(a, db, iterations, e);
   warp_clock_stop(mine, clock, s);
   sums[blockIdx.x * blockDim.x + threadIdx.x] = s;
 #else
@@ -311,9 +332,15 @@ using SparseKernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, std::
 
 template <WgmmaType T, int N>
 SparseKernelFn sparse_kernel_for(WgmmaMode m) {
-  if (m == WgmmaMode::ss) return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss>;
-  if (m == WgmmaMode::ss_latency) return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss_latency>;
-  throw std::invalid_argument("sparse wgmma: modes ss and ss_latency only (A from shared memory)");
+  switch (m) {
+    case WgmmaMode::ss:
+      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss>;
+    case WgmmaMode::rs:
+      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::rs>;
+    case WgmmaMode::ss_latency:
+      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss_latency>;
+  }
+  throw std::invalid_argument("sparse wgmma: unknown mode");
 }
 
 template <WgmmaType T>

@@ -67,7 +67,7 @@ TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
       << "one kernel per type x N x mode, in sm_90a code";
 }
 
-// Sparse: wgmma_sp_kernel<Type, N, Mode> holds <H|I|Q>GMMA.SP.64xNx(2K) only, modes ss and ss_latency.
+// Sparse: wgmma_sp_kernel<Type, N, Mode> holds <H|I|Q>GMMA.SP.64xNx(2K) only, in every mode.
 TEST(Sass, SparseWgmmaKernelsIssueTheSparseInstructionOfTheRightShape) {
   int checked = 0;
   for (const Function& f : sass()) {
@@ -85,11 +85,10 @@ TEST(Sass, SparseWgmmaKernelsIssueTheSparseInstructionOfTheRightShape) {
     EXPECT_GT(right, archbench::kWgmmaPerIteration) << f.name << ": " << want;
     EXPECT_EQ((right - 1) % archbench::kWgmmaPerIteration, 0) << f.name << ": " << right << " " << want;
     EXPECT_EQ(wrong, 0) << f.name;
-    EXPECT_NE(mode, int(archbench::WgmmaMode::rs)) << f.name;
     ++checked;
   }
-  EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 2))
-      << "one kernel per type x N x (ss, ss_latency), in sm_90a code";
+  EXPECT_EQ(checked, int(archbench::wgmma_types().size() * std::size(archbench::kWgmmaNs) * 3))
+      << "one sparse kernel per type x N x mode, in sm_90a code";
 }
 
 // --- The numerics kernels (kernels/tc_numerics.cu): tc_numerics_kernel<T> (T: the op's index),
