@@ -4,9 +4,10 @@ machine code as it was).
 
 Usage: sass_diff.py [--cuobjdump PATH] BEFORE AFTER      (binaries, or text files of cuobjdump -sass)
 
-Each kernel's SASS is compared after two normalisations that carry no code: the source path in
-cuobjdump's `identifier` lines, and the hash that names a translation unit's anonymous namespace
-(`_GLOBAL__N__<hash>_`, from the file's path). Prints one line per kernel that differs or exists on
+Each kernel's SASS is compared after three normalisations that carry no code: the source path in
+cuobjdump's `identifier` lines, the hash that names a translation unit's anonymous namespace
+(`_GLOBAL__N__<hash>_`, from the file's path), and the padding between columns (cuobjdump widens
+every line of a file to its longest instruction, so a kernel added beside others re-pads them). Prints one line per kernel that differs or exists on
 one side only, and a summary. Exit codes: 0 every kernel identical, 1 a kernel differs or is
 missing, 2 unreadable input.
 """
@@ -55,7 +56,7 @@ def kernels(text):
             out.setdefault(name, [])
             continue
         if name is not None and line.strip():
-            out[name].append(ANON.sub("_GLOBAL__N__", line.rstrip()))
+            out[name].append(ANON.sub("_GLOBAL__N__", " ".join(line.split())))
     return out
 
 

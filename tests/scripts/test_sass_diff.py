@@ -51,6 +51,11 @@ def test_a_moved_file_is_identical_and_a_changed_kernel_is_named(tmp_path):
     changed = dump(tmp_path, "changed.txt", ld="LDG.E.EF")
     r = run(before, changed)
     assert r.returncode == 1 and "CHANGED sm_90" in r.stdout and "warm_l2_kernel" in r.stdout, r.stdout
+    # cuobjdump pads every line to the file's widest instruction: a kernel added beside re-pads them.
+    padded = tmp_path / "padded.txt"
+    padded.write_text(open(before).read().replace("/*0000*/                   LDC", "/*0000*/                        LDC"))
+    r = run(before, str(padded))
+    assert r.returncode == 0 and "1 kernel(s) identical" in r.stdout, r.stdout
     added = dump(tmp_path, "added.txt", extra=EXTRA)
     r = run(before, added)
     assert r.returncode == 1 and "ADDED   sm_90 _ZN9archbench10new_kernelEv" in r.stdout, r.stdout
