@@ -8,8 +8,8 @@
 //   TensorCore/wgmma_sp/latency|throughput/<type>/...                        the same for wgmma.mma_async.sp
 //                                                                           (2:4 sparse A), beside dense wgmma
 //   TensorCore/cublas/<dtype>/m:M/n:N/k:K/fill:F                            one cuBLASLt GEMM (TN), what users get
-//   TensorCore/numerics/mma_sync/<type>                                     what one mma.sync computes: the
-//                                                                           sum's alignment, rounding, blocks, subnormals
+//   TensorCore/numerics/mma_sync|wgmma/<type>                               what one mma.sync (wgmma) computes:
+//                                                                           the sum's alignment, rounding, blocks, subnormals
 // <op> is mma.sync's dtype_shape_accumulator (kernels/shared/tensor_ops.cpp); <type> is wgmma's input type
 // (f16_acc_f16: f16 accumulators). fill: random (default) or zero (runs faster: less toggling).
 // wgmma is built for sm_90a only; elsewhere those benchmarks skip with the reason.
@@ -207,13 +207,15 @@ void cublas_gemm(benchmark::State& state, TensorDtype dtype, GemmShape shape, Te
   });
 }
 
-// What one mma.sync of `op`'s input type computes, from test vectors with exact answers
-// (analysis/tc_numerics.cpp). Each launch is one warp and one instruction; every property is a
-// discrete value, found the same in every timed loop or the benchmark fails.
-void mma_numerics(benchmark::State& state, const TcNumericsOp& op) {
+// What one mma.sync or wgmma of `op`'s input type computes, from test vectors with exact answers
+// (analysis/tc_numerics.cpp). Each launch is one instruction (one warp, or one warpgroup); every
+// property is a discrete value, found the same in every timed loop or the benchmark fails.
+void tc_numerics(benchmark::State& state, const TcNumericsOp& op, bool wgmma) {
   guarded(state, [&] {
     const TcFormat format = tc_format(op.dtype, op.k);
-    const DotEvaluator dot = [&](const DotVector& v) { return run_mma_numerics(op.dtype, v.a, v.b, v.c); };
+    const DotEvaluator dot = [&](const DotVector& v) {
+      return wgmma ? run_wgmma_numerics(op.dtype, v.a, v.b, v.c) : run_mma_numerics(op.dtype, v.a, v.b, v.c);
+    };
     std::optional<TcNumerics> first;
     int vectors = 0;
     timed_loop(state, [&] {
@@ -366,12 +368,15 @@ void register_tensor_core(const SuiteConfig& cfg) {
         no_wgmma);
   }
 
-  // Numerics: one benchmark per mma.sync input type.
+  // Numerics: one benchmark per mma.sync input type, and per wgmma input type (sm_90a).
   for (const TcNumericsOp& op : tc_numerics_ops())
-    add(std::string("numerics/mma_sync/") + op.dtype, [&op](benchmark::State& st) { mma_numerics(st, op); },
+    add(std::string("numerics/mma_sync/") + op.dtype, [&op](benchmark::State& st) { tc_numerics(st, op, false); },
         cfg.gpu.info().cc() < op.min_cc
             ? std::optional<std::string>(std::string(op.ptx) + " needs sm_" + std::to_string(op.min_cc))
             : std::nullopt);
+  for (const TcNumericsOp& op : tc_numerics_wgmma_ops())
+    add(std::string("numerics/wgmma/") + op.dtype, [&op](benchmark::State& st) { tc_numerics(st, op, true); },
+        no_wgmma);
 
   // cuBLASLt: one large GEMM per dtype (quick: a smaller one, f16 only).
   const GemmShape big = cfg.quick ? GemmShape{4096, 4096, 4096} : GemmShape{8192, 8192, 8192};

@@ -16,6 +16,7 @@
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/shared/self_check.hpp"
+#include "kernels/shared/tensor_ops.hpp"
 
 namespace archbench {
 namespace {
@@ -31,6 +32,16 @@ const std::vector<TcNumericsOp> kOps = {
     {"e5m2", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 32, 89, "HMMA.16816.F32", 2, kFp8OnSm90},
     {"s8", "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", 32, 80, "IMMA.16832.S8.S8", 1, ""},
     {"f64", "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", 4, 80, "DMMA.8x8x4", 1, ""},
+};
+
+// wgmma m64n8k(32 bytes): its SASS opcode (tests/sass/tensor.cpp), one per kernel.
+const std::vector<TcNumericsOp> kWgmmaOps = {
+    {"f16", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", 16, 90, "HGMMA.64x8x16.F32", 1, ""},
+    {"bf16", "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16", 16, 90, "HGMMA.64x8x16.F32.BF16", 1, ""},
+    {"tf32", "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32", 8, 90, "HGMMA.64x8x8.F32.TF32", 1, ""},
+    {"e4m3", "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3", 32, 90, "QGMMA.64x8x32.F32.E4M3.E4M3", 1, ""},
+    {"e5m2", "wgmma.mma_async.sync.aligned.m64n8k32.f32.e5m2.e5m2", 32, 90, "QGMMA.64x8x32.F32.E5M2.E5M2", 1, ""},
+    {"s8", "wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.s8", 32, 90, "IGMMA.64x8x32.S8.S8", 1, ""},
 };
 
 // Registers per lane: A, B, C/D (32-bit types: 4, 2, 4; f64: 1, 1, 2 of 64 bits).
@@ -99,14 +110,57 @@ const NumericsKernel kKernels[] = {tc_numerics_kernel<0>, tc_numerics_kernel<1>,
 }  // namespace
 
 const std::vector<TcNumericsOp>& tc_numerics_ops() { return kOps; }
+const std::vector<TcNumericsOp>& tc_numerics_wgmma_ops() { return kWgmmaOps; }
+
+namespace {
+int op_index(const std::vector<TcNumericsOp>& ops, const std::string& type, const std::vector<double>& a,
+             const std::vector<double>& b) {
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (type == ops[i].dtype) {
+      if (int(a.size()) != ops[i].k || int(b.size()) != ops[i].k)
+        throw std::invalid_argument("tc numerics: a and b need k values");
+      return int(i);
+    }
+  throw std::invalid_argument("tc numerics: unknown type " + type);
+}
+
+std::uint32_t c_bits_of(const std::string& type, double c) {
+  if (type == "s8") return std::uint32_t(std::int32_t(c));
+  const float cf = float(c);
+  std::uint32_t u;
+  std::memcpy(&u, &cf, 4);
+  return u;
+}
+
+double d_value(const std::string& type, const std::vector<std::uint32_t>& d) {
+  for (std::uint32_t w : d)
+    if (w != d.front()) throw SelfCheckError("tc numerics " + type + ": the elements of D disagree");
+  if (type == "s8") return double(std::int32_t(d.front()));
+  float r;
+  std::memcpy(&r, &d.front(), 4);
+  return r;
+}
+}  // namespace
+
+double run_wgmma_numerics(const std::string& type, const std::vector<double>& a, const std::vector<double>& b,
+                          double c) {
+  const int index = op_index(kWgmmaOps, type, a, b);
+  const int bytes = 32 / kWgmmaOps[index].k;  // element bytes: every K spans 32 bytes
+  // Every row of A (64) and of B (8) the vector, K-major in wgmma_operand_offset's layout.
+  const auto image = [&](const std::vector<double>& v, int rows) {
+    std::vector<std::uint8_t> img(std::size_t(rows) * kWgmmaKBytes, 0);
+    for (int row = 0; row < rows; ++row)
+      for (int k = 0; k < int(v.size()); ++k) {
+        const std::uint32_t bits = element_bits(type, v[std::size_t(k)]);
+        std::memcpy(&img[wgmma_operand_offset(row, k * bytes)], &bits, std::size_t(bytes));
+      }
+    return img;
+  };
+  return d_value(type, launch_wgmma_numerics(index, image(a, kWgmmaM), image(b, 8), c_bits_of(type, c)));
+}
 
 double run_mma_numerics(const std::string& type, const std::vector<double>& a, const std::vector<double>& b, double c) {
-  int index = -1;
-  for (std::size_t i = 0; i < kOps.size(); ++i)
-    if (type == kOps[i].dtype) index = int(i);
-  if (index < 0) throw std::invalid_argument("tc numerics: unknown type " + type);
-  const TcNumericsOp& op = kOps[index];
-  if (int(a.size()) != op.k || int(b.size()) != op.k) throw std::invalid_argument("tc numerics: a and b need k values");
+  const int index = op_index(kOps, type, a, b);
 
   if (type == "f64") {
     std::vector<std::uint64_t> words(32 * 4);
@@ -130,13 +184,7 @@ double run_mma_numerics(const std::string& type, const std::vector<double>& a, c
   const int per_reg = type == "tf32" ? 1 : (type == "f16" || type == "bf16") ? 2 : 4;
   const int bits = 32 / per_reg;
   std::vector<std::uint32_t> words(32 * (kA + kB + kC), 0);
-  std::uint32_t c_bits;
-  if (type == "s8") {
-    c_bits = std::uint32_t(std::int32_t(c));
-  } else {
-    const float cf = float(c);
-    std::memcpy(&c_bits, &cf, 4);
-  }
+  const std::uint32_t c_bits = c_bits_of(type, c);
   for (int lane = 0; lane < 32; ++lane) {
     std::uint32_t* mine = &words[lane * (kA + kB + kC)];
     const int t = lane % 4;
@@ -150,13 +198,7 @@ double run_mma_numerics(const std::string& type, const std::vector<double>& a, c
   DeviceBuffer<std::uint32_t> out(32 * kC);
   kKernels[index]<<<1, 32>>>(operands.get(), out.get());
   cuda_check_launch("tc_numerics_kernel");
-  const std::vector<std::uint32_t> d = out.download();
-  for (std::uint32_t w : d)
-    if (w != d.front()) throw SelfCheckError("tc numerics " + type + ": the elements of D disagree");
-  if (type == "s8") return double(std::int32_t(d.front()));
-  float r;
-  std::memcpy(&r, &d.front(), 4);
-  return r;
+  return d_value(type, out.download());
 }
 
 }  // namespace archbench

@@ -1,6 +1,7 @@
 // Host side of the tensor-core numerics kernels (kernels/tc_numerics.cu): one mma.sync of a
 // chosen input type over test vectors, for analysis/tc_numerics.cpp's inference.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,15 @@ const std::vector<TcNumericsOp>& tc_numerics_ops();
 // (k values, each exact in the type), every element of C holding c: returns D's element after
 // checking that all of D (every lane's every register) holds the same (SelfCheckError otherwise).
 double run_mma_numerics(const std::string& dtype, const std::vector<double>& a, const std::vector<double>& b, double c);
+
+// The same for wgmma.mma_async m64n8k* (sm_90a): one shape per input type but f64, whose sm_90
+// instructions are Hopper's own (fp8 among them, which mma.sync only emulates there).
+const std::vector<TcNumericsOp>& tc_numerics_wgmma_ops();
+double run_wgmma_numerics(const std::string& dtype, const std::vector<double>& a, const std::vector<double>& b, double c);
+// kernels/tc_numerics_wgmma.cu: one launch of op `op_index` of tc_numerics_wgmma_ops() on the A
+// (64 x 32 bytes) and B (8 x 32 bytes) images, the accumulators starting at c_bits; every thread's
+// four accumulators, raw.
+std::vector<std::uint32_t> launch_wgmma_numerics(int op_index, const std::vector<std::uint8_t>& a_image,
+                                                 const std::vector<std::uint8_t>& b_image, std::uint32_t c_bits);
 
 }  // namespace archbench

@@ -20,6 +20,7 @@
 #include "kernels/shared/device_buffer.hpp"
 #include "kernels/tensor.hpp"
 #include "kernels/warp_clock.cuh"
+#include "kernels/wgmma_descriptor.cuh"
 #include "kernels/shared/enum_names.hpp"
 
 namespace archbench {
@@ -197,15 +198,6 @@ AB_WGMMA_SP_32BIT(e4m3_f32, 64, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32
 AB_WGMMA_SP_32BIT(e5m2_f32, 64, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
 AB_WGMMA_SP_32BIT(s8_s32, 64, ".s32.s8.s8", "", "", AB_ADD_S32)
 
-// A shared-memory matrix descriptor: start address, leading (K) and stride (M/N) byte offsets,
-// each >> 4; no swizzle, base offset 0.
-__device__ __forceinline__ std::uint64_t descriptor(const void* smem,
-                                                    std::uint32_t stride_bytes = kWgmmaStrideByteOffset) {
-  const auto addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
-  return std::uint64_t((addr & 0x3FFFF) >> 4) | std::uint64_t(kWgmmaLeadingByteOffset >> 4) << 16 |
-         std::uint64_t(stride_bytes >> 4) << 32;
-}
-
 constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
 
 template <WgmmaType T, int N, WgmmaMode M>
@@ -220,7 +212,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   // The generic-proxy stores must be visible to wgmma's async proxy before it reads them.
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
-  const std::uint64_t da = descriptor(smem), db = descriptor(smem + kAWords);
+  const std::uint64_t da = wgmma_descriptor(smem), db = wgmma_descriptor(smem + kAWords);
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   std::uint32_t a[4];
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
@@ -260,7 +252,7 @@ __global__ void __launch_bounds__(kMaxThreads)
     smem[i] = i < kAWords ? a_image[i] : b_image[i - kAWords];
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   __syncthreads();
-  const std::uint64_t da = descriptor(smem), db = descriptor(smem + kAWords, 8 * kWgmmaSparseBBytes);
+  const std::uint64_t da = wgmma_descriptor(smem), db = wgmma_descriptor(smem + kAWords, 8 * kWgmmaSparseBBytes);
   const std::uint32_t e = __funnelshift_l(metadata, metadata, 4 * (threadIdx.x % 8));
   // RS: A's nonzeros (64 x 32 bytes) in the dense form's register fragment.
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;

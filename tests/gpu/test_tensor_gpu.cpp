@@ -158,6 +158,31 @@ TEST(TensorCore, NumericsKernelsComputeExactSmallDotProducts) {
     }
     EXPECT_EQ(run_mma_numerics(op.dtype, a, b, 3), exact) << op.dtype;
   }
+  if (wgmma_unsupported()) return;
+  for (const TcNumericsOp& op : tc_numerics_wgmma_ops()) {
+    std::vector<double> a(op.k), b(op.k);
+    double exact = 3;
+    for (int i = 0; i < op.k; ++i) {
+      a[i] = 1 + i % 4;
+      b[i] = i % 3 == 0 ? -1 : 2;
+      exact += a[i] * b[i];
+    }
+    EXPECT_EQ(run_wgmma_numerics(op.dtype, a, b, 3), exact) << "wgmma " << op.dtype;
+  }
+}
+
+// wgmma's numerics repeat, and its fp8 (Hopper's own, unlike mma.sync's) keeps at least f32's bits.
+TEST(TensorCore, WgmmaNumericsRepeat) {
+  if (const auto why = wgmma_unsupported()) GTEST_SKIP() << *why;
+  for (const char* type : {"f16", "e4m3"}) {
+    const TcFormat f = tc_format(type, std::string(type) == "f16" ? 16 : 32);
+    const auto dot = [&](const DotVector& v) { return run_wgmma_numerics(type, v.a, v.b, v.c); };
+    const TcNumerics first = infer_tc_numerics(f, dot), second = infer_tc_numerics(f, dot);
+    EXPECT_EQ(first.evidence, second.evidence) << type;
+    EXPECT_TRUE(first.products_exact) << type;
+    std::printf("wgmma %s:\n", type);
+    for (const auto& line : first.evidence) std::printf("  %s\n", line.c_str());
+  }
 }
 
 TEST(TensorCore, NumericsRepeat) {

@@ -44,7 +44,7 @@ TEST(Sass, MmaSyncKernelsIssueOneTensorInstructionPerStep) {
 TEST(Sass, WgmmaKernelsIssueTheirWarpgroupMmaOfTheRightShape) {
   int checked = 0;
   for (const Function& f : sass()) {
-    if (f.arch != "sm_90a" || f.name.find("wgmma_kernel") == std::string::npos) continue;
+    if (f.arch != "sm_90a" || f.name.find("5wgmma12wgmma_kernelI") == std::string::npos) continue;  // dev::wgmma::wgmma_kernel
     // ..._ZN9archbench3dev5wgmma12wgmma_kernelILNS_9WgmmaTypeE6ELi256ELNS_9WgmmaModeE2EEEv...
     int type = -1, n = 0, mode = -1;
     const auto at = f.name.find("WgmmaTypeE");
@@ -93,6 +93,7 @@ TEST(Sass, SparseWgmmaKernelsIssueTheSparseInstructionOfTheRightShape) {
 
 // --- The numerics kernels (kernels/tc_numerics.cu): tc_numerics_kernel<T> (T: the op's index),
 // tc_numerics_f64_kernel; each holds its one instruction (fp8: the two HMMAs ptxas makes of it).
+// And wgmma's, one GMMA each.
 TEST(Sass, NumericsKernelsHoldTheirOneTensorInstruction) {
   const auto& ops = archbench::tc_numerics_ops();
   for (std::size_t t = 0; t < ops.size(); ++t) {
@@ -109,5 +110,21 @@ TEST(Sass, NumericsKernelsHoldTheirOneTensorInstruction) {
     }
     EXPECT_EQ(mine, ops[t].sass_count) << ops[t].dtype << ": " << ops[t].sass;
     EXPECT_EQ(other_mma, 0) << ops[t].dtype;
+  }
+  // wgmma's (kernels/tc_numerics_wgmma.cu, sm_90a): tc_numerics_wgmma_kernel<T>, its one GMMA.
+  const auto& wgmma_ops = archbench::tc_numerics_wgmma_ops();
+  for (std::size_t t = 0; t < wgmma_ops.size(); ++t) {
+    const auto found = kernels("tc_numerics_wgmma_kernel", "ILi" + std::to_string(t) + "E");
+    ASSERT_EQ(found.size(), 1u) << wgmma_ops[t].dtype;
+    int mine = 0, other_mma = 0;
+    for (const auto& o : found.front()->opcodes) {
+      if (o == wgmma_ops[t].sass)
+        ++mine;
+      else if (o.find("MMA") != std::string::npos)
+        ++other_mma;
+    }
+    EXPECT_EQ(found.front()->arch, "sm_90a") << wgmma_ops[t].dtype;
+    EXPECT_EQ(mine, 1) << wgmma_ops[t].dtype << ": " << wgmma_ops[t].sass;
+    EXPECT_EQ(other_mma, 0) << wgmma_ops[t].dtype;
   }
 }
