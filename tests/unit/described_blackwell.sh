@@ -21,9 +21,9 @@ check() {  # check <profile> <expected hopper-only count regex> <reason words>
     echo "ok: $(basename "$profile"): $n listed, the $hopper Hopper-only ones skipped with the reason"
   fi
 }
-check "$dir/nvidia-b200.json" '^(TensorCore/wgmma/|Scheduling/sustained_clock/wgmma)' "wgmma is Hopper's (sm_90a"
+check "$dir/nvidia-b200.json" '^(TensorCore/(wgmma|wgmma_sp|numerics/wgmma)/|Scheduling/sustained_clock/wgmma)' "wgmma is Hopper's (sm_90a"
 check "$dir/nvidia-b200.json" '^AsyncCopy/load/bulk_multicast/' "the multicast load is built for sm_90a alone"
-check "$dir/nvidia-geforce-rtx-5090.json" '^(TensorCore/wgmma/|Scheduling/sustained_clock/wgmma)' "wgmma is Hopper's (sm_90a"
+check "$dir/nvidia-geforce-rtx-5090.json" '^(TensorCore/(wgmma|wgmma_sp|numerics/wgmma)/|Scheduling/sustained_clock/wgmma)' "wgmma is Hopper's (sm_90a"
 if "$bin" --gpu_profile="$h100" --benchmark_list_tests 2>&1 >/dev/null | grep -q "wgmma is Hopper's"; then
   echo "FAIL: an H100's listing skips wgmma"; failures=$((failures + 1))
 else
