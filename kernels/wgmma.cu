@@ -15,6 +15,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kernels/shared/cuda_check.hpp"
 #include "kernels/shared/device_buffer.hpp"
@@ -147,56 +148,43 @@ struct Asm;
     }                                                                                                               \
   };
 
-// Every N of one type: registers per thread are N/2 (32-bit accumulators) or N/4 (f16x2).
-#define AB_WGMMA_32BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
-  AB_WGMMA(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)       \
-  AB_WGMMA(T, 16, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA(T, 32, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA(T, 64, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA(T, 128, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)    \
-  AB_WGMMA(T, 256, K, 128, TYPES, SS_TAIL, RS_TAIL, ADD)
-#define AB_WGMMA_16BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
-  AB_WGMMA(T, 8, K, 2, TYPES, SS_TAIL, RS_TAIL, ADD)       \
-  AB_WGMMA(T, 16, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA(T, 32, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA(T, 64, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA(T, 128, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)    \
-  AB_WGMMA(T, 256, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)
+// Every N of one type through the per-shape macro M (AB_WGMMA or AB_WGMMA_SP): registers per thread
+// are N/2 (32-bit accumulators) or N/4 (f16x2).
+#define AB_EVERY_N_32BIT(M, T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  M(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)                   \
+  M(T, 16, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)                  \
+  M(T, 32, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)                 \
+  M(T, 64, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)                 \
+  M(T, 128, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)                \
+  M(T, 256, K, 128, TYPES, SS_TAIL, RS_TAIL, ADD)
+#define AB_EVERY_N_16BIT(M, T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
+  M(T, 8, K, 2, TYPES, SS_TAIL, RS_TAIL, ADD)                   \
+  M(T, 16, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)                  \
+  M(T, 32, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)                  \
+  M(T, 64, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)                 \
+  M(T, 128, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)                \
+  M(T, 256, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)
 
-// Tails after scale-d: 16-bit types take scale-a, scale-b and the transposes (none: both K-major);
-// tf32 and fp8 take the scales only; s8 takes nothing.
-AB_WGMMA_32BIT(f16_f32, 16, ".f32.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
-AB_WGMMA_16BIT(f16_f16, 16, ".f16.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F16X2)
-AB_WGMMA_32BIT(bf16_f32, 16, ".f32.bf16.bf16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
-AB_WGMMA_32BIT(tf32_f32, 8, ".f32.tf32.tf32", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_32BIT(e4m3_f32, 32, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_32BIT(e5m2_f32, 32, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_32BIT(s8_s32, 32, ".s32.s8.s8", "", "", AB_ADD_S32)
+// The types: K dense and sparse (twice: A holds half of it), the PTX types, the tails after
+// scale-d (16-bit types take scale-a, scale-b and the transposes, none: both K-major; tf32 and fp8
+// the scales only; s8 nothing), the accumulators' sum and their width.
+#define AB_WGMMA_TYPES(X)                                                                      \
+  X(f16_f32, 16, 32, ".f32.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32, 32BIT)           \
+  X(f16_f16, 16, 32, ".f16.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F16X2, 16BIT)         \
+  X(bf16_f32, 16, 32, ".f32.bf16.bf16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32, 32BIT)        \
+  X(tf32_f32, 8, 16, ".f32.tf32.tf32", ", 1, 1", ", 1, 1", AB_ADD_F32, 32BIT)                  \
+  X(e4m3_f32, 32, 64, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32, 32BIT)                 \
+  X(e5m2_f32, 32, 64, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32, 32BIT)                 \
+  X(s8_s32, 32, 64, ".s32.s8.s8", "", "", AB_ADD_S32, 32BIT)
+#define AB_DENSE(T, K, K_SPARSE, TYPES, SS_TAIL, RS_TAIL, ADD, WIDTH) \
+  AB_EVERY_N_##WIDTH(AB_WGMMA, T, K, TYPES, SS_TAIL, RS_TAIL, ADD)
+#define AB_SPARSE(T, K, K_SPARSE, TYPES, SS_TAIL, RS_TAIL, ADD, WIDTH) \
+  AB_EVERY_N_##WIDTH(AB_WGMMA_SP, T, K_SPARSE, TYPES, SS_TAIL, RS_TAIL, ADD)
 
 template <WgmmaType T, int N>
 struct AsmSp;
-#define AB_WGMMA_SP_32BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
-  AB_WGMMA_SP(T, 8, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)       \
-  AB_WGMMA_SP(T, 16, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA_SP(T, 32, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA_SP(T, 64, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA_SP(T, 128, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)    \
-  AB_WGMMA_SP(T, 256, K, 128, TYPES, SS_TAIL, RS_TAIL, ADD)
-#define AB_WGMMA_SP_16BIT(T, K, TYPES, SS_TAIL, RS_TAIL, ADD) \
-  AB_WGMMA_SP(T, 8, K, 2, TYPES, SS_TAIL, RS_TAIL, ADD)       \
-  AB_WGMMA_SP(T, 16, K, 4, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA_SP(T, 32, K, 8, TYPES, SS_TAIL, RS_TAIL, ADD)      \
-  AB_WGMMA_SP(T, 64, K, 16, TYPES, SS_TAIL, RS_TAIL, ADD)     \
-  AB_WGMMA_SP(T, 128, K, 32, TYPES, SS_TAIL, RS_TAIL, ADD)    \
-  AB_WGMMA_SP(T, 256, K, 64, TYPES, SS_TAIL, RS_TAIL, ADD)
-// Sparse: K twice the dense, the same tails as the dense forms.
-AB_WGMMA_SP_32BIT(f16_f32, 32, ".f32.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
-AB_WGMMA_SP_16BIT(f16_f16, 32, ".f16.f16.f16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F16X2)
-AB_WGMMA_SP_32BIT(bf16_f32, 32, ".f32.bf16.bf16", ", 1, 1, 0, 0", ", 1, 1, 0", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(tf32_f32, 16, ".f32.tf32.tf32", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(e4m3_f32, 64, ".f32.e4m3.e4m3", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(e5m2_f32, 64, ".f32.e5m2.e5m2", ", 1, 1", ", 1, 1", AB_ADD_F32)
-AB_WGMMA_SP_32BIT(s8_s32, 64, ".s32.s8.s8", "", "", AB_ADD_S32)
+AB_WGMMA_TYPES(AB_DENSE)
+AB_WGMMA_TYPES(AB_SPARSE)
 
 constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
 
@@ -285,116 +273,71 @@ __global__ void __launch_bounds__(kMaxThreads)
 namespace {
 
 using KernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, WarpTiming*, std::uint32_t*);
+using SparseKernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, std::uint32_t, WarpTiming*, std::uint32_t*);
 
-template <WgmmaType T, int N>
-KernelFn kernel_for(WgmmaMode m) {
+template <WgmmaType T, int N, WgmmaMode M>
+using Kernel = std::integral_constant<KernelFn, dev::wgmma::wgmma_kernel<T, N, M>>;
+template <WgmmaType T, int N, WgmmaMode M>
+using SparseKernel = std::integral_constant<SparseKernelFn, dev::wgmma::wgmma_sp_kernel<T, N, M>>;
+
+// The kernel K<T, N, M> of a runtime type, N and mode: one dispatch for the dense and sparse tables.
+template <template <WgmmaType, int, WgmmaMode> class K, WgmmaType T, int N>
+auto pick_mode(WgmmaMode m) {
   switch (m) {
     case WgmmaMode::ss:
-      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss>;
+      return K<T, N, WgmmaMode::ss>::value;
     case WgmmaMode::rs:
-      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::rs>;
+      return K<T, N, WgmmaMode::rs>::value;
     case WgmmaMode::ss_latency:
-      return dev::wgmma::wgmma_kernel<T, N, WgmmaMode::ss_latency>;
+      return K<T, N, WgmmaMode::ss_latency>::value;
   }
   throw std::invalid_argument("wgmma: unknown mode");
 }
 
-template <WgmmaType T>
-KernelFn kernel_for(int n, WgmmaMode m) {
+template <template <WgmmaType, int, WgmmaMode> class K, WgmmaType T>
+auto pick_n(int n, WgmmaMode m) {
   switch (n) {
     case 8:
-      return kernel_for<T, 8>(m);
+      return pick_mode<K, T, 8>(m);
     case 16:
-      return kernel_for<T, 16>(m);
+      return pick_mode<K, T, 16>(m);
     case 32:
-      return kernel_for<T, 32>(m);
+      return pick_mode<K, T, 32>(m);
     case 64:
-      return kernel_for<T, 64>(m);
+      return pick_mode<K, T, 64>(m);
     case 128:
-      return kernel_for<T, 128>(m);
+      return pick_mode<K, T, 128>(m);
     case 256:
-      return kernel_for<T, 256>(m);
+      return pick_mode<K, T, 256>(m);
     default:
       break;
   }
   throw std::invalid_argument("wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
 }
 
-using SparseKernelFn = void (*)(const uint4*, const uint4*, std::uint32_t, std::uint32_t, WarpTiming*, std::uint32_t*);
-
-template <WgmmaType T, int N>
-SparseKernelFn sparse_kernel_for(WgmmaMode m) {
-  switch (m) {
-    case WgmmaMode::ss:
-      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss>;
-    case WgmmaMode::rs:
-      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::rs>;
-    case WgmmaMode::ss_latency:
-      return dev::wgmma::wgmma_sp_kernel<T, N, WgmmaMode::ss_latency>;
-  }
-  throw std::invalid_argument("sparse wgmma: unknown mode");
-}
-
-template <WgmmaType T>
-SparseKernelFn sparse_kernel_for(int n, WgmmaMode m) {
-  switch (n) {
-    case 8:
-      return sparse_kernel_for<T, 8>(m);
-    case 16:
-      return sparse_kernel_for<T, 16>(m);
-    case 32:
-      return sparse_kernel_for<T, 32>(m);
-    case 64:
-      return sparse_kernel_for<T, 64>(m);
-    case 128:
-      return sparse_kernel_for<T, 128>(m);
-    case 256:
-      return sparse_kernel_for<T, 256>(m);
-    default:
-      break;
-  }
-  throw std::invalid_argument("sparse wgmma: no kernel for N = " + std::to_string(n) + " (8, 16, 32, 64, 128 or 256)");
-}
-
-SparseKernelFn sparse_kernel_for(WgmmaType t, int n, WgmmaMode m) {
+template <template <WgmmaType, int, WgmmaMode> class K>
+auto pick(WgmmaType t, int n, WgmmaMode m) {
   switch (t) {
     case WgmmaType::f16_f32:
-      return sparse_kernel_for<WgmmaType::f16_f32>(n, m);
+      return pick_n<K, WgmmaType::f16_f32>(n, m);
     case WgmmaType::f16_f16:
-      return sparse_kernel_for<WgmmaType::f16_f16>(n, m);
+      return pick_n<K, WgmmaType::f16_f16>(n, m);
     case WgmmaType::bf16_f32:
-      return sparse_kernel_for<WgmmaType::bf16_f32>(n, m);
+      return pick_n<K, WgmmaType::bf16_f32>(n, m);
     case WgmmaType::tf32_f32:
-      return sparse_kernel_for<WgmmaType::tf32_f32>(n, m);
+      return pick_n<K, WgmmaType::tf32_f32>(n, m);
     case WgmmaType::e4m3_f32:
-      return sparse_kernel_for<WgmmaType::e4m3_f32>(n, m);
+      return pick_n<K, WgmmaType::e4m3_f32>(n, m);
     case WgmmaType::e5m2_f32:
-      return sparse_kernel_for<WgmmaType::e5m2_f32>(n, m);
+      return pick_n<K, WgmmaType::e5m2_f32>(n, m);
     case WgmmaType::s8_s32:
-      return sparse_kernel_for<WgmmaType::s8_s32>(n, m);
-  }
-  throw std::invalid_argument("sparse wgmma: unknown type");
-}
-
-KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) {
-  switch (t) {
-    case WgmmaType::f16_f32:
-      return kernel_for<WgmmaType::f16_f32>(n, m);
-    case WgmmaType::f16_f16:
-      return kernel_for<WgmmaType::f16_f16>(n, m);
-    case WgmmaType::bf16_f32:
-      return kernel_for<WgmmaType::bf16_f32>(n, m);
-    case WgmmaType::tf32_f32:
-      return kernel_for<WgmmaType::tf32_f32>(n, m);
-    case WgmmaType::e4m3_f32:
-      return kernel_for<WgmmaType::e4m3_f32>(n, m);
-    case WgmmaType::e5m2_f32:
-      return kernel_for<WgmmaType::e5m2_f32>(n, m);
-    case WgmmaType::s8_s32:
-      return kernel_for<WgmmaType::s8_s32>(n, m);
+      return pick_n<K, WgmmaType::s8_s32>(n, m);
   }
   throw std::invalid_argument("wgmma: unknown type");
 }
+
+KernelFn kernel_for(WgmmaType t, int n, WgmmaMode m) { return pick<Kernel>(t, n, m); }
+SparseKernelFn sparse_kernel_for(WgmmaType t, int n, WgmmaMode m) { return pick<SparseKernel>(t, n, m); }
 
 }  // namespace
 

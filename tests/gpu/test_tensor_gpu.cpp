@@ -147,8 +147,7 @@ TEST(TensorCore, WgmmaBeatsMmaSyncAndReachesThePeak) {
 // Small integers are exact in every input type (e5m2 holds 1..4) and their sums in every
 // accumulator: a wrong fragment layout or a wrong encoding gives another sum.
 TEST(TensorCore, NumericsKernelsComputeExactSmallDotProducts) {
-  for (const TcNumericsOp& op : tc_numerics_ops()) {
-    if (Gpu::current().info().cc() < op.min_cc) continue;
+  const auto check = [](const TcNumericsOp& op, const auto& run, const char* family) {
     std::vector<double> a(op.k), b(op.k);
     double exact = 3;
     for (int i = 0; i < op.k; ++i) {
@@ -156,19 +155,12 @@ TEST(TensorCore, NumericsKernelsComputeExactSmallDotProducts) {
       b[i] = i % 3 == 0 ? -1 : 2;
       exact += a[i] * b[i];
     }
-    EXPECT_EQ(run_mma_numerics(op.dtype, a, b, 3), exact) << op.dtype;
-  }
+    EXPECT_EQ(run(op.dtype, a, b, 3.0), exact) << family << " " << op.dtype;
+  };
+  for (const TcNumericsOp& op : tc_numerics_ops())
+    if (Gpu::current().info().cc() >= op.min_cc) check(op, run_mma_numerics, "mma.sync");
   if (wgmma_unsupported()) return;
-  for (const TcNumericsOp& op : tc_numerics_wgmma_ops()) {
-    std::vector<double> a(op.k), b(op.k);
-    double exact = 3;
-    for (int i = 0; i < op.k; ++i) {
-      a[i] = 1 + i % 4;
-      b[i] = i % 3 == 0 ? -1 : 2;
-      exact += a[i] * b[i];
-    }
-    EXPECT_EQ(run_wgmma_numerics(op.dtype, a, b, 3), exact) << "wgmma " << op.dtype;
-  }
+  for (const TcNumericsOp& op : tc_numerics_wgmma_ops()) check(op, run_wgmma_numerics, "wgmma");
 }
 
 // wgmma's numerics repeat, and its fp8 (Hopper's own, unlike mma.sync's) keeps at least f32's bits.

@@ -95,36 +95,29 @@ TEST(Sass, SparseWgmmaKernelsIssueTheSparseInstructionOfTheRightShape) {
 // tc_numerics_f64_kernel; each holds its one instruction (fp8: the two HMMAs ptxas makes of it).
 // And wgmma's, one GMMA each.
 TEST(Sass, NumericsKernelsHoldTheirOneTensorInstruction) {
+  // The kernel named `name` with template tag `tag` holds `count` of `sass` and no other MMA.
+  const auto holds = [](const char* name, const std::string& tag, const archbench::TcNumericsOp& op, int count) {
+    const auto found = kernels(name, tag);
+    ASSERT_EQ(found.size(), 1u) << name << " " << op.dtype;
+    int mine = 0, other_mma = 0;
+    for (const auto& o : found.front()->opcodes) {
+      if (o == op.sass)
+        ++mine;
+      else if (o.find("MMA") != std::string::npos)
+        ++other_mma;
+    }
+    EXPECT_EQ(mine, count) << name << " " << op.dtype << ": " << op.sass;
+    EXPECT_EQ(other_mma, 0) << name << " " << op.dtype;
+  };
   const auto& ops = archbench::tc_numerics_ops();
   for (std::size_t t = 0; t < ops.size(); ++t) {
-    const bool f64 = std::string(ops[t].dtype) == "f64";
-    const auto found = f64 ? kernels("tc_numerics_f64_kernel", "")
-                           : kernels("tc_numerics_kernel", "ILi" + std::to_string(t) + "E");
-    ASSERT_EQ(found.size(), 1u) << ops[t].dtype;
-    int mine = 0, other_mma = 0;
-    for (const auto& o : found.front()->opcodes) {
-      if (o == ops[t].sass)
-        ++mine;
-      else if (o.find("MMA") != std::string::npos)
-        ++other_mma;
-    }
-    EXPECT_EQ(mine, ops[t].sass_count) << ops[t].dtype << ": " << ops[t].sass;
-    EXPECT_EQ(other_mma, 0) << ops[t].dtype;
+    if (std::string(ops[t].dtype) == "f64")
+      holds("tc_numerics_f64_kernel", "", ops[t], ops[t].sass_count);
+    else
+      holds("tc_numerics_kernel", "ILi" + std::to_string(t) + "E", ops[t], ops[t].sass_count);
   }
-  // wgmma's (kernels/tc_numerics_wgmma.cu, sm_90a): tc_numerics_wgmma_kernel<T>, its one GMMA.
+  // wgmma's (kernels/tc_numerics_wgmma.cu, sm_90a only): one GMMA each.
   const auto& wgmma_ops = archbench::tc_numerics_wgmma_ops();
-  for (std::size_t t = 0; t < wgmma_ops.size(); ++t) {
-    const auto found = kernels("tc_numerics_wgmma_kernel", "ILi" + std::to_string(t) + "E");
-    ASSERT_EQ(found.size(), 1u) << wgmma_ops[t].dtype;
-    int mine = 0, other_mma = 0;
-    for (const auto& o : found.front()->opcodes) {
-      if (o == wgmma_ops[t].sass)
-        ++mine;
-      else if (o.find("MMA") != std::string::npos)
-        ++other_mma;
-    }
-    EXPECT_EQ(found.front()->arch, "sm_90a") << wgmma_ops[t].dtype;
-    EXPECT_EQ(mine, 1) << wgmma_ops[t].dtype << ": " << wgmma_ops[t].sass;
-    EXPECT_EQ(other_mma, 0) << wgmma_ops[t].dtype;
-  }
+  for (std::size_t t = 0; t < wgmma_ops.size(); ++t)
+    holds("tc_numerics_wgmma_kernel", "ILi" + std::to_string(t) + "E", wgmma_ops[t], 1);
 }
