@@ -37,7 +37,9 @@ What is compared (docs/regression.md has the whole rule):
   the contender's method give its band). A file written before identifiers existed takes its
   methods from results/method-ledger.json (its commit's kernel code, scripts/method_digest.py);
   one that is not there either has unknown methods, listed and not judged, unless
-  --legacy-methods=same says to take them as unchanged.
+  --legacy-methods=same says to take them as unchanged. A file built before benchmarks/methods.json
+  declared its digest the same method as another (an "equivalent" entry: its SASS identical) is
+  read with the id declared now, so a device run made before the SASS diff is judged after it.
 
 The command and the files live here; the statistics (what counts as a change) in
 compare_stats.py, the presentation (the screen, the verdict's wording, the table) in
@@ -265,7 +267,7 @@ def load_file(path):
     except resultfile.ResultError as e:
         raise InputError(str(e))
     context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    values, primary, errors, methods, skips = {}, {}, set(), {}, set()
+    values, primary, errors, methods, skips, declarations = {}, {}, set(), {}, set(), {}
     declared = 0
     has_ids = context.get("archbench_method_ids") == "label"
     for b in doc["benchmarks"]:
@@ -289,6 +291,7 @@ def load_file(path):
             declared += 1
         if has_ids:
             methods[name] = label_method(b.get("label", ""))
+            declarations[name] = b.get("label", "").split(" | ", 1)[0]
         primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
         entry = values.setdefault(name, {})
         old_name = {new: old for old, new in RENAMED.items()}
@@ -303,7 +306,28 @@ def load_file(path):
         # A host copy's share of the link's peak: whether it is bound by the link or by per-copy costs.
         if isinstance(b.get(LINK_SHARE_COUNTER), (int, float)) and math.isfinite(b[LINK_SHARE_COUNTER]):
             entry.setdefault(LINK_SHARE_COUNTER, []).append(float(b[LINK_SHARE_COUNTER]))
+    if has_ids:  # a build from before an "equivalent" entry: its ids as the tree declares them now
+        methods = redeclared(context, methods, declarations)
     return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None, skips)
+
+
+def redeclared(context, methods, declarations):
+    """The label ids of a file built before benchmarks/methods.json declared one of its feature
+    digests the same method as another (method_digest.py owns the rule): a benchmark whose id is
+    the one its build's digest gives takes the id the declared digest gives. Unchanged where the
+    tree has no methods.json to read (a copied compare.py)."""
+    try:
+        import method_digest
+        since = method_digest.declared_since(context, method_digest.load_methods(method_digest.read_tree(
+            method_digest.ROOT)))
+    except Exception:
+        return methods
+    out = dict(methods)
+    for name, written in methods.items():
+        pair = since.get(feature_of(name))
+        if pair and name in declarations and written == method_digest.label_id(pair[0], declarations[name]):
+            out[name] = method_digest.label_id(pair[1], declarations[name])
+    return out
 
 
 def load_history(paths, model, ledger=None, legacy="ledger"):

@@ -129,6 +129,36 @@ def same_method(methods, feature, digest):
         digest = nxt
 
 
+def label_id(feature_digest, primary_declaration):
+    """A benchmark's label id as archbench writes it (fixtures/harness/method_ids.cpp, method_id):
+    12 hex digits of a 64-bit FNV-1a hash of its feature's digest and its primary declaration,
+    each followed by a zero byte."""
+    h = 14695981039346656037
+    for part in (feature_digest, primary_declaration):
+        for c in part.encode() + b"\0":
+            h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"[:12]
+
+
+def declared_since(context, methods):
+    """{feature: (digest written, digest now)} for a result file built before an "equivalent"
+    entry declared its digest the same method as another: its context names each feature's
+    digest (archbench_method_<Feature>: 'digest <16 hex>, ...'); the ids of its labels are then
+    label_id(digest now, declaration)."""
+    out = {}
+    for key, value in context.items():
+        if not key.startswith("archbench_method_") or key == "archbench_method_ids":
+            continue
+        m = re.match(r"digest ([0-9a-f]{16})\b", str(value))
+        feature = key[len("archbench_method_"):]
+        if not m or feature not in methods.get("features", {}):
+            continue
+        now = same_method(methods, feature, m.group(1))
+        if now != m.group(1):
+            out[feature] = (m.group(1), now)
+    return out
+
+
 def load_methods(read):
     text = read(METHODS_JSON)
     if text is None:

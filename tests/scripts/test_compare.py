@@ -767,3 +767,47 @@ def test_history_first_as_the_usage_line_shows_it(tmp_path):
     code, out = run("--history", old)
     assert code == 2 and "the following arguments are required: baseline, contender" in out
 
+
+
+# --- a run built before its digest was declared the same method -------------------------------------
+
+def test_label_ids_are_archbenchs_own():
+    """method_digest.label_id is the C++ method_id: it gives every id of the committed H200 baseline."""
+    import gzip
+    import method_digest
+    from conftest import H200_BASELINE, ROOT
+    with gzip.open(os.path.join(ROOT, H200_BASELINE), "rt") as f:
+        doc = json.load(f)
+    checked = 0
+    for b in doc["benchmarks"][::50]:
+        feature = b["name"].split("/")[0]
+        digest = re.match(r"digest ([0-9a-f]{16})", doc["context"][f"archbench_method_{feature}"]).group(1)
+        decl = b["label"].split(" | ")[0]
+        assert compare.label_method(b["label"]) == method_digest.label_id(digest, decl), b["name"]
+        checked += 1
+    assert checked > 100
+
+
+def test_a_run_built_before_its_equivalence_is_judged_after_it(tmp_path):
+    """A device run made before the SASS diff declared its build's digest the same method
+    (benchmarks/methods.json's "equivalent") carries the old id; compare reads it as declared now."""
+    import method_digest
+    methods = method_digest.load_methods(method_digest.read_tree(method_digest.ROOT))
+    entry_ = methods["equivalent"]["TensorCore"][-1]
+    old, now = entry_["digest"], method_digest.same_method(methods, "TensorCore", entry_["digest"])
+    decl = "primary=flop_per_clk_per_sm:higher"
+
+    def side(fname, digest, values):
+        bench = [entry(f"TensorCore/wgmma/throughput/f16/n:{i}", decl, {"flop_per_clk_per_sm": v},
+                       method=method_digest.label_id(digest, decl)) for i, v in enumerate(values)]
+        return write(tmp_path, fname, bench, archbench_method_TensorCore=f"digest {digest}, host v1, harness v1")
+
+    base = side("base.json", now, [4095.0] * 4)
+    code, out = run(base, side("before.json", old, [4095.0] * 4))
+    assert code == 0 and "Verdict: no regression" in out and "Method changed" not in out, out
+    # Judged, so a real drop under the declared method is a regression.
+    code, out = run(base, side("slower.json", old, [4095.0, 4095.0, 3500.0, 3500.0]))
+    assert code == 1, out
+    # A digest nobody declared stays another method.
+    code, out = run(base, side("other.json", "0123456789abcdef", [4095.0] * 4))
+    assert "Method changed: 4 metric(s)" in out, out
