@@ -39,27 +39,26 @@ namespace dev::mma {
 
 // mma.sp: the metadata register e after C, sparsity selector 0 (the lanes that hold the metadata;
 // every lane holds a valid word, so any selector reads one).
-#define AB_MMA_SP_4_2_2(PTX)                                                     \
+#define AB_MMA_SP_4_2_2(PTX)                                                   \
   asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%0,%1,%2,%3}, %8, 0x0;" \
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                  \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                \
                : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(e))
-#define AB_MMA_SP_4_4_4(PTX)                                                                       \
-  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;"    \
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                    \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), \
-                 "r"(e))
+#define AB_MMA_SP_4_4_4(PTX)                                                                  \
+  asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;" \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                               \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(e))
 
 // An op: register type, counts in registers of that type, the minimum architecture, one step
 // (e: the metadata word, read by sparse ops only).
-#define AB_MMA_OP_OF(NAME, SPARSE, REG, D, A, B, ARCH, ASM, PTX)                                        \
-  struct NAME {                                                                                         \
-    using Reg = REG;                                                                                    \
-    static constexpr int kD = D, kA = A, kB = B;                                                        \
-    static constexpr bool kSparse = SPARSE;                                                             \
-    static __device__ __forceinline__ void step(Reg (&d)[D], const Reg (&a)[A], const Reg (&b)[B],      \
-                                                [[maybe_unused]] std::uint32_t e) {                     \
-      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                                \
-    }                                                                                                   \
+#define AB_MMA_OP_OF(NAME, SPARSE, REG, D, A, B, ARCH, ASM, PTX)                                   \
+  struct NAME {                                                                                    \
+    using Reg = REG;                                                                               \
+    static constexpr int kD = D, kA = A, kB = B;                                                   \
+    static constexpr bool kSparse = SPARSE;                                                        \
+    static __device__ __forceinline__ void step(Reg (&d)[D], const Reg (&a)[A], const Reg (&b)[B], \
+                                                [[maybe_unused]] std::uint32_t e) {                \
+      ARCHBENCH_IF_ARCH_BELOW(ARCH, __trap(), ASM(PTX));                                           \
+    }                                                                                              \
   }
 #define AB_MMA_OP(NAME, REG, D, A, B, ARCH, ASM, PTX) AB_MMA_OP_OF(NAME, false, REG, D, A, B, ARCH, ASM, PTX)
 #define AB_MMA_SP_OP(NAME, A, ARCH, PTX) \

@@ -26,13 +26,15 @@ constexpr int kBBytes = kN * kWgmmaKBytes;
 
 // Operands: %0..%3 D (in: c; C the constraint of the accumulator's type), %4 A, %5 B descriptors;
 // scale-d true: D = A B + D.
-#define AB_WGMMA_NUMERICS(SHAPE_TYPES, TAIL, C)                                                    \
-  asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, 1, 1;\nwgmma.fence.sync.aligned;\n"               \
-               "wgmma.mma_async.sync.aligned." SHAPE_TYPES " {%0, %1, %2, %3}, %4, %5, p" TAIL ";\n" \
-               "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}\n"           \
-               : "+" C(d[0]), "+" C(d[1]), "+" C(d[2]), "+" C(d[3])                               \
-               : "l"(da), "l"(db)                                                                 \
-               : "memory")
+#define AB_WGMMA_NUMERICS(SHAPE_TYPES, TAIL, C)                                       \
+  asm volatile(                                                                       \
+      "{\n.reg .pred p;\nsetp.eq.u32 p, 1, 1;\nwgmma.fence.sync.aligned;\n"           \
+      "wgmma.mma_async.sync.aligned." SHAPE_TYPES " {%0, %1, %2, %3}, %4, %5, p" TAIL \
+      ";\n"                                                                           \
+      "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}\n"       \
+      : "+" C(d[0]), "+" C(d[1]), "+" C(d[2]), "+" C(d[3])                            \
+      : "l"(da), "l"(db)                                                              \
+      : "memory")
 
 // T: the op's index in tc_numerics_wgmma_ops().
 template <int T>

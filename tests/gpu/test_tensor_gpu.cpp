@@ -70,7 +70,8 @@ TEST(TensorCore, MmaIsExactAndSparseFollowsItsMetadata) {
   const GpuInfo& g = Gpu::current().info();
   int sparse = 0;
   for (const MmaOpInfo& op : mma_ops()) {
-    if (op.m != 16 || op.dtype == TensorDtype::f64 || op.d_regs != op.m * op.n / 32 || mma_op_unsupported(op, g)) continue;
+    if (op.m != 16 || op.dtype == TensorDtype::f64 || op.d_regs != op.m * op.n / 32 || mma_op_unsupported(op, g))
+      continue;
     EXPECT_NO_THROW(check_mma_exact_every_pattern(op.op)) << op.family() << " " << op.name;
     sparse += op.sparse;
   }
@@ -106,18 +107,23 @@ TEST(TensorCore, SparseWgmmaIsExactAndBeatsDense) {
   for (const WgmmaTypeInfo& t : wgmma_types())
     for (int n : kWgmmaNs)
       for (WgmmaMode mode : {WgmmaMode::ss, WgmmaMode::rs, WgmmaMode::ss_latency})
-        EXPECT_NO_THROW(check_wgmma_exact(t.type, n, mode, 1, 2, true)) << t.name << " n" << n << " " << wgmma_mode_name(mode);
+        EXPECT_NO_THROW(check_wgmma_exact(t.type, n, mode, 1, 2, true))
+            << t.name << " n" << n << " " << wgmma_mode_name(mode);
   EXPECT_NO_THROW(check_wgmma_exact(WgmmaType::f16_f32, 256, WgmmaMode::ss, kWgmmaMaxWarpgroupsPerBlock, 3, true));
   const int all = Gpu::current().info().sm_count;
   for (const WgmmaTypeInfo& t : wgmma_types()) {
     // A and B from shared memory: 128 B/clk/SM of it carries N x 64 + 2048 bytes per instruction.
-    const TensorThroughput sp = measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::ss, 2, all, true}, TensorFill::random);
+    const TensorThroughput sp =
+        measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::ss, 2, all, true}, TensorFill::random);
     // A from registers: only B's N x 64 bytes.
-    const TensorThroughput rs = measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::rs, 2, all, true}, TensorFill::random);
-    const TensorThroughput dense = measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::ss, 2, all}, TensorFill::random);
-    std::printf("wgmma %-12s n256: sparse ss %6.0f (%.1f %%), rs %6.0f (%.1f %% of the sparse peak), dense %6.0f FLOP/clk/SM\n",
-                t.name, sp.summary.per_sm_rate_mean, sp.pct_of_peak, rs.summary.per_sm_rate_mean, rs.pct_of_peak,
-                dense.summary.per_sm_rate_mean);
+    const TensorThroughput rs =
+        measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::rs, 2, all, true}, TensorFill::random);
+    const TensorThroughput dense =
+        measure_wgmma_throughput(t.type, 256, WgmmaShape{WgmmaMode::ss, 2, all}, TensorFill::random);
+    std::printf(
+        "wgmma %-12s n256: sparse ss %6.0f (%.1f %%), rs %6.0f (%.1f %% of the sparse peak), dense %6.0f FLOP/clk/SM\n",
+        t.name, sp.summary.per_sm_rate_mean, sp.pct_of_peak, rs.summary.per_sm_rate_mean, rs.pct_of_peak,
+        dense.summary.per_sm_rate_mean);
     EXPECT_GT(sp.summary.per_sm_rate_mean, 1.2 * dense.summary.per_sm_rate_mean) << t.name;
     EXPECT_GT(rs.summary.per_sm_rate_mean, 1.2 * dense.summary.per_sm_rate_mean) << t.name;
     if (sp.peak_flop_per_clk_per_sm) {

@@ -132,7 +132,7 @@ TEST(TensorOps, FragmentMapsCoverTheirK) {
   const MmaOpInfo& f16k32 = mma_op_info(MmaOp::sp_f16_m16n8k32_f32);
   EXPECT_EQ(mma_a_k_index(f16k32, 1, 4, {0, 1}), 20);  // a4: row g, columns 16 + 4 t ..
   const MmaOpInfo& s8k64 = mma_op_info(MmaOp::sp_s8_m16n8k64_s32);
-  EXPECT_EQ(mma_a_k_index(s8k64, 2, 9, {1, 3}), 51);   // a9: columns 8 t + 32 .., the first chunk's second nonzero
+  EXPECT_EQ(mma_a_k_index(s8k64, 2, 9, {1, 3}), 51);  // a9: columns 8 t + 32 .., the first chunk's second nonzero
   EXPECT_EQ(mma_b_k_index(mma_op_info(MmaOp::s8_m16n8k32_s32), 1, 5), 21);  // b5: 4 t + 1 + 16
   EXPECT_EQ(mma_a_k_index(mma_op_info(MmaOp::tf32_m16n8k8_f32), 3, 2), 7);  // a2: column t + 4
   for (const MmaOpInfo& op : mma_ops()) {
@@ -155,7 +155,8 @@ TEST(TensorOps, FragmentMapsCoverTheirK) {
         EXPECT_EQ(a_hits[std::size_t(k)], kept ? 2 : 0) << op.name << " pattern " << pattern.nibble << " k " << k;
       }
       if (op.sparse) {  // the nibble names its positions: first in bits 0-1, second in bits 2-3
-        EXPECT_EQ(int(pattern.nibble & 3), pattern.positions.first + (op.dtype == TensorDtype::tf32 ? pattern.positions.first : 0));
+        EXPECT_EQ(int(pattern.nibble & 3),
+                  pattern.positions.first + (op.dtype == TensorDtype::tf32 ? pattern.positions.first : 0));
         EXPECT_EQ(mma_uniform_metadata(pattern.nibble) >> 28, pattern.nibble);
       }
     }
