@@ -38,3 +38,24 @@ def test_a_readable_figure_has_no_problem():
     fig.tight_layout()
     assert readability_problems(fig) == []
     plt.close(fig)
+
+
+def test_the_tensor_plots_keep_sparse_apart_from_dense(tmp_path, monkeypatch):
+    """plot_tensorcore on the committed sparse H200 run: sparse wgmma is its own bar and its own
+    panel (% of the sparse peak), never a dense wgmma bar; the figures pass the readability check."""
+    import glob
+    import plot_tensorcore
+    path = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "results", "nvidia-h200", "tensor",
+                                         "2026-11-29-sparse-*.json.gz")))[0]
+    label, ctx, (best, wg_n, wg_lat, sp_n) = plot_tensorcore.load(path)
+    assert best[("f16", "wgmma SS")]["name"].startswith("TensorCore/wgmma/throughput/")
+    assert 99 < best[("f16", "wgmma SS")]["pct"] < 100.5
+    assert best[("f16", "wgmma.sp RS")]["name"].startswith("TensorCore/wgmma_sp/throughput/")
+    assert best[("f16", "wgmma.sp RS")]["flops"] > 1.7 * best[("f16", "wgmma SS")]["flops"]
+    assert ("s8", "mma.sp") in best and len(sp_n) > 0
+    problems = tmp_path / "problems.txt"
+    monkeypatch.setenv("ARCHBENCH_PLOT_PROBLEMS", str(problems))
+    figures = plot_tensorcore.plot_throughput([(label, ctx, (best, wg_n, wg_lat, sp_n))], str(tmp_path))
+    figures += plot_tensorcore.plot_wgmma_n([(label, ctx, (best, wg_n, wg_lat, sp_n))], str(tmp_path))
+    assert len(figures) >= 2
+    assert not problems.exists() or not problems.read_text().strip(), problems.read_text()
