@@ -113,39 +113,33 @@ struct Asm;
   "wgmma.mma_async.sp.sync.aligned." SHAPE_TYPES " {d0" AB_FOR_##R(AB_REG) "}, " A ", " B ", " E ", 0, " P TAIL ";\n"
 #define AB_SP_SS(SHAPE_TYPES, R, P, TAIL) AB_INSTR_SP(SHAPE_TYPES, R, "%1", "%2", "%4", P, TAIL)
 #define AB_SP_RS(SHAPE_TYPES, R, P, TAIL) AB_INSTR_SP(SHAPE_TYPES, R, "{%3, %4, %5, %6}", "%1", "%7", P, TAIL)
-#define AB_WGMMA_SP(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                       \
-  template <>                                                                                                       \
-  struct AsmSp<WgmmaType::T, N> {                                                                                   \
-    static __device__ __forceinline__ std::uint32_t ss(std::uint64_t da, std::uint64_t db, std::uint32_t n,        \
-                                                       std::uint32_t e) {                                           \
-      std::uint32_t s;                                                                                              \
-      asm volatile(AB_BODY(R, AB_SP_SS("m64n" #N "k" #K TYPES, R, "pz", SS_TAIL),                                   \
-                           AB_SP_SS("m64n" #N "k" #K TYPES, R, "pt", SS_TAIL), "%3", AB_LOOP_THROUGHPUT, ADD)       \
-                   : "=r"(s)                                                                                        \
-                   : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
-                   : "memory");                                                                                     \
-      return s;                                                                                                     \
-    }                                                                                                               \
-    static __device__ __forceinline__ std::uint32_t ss_latency(std::uint64_t da, std::uint64_t db, std::uint32_t n, \
-                                                               std::uint32_t e) {                                   \
-      std::uint32_t s;                                                                                              \
-      asm volatile(AB_BODY(R, AB_SP_SS("m64n" #N "k" #K TYPES, R, "pz", SS_TAIL),                                   \
-                           AB_SP_SS("m64n" #N "k" #K TYPES, R, "pt", SS_TAIL), "%3", AB_LOOP_LATENCY, ADD)          \
-                   : "=r"(s)                                                                                        \
-                   : "l"(da), "l"(db), "r"(n), "r"(e)                                                               \
-                   : "memory");                                                                                     \
-      return s;                                                                                                     \
-    }                                                                                                               \
-    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,               \
-                                                       std::uint32_t n, std::uint32_t e) {                          \
-      std::uint32_t s;                                                                                              \
-      asm volatile(AB_BODY(R, AB_SP_RS("m64n" #N "k" #K TYPES, R, "pz", RS_TAIL),                                   \
-                           AB_SP_RS("m64n" #N "k" #K TYPES, R, "pt", RS_TAIL), "%2", AB_LOOP_THROUGHPUT, ADD)       \
-                   : "=r"(s)                                                                                        \
-                   : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(e)                            \
-                   : "memory");                                                                                     \
-      return s;                                                                                                     \
-    }                                                                                                               \
+// A sparse SS method: LOOP throughput (one commit group left in flight) or latency (each alone).
+#define AB_SP_SS_METHOD(NAME, N, K, R, TYPES, TAIL, LOOP, ADD)                                         \
+  static __device__ __forceinline__ std::uint32_t NAME(std::uint64_t da, std::uint64_t db, std::uint32_t n, \
+                                                       std::uint32_t e) {                              \
+    std::uint32_t s;                                                                                   \
+    asm volatile(AB_BODY(R, AB_SP_SS("m64n" #N "k" #K TYPES, R, "pz", TAIL),                          \
+                         AB_SP_SS("m64n" #N "k" #K TYPES, R, "pt", TAIL), "%3", LOOP, ADD)             \
+                 : "=r"(s)                                                                             \
+                 : "l"(da), "l"(db), "r"(n), "r"(e)                                                    \
+                 : "memory");                                                                          \
+    return s;                                                                                          \
+  }
+#define AB_WGMMA_SP(T, N, K, R, TYPES, SS_TAIL, RS_TAIL, ADD)                                                 \
+  template <>                                                                                                 \
+  struct AsmSp<WgmmaType::T, N> {                                                                             \
+    AB_SP_SS_METHOD(ss, N, K, R, TYPES, SS_TAIL, AB_LOOP_THROUGHPUT, ADD)                                     \
+    AB_SP_SS_METHOD(ss_latency, N, K, R, TYPES, SS_TAIL, AB_LOOP_LATENCY, ADD)                                \
+    static __device__ __forceinline__ std::uint32_t rs(const std::uint32_t (&a)[4], std::uint64_t db,         \
+                                                       std::uint32_t n, std::uint32_t e) {                    \
+      std::uint32_t s;                                                                                        \
+      asm volatile(AB_BODY(R, AB_SP_RS("m64n" #N "k" #K TYPES, R, "pz", RS_TAIL),                             \
+                           AB_SP_RS("m64n" #N "k" #K TYPES, R, "pt", RS_TAIL), "%2", AB_LOOP_THROUGHPUT, ADD) \
+                   : "=r"(s)                                                                                  \
+                   : "l"(db), "r"(n), "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(e)                      \
+                   : "memory");                                                                               \
+      return s;                                                                                               \
+    }                                                                                                         \
   };
 
 // Every N of one type through the per-shape macro M (AB_WGMMA or AB_WGMMA_SP): registers per thread
@@ -188,6 +182,26 @@ AB_WGMMA_TYPES(AB_SPARSE)
 
 constexpr int kMaxThreads = 128 * kWgmmaMaxWarpgroupsPerBlock;
 
+// The block copies A's and B's images to shared memory; the generic-proxy stores must be visible
+// to wgmma's async proxy before it reads them.
+__device__ __forceinline__ void stage_operands(uint4* smem, const uint4* __restrict__ a_image, int a_words,
+                                               const uint4* __restrict__ b_image, int b_words) {
+  for (int i = threadIdx.x; i < a_words + b_words; i += blockDim.x)
+    smem[i] = i < a_words ? a_image[i] : b_image[i - a_words];
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+}
+
+// This thread's A register fragment (wgmma ...RS) from the K-major image at the start of smem.
+__device__ __forceinline__ void load_a_fragment(const uint4* smem, std::uint32_t (&a)[4]) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    a[r] = *reinterpret_cast<const std::uint32_t*>(
+        bytes + wgmma_operand_offset(wgmma_a_register_row(warp, lane, r), wgmma_a_register_kbyte(lane, r)));
+}
+
 template <WgmmaType T, int N, WgmmaMode M>
 __global__ void __launch_bounds__(kMaxThreads)
     wgmma_kernel(const uint4* __restrict__ a_image, const uint4* __restrict__ b_image, std::uint32_t iterations,
@@ -195,19 +209,10 @@ __global__ void __launch_bounds__(kMaxThreads)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaKBytes) / 16];
   constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaKBytes / 16;
-  for (int i = threadIdx.x; i < kAWords + kBWords; i += blockDim.x)
-    smem[i] = i < kAWords ? a_image[i] : b_image[i - kAWords];
-  // The generic-proxy stores must be visible to wgmma's async proxy before it reads them.
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
+  stage_operands(smem, a_image, kAWords, b_image, kBWords);
   const std::uint64_t da = wgmma_descriptor(smem), db = wgmma_descriptor(smem + kAWords);
-  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   std::uint32_t a[4];
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
-#pragma unroll
-  for (int r = 0; r < 4; ++r)
-    a[r] = *reinterpret_cast<const std::uint32_t*>(
-        bytes + wgmma_operand_offset(wgmma_a_register_row(warp, lane, r), wgmma_a_register_kbyte(lane, r)));
+  load_a_fragment(smem, a);
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   __syncthreads();  // the warpgroups of a block start together
   const WarpClock clock = warp_clock_start();
@@ -236,20 +241,11 @@ __global__ void __launch_bounds__(kMaxThreads)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   __shared__ alignas(128) uint4 smem[(kWgmmaABytes + N * kWgmmaSparseBBytes) / 16];
   constexpr int kAWords = kWgmmaABytes / 16, kBWords = N * kWgmmaSparseBBytes / 16;
-  for (int i = threadIdx.x; i < kAWords + kBWords; i += blockDim.x)
-    smem[i] = i < kAWords ? a_image[i] : b_image[i - kAWords];
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
+  stage_operands(smem, a_image, kAWords, b_image, kBWords);
   const std::uint64_t da = wgmma_descriptor(smem), db = wgmma_descriptor(smem + kAWords, 8 * kWgmmaSparseBBytes);
   const std::uint32_t e = __funnelshift_l(metadata, metadata, 4 * (threadIdx.x % 8));
-  // RS: A's nonzeros (64 x 32 bytes) in the dense form's register fragment.
-  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  std::uint32_t a[4];
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(smem);
-#pragma unroll
-  for (int r = 0; r < 4; ++r)
-    a[r] = *reinterpret_cast<const std::uint32_t*>(
-        bytes + wgmma_operand_offset(wgmma_a_register_row(warp, lane, r), wgmma_a_register_kbyte(lane, r)));
+  std::uint32_t a[4];  // RS: A's nonzeros (64 x 32 bytes) in the dense form's register fragment
+  load_a_fragment(smem, a);
   WarpTiming* mine = &out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32];
   __syncthreads();
   const WarpClock clock = warp_clock_start();
