@@ -129,8 +129,9 @@ PIPELINE = [
     ("INT32", "multiply-add (IMAD)", r"^Pipeline/throughput/imad/"),
     ("FP32", "SFU (MUFU.RSQ)", r"^Pipeline/throughput/mufu_rsq/"),
 ]
+# The 2:4 sparse forms' rates are dense-equivalent FLOP/s against twice the dense peak.
 TENSOR = [("wgmma", r"^TensorCore/wgmma/throughput/([^/]+)/"), ("mma.sync", r"^TensorCore/mma_sync/throughput/([^/_]+)_"),
-          ("cuBLAS", r"^TensorCore/cublas/([^/]+)/")]
+          ("wgmma.sp, 2:4 sparse", r"^TensorCore/wgmma_sp/throughput/([^/]+)/"), ("cuBLAS", r"^TensorCore/cublas/([^/]+)/")]
 
 
 def compute(run):

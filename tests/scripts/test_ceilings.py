@@ -84,3 +84,20 @@ def test_a_run_without_any_ceiling_is_an_error(tmp_path):
         {"name": "Launch/thing/manual_time", "run_type": "iteration", "label": "primary=x:higher", "x": 1.0}]}))
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ceilings.py"), str(other)], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_the_sparse_tensor_ceiling_is_carried_out(tmp_path):
+    """The committed sparse H200 run: wgmma.sp's ceiling per type, dense-equivalent, against twice the
+    dense peak (A from registers reaches it); a run without sparse rows says not measured."""
+    import glob
+    path = sorted(glob.glob(os.path.join(ROOT, "results", "nvidia-h200", "tensor", "2026-11-29-sparse-*.json.gz")))[0]
+    c = ceilings.ceilings(resultfile.load(path), path)
+    sparse = {r["precision"]: r for r in c["compute"] if r["unit"] == "tensor cores (wgmma.sp, 2:4 sparse)"}
+    assert {"f16", "bf16", "tf32", "e4m3", "e5m2", "s8"} <= set(sparse)
+    assert sparse["f16"]["peak_flop_per_clk_per_sm"] == 8192 and 0.99 < sparse["f16"]["ratio"] <= 1.0005
+    assert "/rs/" in sparse["f16"]["benchmark"]
+    numerics = sorted(glob.glob(os.path.join(ROOT, "results", "nvidia-h200", "tensor", "2026-11-29-numerics-*.json.gz")))[0]
+    none = [r for r in ceilings.ceilings(resultfile.load(numerics), numerics)["compute"]
+            if r["unit"] == "wgmma.sp, 2:4 sparse"]
+    assert none and "not_measured" in none[0], none
+
