@@ -4,17 +4,23 @@
 Usage:
     import_references.py mt4g FILE.json... [--commit SHA] [--out DIR]
     import_references.py gpu-benches DIR [--commit SHA] [--out DIR]
+    import_references.py ai-kernels DIR [--commit SHA] [--out DIR]
+    import_references.py chipbenchmarker README.md [--commit SHA] [--out DIR]
 
 mt4g: MT4G's result JSON (github.com/caps-tum/mt4g, sample_results/<GPU>.json), each figure with
 its method (p-chase), its sample and confidence where MT4G gives them. gpu-benches: RRZE
 gpu-benches' result files (github.com/RRZE-HPC/gpu-benches; DIR holds gpu-latency/, gpu-l2-cache/,
 gpu-cache/, gpu-stream/ as the repository does), each figure computed from the rows it names: a
 latency is the median over the data sets inside one level, a bandwidth the best row or the mean
-of a window, as each quantity says. The level windows come from the GPU's public L1 and L2 sizes
+of a window, as each quantity says. ai-kernels: the latency curves of Mark Dewing's AI_kernels
+(github.com/markdewing/AI_kernels; DIR holds latency/data/<gpu>.dat: bytes, KiB, MiB, cycles per
+footprint), read in the same level windows as gpu-latency's. chipbenchmarker: the Performance
+table of ChipBenchmarker's README (github.com/chanzhennan/ChipBenchmarker), one row per GPU, each
+value the cell its column names. The level windows come from the GPU's public L1 and L2 sizes
 (results/reference/facts/gpus.json), never from the curve a tool drew.
 
 Writes one file per GPU and source into DIR (default results/reference/): mt4g-<gpu>.json,
-rrze-gpu-benches-<gpu>.json, in the reference format (docs/references.md): every value a positive
+rrze-gpu-benches-<gpu>.json, ai-kernels-<gpu>.json, chipbenchmarker-<gpu>.json, in the reference format (docs/references.md): every value a positive
 number with a `source` (repository, commit, file, the rows or keys used) and a one-line
 `provenance`. The source files the committed references were made from are in
 tests/data/sources/ (tests/scripts/test_import_references.py makes them again and compares).
@@ -31,6 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FACTS = os.path.join(HERE, "..", "results", "reference", "facts", "gpus.json")
 MT4G_REPO, MT4G_COMMIT = "github.com/caps-tum/mt4g", "4cc55662a9541a40e91909c61d543c524ae04fcb"
 RRZE_REPO, RRZE_COMMIT = "github.com/RRZE-HPC/gpu-benches", "1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b"
+AIK_REPO, AIK_COMMIT = "github.com/markdewing/AI_kernels", "d916a39bf01685df536f09aa11eadc35758956b9"
+CHIPB_REPO, CHIPB_COMMIT = "github.com/chanzhennan/ChipBenchmarker", "f556fbe12a980ab0478c44739927023834a63cc9"
 GIB = 1024.0 ** 3
 
 # MT4G's device names, and gpu-benches' file stems, to the model ids of gpus.json.
@@ -41,6 +49,16 @@ MT4G_MODELS = {"NVIDIA A100-PCIE-40GB": "a100-40", "NVIDIA GeForce RTX 2080 Ti":
 RRZE_MODELS = {"a100_40": "a100-40", "a100_80": "a100-80", "a40": "a40", "gh200": "gh200", "h100_pcie": "h100-pcie",
                "h200": "h200", "l40": "l40", "mi100": "mi100", "mi210": "mi210", "mi300a": "mi300a",
                "mi300x": "mi300x", "rx6900xt": "rx-6900-xt", "v100": "v100"}
+# AI_kernels' curve files. Its "RTX 2000" is an RTX A2000: the README's table gives it a 128 KiB L1,
+# a 3 MiB L2 and 6 GiB of memory, which only the Ampere GA106 board of that name has (the Ada
+# "RTX 2000" has a 12 MB L2 and 16 GB); its curve's L2 edge (near 3 MB) agrees.
+AIK_MODELS = {"4090": "rtx-4090", "5090": "rtx-5090", "a100sxm": "a100-80", "b200": "b200", "b300": "b300",
+              "gh200": "gh200", "h100sxm": "h100-sxm", "rtx2000": "rtx-a2000", "rtxpro6000": "rtx-pro-6000",
+              "v100": "v100"}
+# ChipBenchmarker's row labels. Its MXC500 (MetaX) has no public cache sizes or release month to
+# place it by; it is left out.
+CHIPB_MODELS = {"CUDA A100(80G)": "a100-80", "CUDA H800(80G)": "h800-pcie", "AMD MI210(64G)": "mi210",
+                "AMD RX7900(20G)": "rx-7900-xt"}
 
 
 class InputError(Exception):
@@ -58,7 +76,7 @@ def reference(model, facts, source_name, provenance, clock_mhz=None):
     f = facts[model]
     ctx = {"gpu_name": f"{f['vendor']} {f['name']} ({source_name})", "gpu_model": model, "gpu_vendor": f["vendor"],
            "gpu_chip": f["chip"], "gpu_architecture": f["architecture"], "gpu_release": f["release"],
-           "reference": True, "provenance": provenance,
+           "reference": True, "reference_source": source_name, "provenance": provenance,
            "note": "Figures from the source's own published files, each naming the keys or rows it comes from; "
                    "the source's code is not used. Latencies in cycles at the clock the source gives."}
     if clock_mhz:
@@ -191,10 +209,9 @@ def _kb(n):
     return f"{n / 1024:g} kB" if n < 1 << 20 else f"{n / (1 << 20):g} MB"
 
 
-def rrze_latency(path, rel, gpu, ref, commit):
-    """gpu-latency: columns iterations, clock, data set (kB), ns, cycles...; the median cycles per level."""
-    rows = [(float(r[0]) * 1024, float(r[1])) for r in
-            _rows(path, rf"^\s*\d+\s+\d+\s+({NUMBER})\s+{NUMBER}\s+({NUMBER})")]
+def level_latencies(rows, gpu):
+    """(quantity, median cycles, lo, hi, what, points) per level of a latency curve [(bytes, cycles)],
+    each the median inside its level's window from the GPU's public L1 and L2 sizes."""
     l1, l2 = gpu.get("l1_bytes"), gpu.get("l2_bytes")
     if not l1 or not l2:
         return
@@ -202,10 +219,16 @@ def rrze_latency(path, rel, gpu, ref, commit):
                                    ("l2_hit_latency_cycles", 4 * l1, l2 / 4, "from 4x the L1 to a quarter of the L2"),
                                    ("dram_latency_cycles", 4 * l2, 16 * l2, "from 4x to 16x the L2")):
         w = _window(rows, lo, hi)
-        if len(w) < 3:
-            continue
-        add(ref, quantity, statistics.median(y for _, y in w),
-            _rrze_source(commit, rel, f"data sets {_kb(lo)}-{_kb(hi)}"),
+        if len(w) >= 3:
+            yield quantity, statistics.median(y for _, y in w), lo, hi, what, w
+
+
+def rrze_latency(path, rel, gpu, ref, commit):
+    """gpu-latency: columns iterations, clock, data set (kB), ns, cycles...; the median cycles per level."""
+    rows = [(float(r[0]) * 1024, float(r[1])) for r in
+            _rows(path, rf"^\s*\d+\s+\d+\s+({NUMBER})\s+{NUMBER}\s+({NUMBER})")]
+    for quantity, value, lo, hi, what, w in level_latencies(rows, gpu):
+        add(ref, quantity, value, _rrze_source(commit, rel, f"data sets {_kb(lo)}-{_kb(hi)}"),
             f"{rel}: median of the cycles column over its {len(w)} data sets of {_kb(w[0][0])}-{_kb(w[-1][0])} "
             f"({what}), a pointer chase by one thread", "p-chase")
 
@@ -287,6 +310,92 @@ def import_gpu_benches(root, facts, commit=RRZE_COMMIT):
     return [(f"rrze-gpu-benches-{m}.json", ref) for m, ref in sorted(out.items()) if ref["benchmarks"]]
 
 
+# --- AI_kernels ------------------------------------------------------------------------------------
+
+def import_ai_kernels(root, facts, commit=AIK_COMMIT):
+    folder = os.path.join(root, "latency", "data")
+    if not os.path.isdir(folder):
+        raise InputError(f"{root}: no latency/data/ folder (a checkout of AI_kernels, or tests/data/sources/ai-kernels)")
+    out = []
+    for f in sorted(os.listdir(folder)):
+        stem = f[:-4] if f.endswith(".dat") else None
+        if stem not in AIK_MODELS:
+            continue
+        model, rel = AIK_MODELS[stem], f"latency/data/{f}"
+        rows = [(float(r[0]), float(r[1])) for r in
+                _rows(os.path.join(folder, f), rf"^\s*(\d+)\s+\d+\s+\d+\s+({NUMBER})\s*$")]
+        ref = reference(model, facts, "AI_kernels",
+                        f"AI_kernels ({AIK_REPO}) at {commit[:12]}: {rel}, its latency curve (clocks not locked, "
+                        f"latency/README.md)")
+        for quantity, value, lo, hi, what, w in level_latencies(rows, facts[model]):
+            add(ref, quantity, value,
+                {"repository": AIK_REPO, "commit": commit, "file": rel, "rows": f"footprints {_kb(lo)}-{_kb(hi)}"},
+                f"{rel}: median of the cycles column over its {len(w)} footprints of {_kb(w[0][0])}-{_kb(w[-1][0])} "
+                f"({what}), a pointer chase by one thread", "p-chase")
+        if ref["benchmarks"]:
+            out.append((f"ai-kernels-{model}.json", ref))
+    if not out:
+        raise InputError(f"{folder}: no latency curve of a known GPU ({', '.join(sorted(AIK_MODELS))}.dat)")
+    return out
+
+
+# --- ChipBenchmarker -------------------------------------------------------------------------------
+
+# Its Performance table's columns (the header's text) to quantities: (quantity, unit the cell is
+# in, the factor to the quantity's unit). GB/s are read as 10^9 bytes per second.
+CHIPB_COLUMNS = {"Dram BW (Read)": ("dram_read_bytes_per_second", "GB/s", 1e9),
+                 "Dram BW (Write)": ("dram_write_bytes_per_second", "GB/s", 1e9),
+                 "Dram BW (Copy)": ("dram_copy_bytes_per_second", "GB/s", 1e9),
+                 "Dram Latency (cycles)": ("dram_latency_cycles", "", 1),
+                 "L2 BW": ("l2_read_bytes_per_second", "GB/s", 1e9),
+                 "L2 Latency (cycles)": ("l2_hit_latency_cycles", "", 1),
+                 "L1 Latency (cycles)": ("l1_hit_latency_cycles", "", 1),
+                 "Smem BW (Measured) (byte/cycle)": ("smem_read_bytes_per_clk_per_sm", "", 1),
+                 "Smem Latency (cycles)": ("smem_latency_cycles", "", 1)}
+
+
+def _cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def import_chipbenchmarker(path, facts, commit=CHIPB_COMMIT):
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}")
+    start = next((i for i, l in enumerate(lines) if l.strip() == "## Performance"), None)
+    if start is None or start + 3 >= len(lines) or not lines[start + 2].lstrip().startswith("|"):
+        raise InputError(f"{path}: no '## Performance' table (ChipBenchmarker's README.md)")
+    header = _cells(lines[start + 2])
+    out = []
+    for n, line in enumerate(lines[start + 4:], start + 5):
+        if not line.lstrip().startswith("|"):
+            break
+        cells = _cells(line)
+        label = re.sub(r"^\[(.*?)\]\(.*\)$", r"\1", cells[0])
+        if label not in CHIPB_MODELS:
+            continue
+        model = CHIPB_MODELS[label]
+        ref = reference(model, facts, "ChipBenchmarker",
+                        f"ChipBenchmarker ({CHIPB_REPO}) at {commit[:12]}: README.md's Performance table, the "
+                        f"row of {label}")
+        for column, cell in zip(header, cells):
+            if column not in CHIPB_COLUMNS:
+                continue
+            quantity, unit, factor = CHIPB_COLUMNS[column]
+            m = re.fullmatch(rf"({NUMBER})\s*{re.escape(unit)}", cell)
+            if not m:
+                continue  # a cell the source has not measured (its hammer sign) or left empty
+            add(ref, quantity, float(m.group(1)) * factor,
+                {"repository": CHIPB_REPO, "commit": commit, "file": "README.md", "rows": f"line {n}: {label}"},
+                f"README.md: the Performance table's {column!r} of {label} ({cell}, line {n})")
+        if ref["benchmarks"]:
+            out.append((f"chipbenchmarker-{model}.json", ref))
+    if not out:
+        raise InputError(f"{path}: no row of a known GPU in the Performance table ({', '.join(CHIPB_MODELS)})")
+    return out
+
+
 def write(out_dir, name, doc):
     path = os.path.join(out_dir, name)
     with open(path, "w") as f:
@@ -304,15 +413,27 @@ def main(argv=None):
     g = sub.add_parser("gpu-benches", help="a gpu-benches checkout (or its result files in the same folders)")
     g.add_argument("dir")
     g.add_argument("--commit", default=RRZE_COMMIT)
-    for p in (m, g):
+    a = sub.add_parser("ai-kernels", help="an AI_kernels checkout (or its latency/data/ files)")
+    a.add_argument("dir")
+    a.add_argument("--commit", default=AIK_COMMIT)
+    c = sub.add_parser("chipbenchmarker", help="ChipBenchmarker's README.md")
+    c.add_argument("readme")
+    c.add_argument("--commit", default=CHIPB_COMMIT)
+    for p in (m, g, a, c):
         p.add_argument("--out", default=os.path.join(HERE, "..", "results", "reference"))
     args = ap.parse_args(argv)
     try:
         if not os.path.isdir(args.out) or not os.access(args.out, os.W_OK):
             raise InputError(f"--out {args.out}: not a folder this user can write")
         facts = load_facts()
-        made = ([import_mt4g(f, facts, args.commit) for f in args.files] if args.source == "mt4g"
-                else import_gpu_benches(args.dir, facts, args.commit))
+        if args.source == "mt4g":
+            made = [import_mt4g(f, facts, args.commit) for f in args.files]
+        elif args.source == "gpu-benches":
+            made = import_gpu_benches(args.dir, facts, args.commit)
+        elif args.source == "ai-kernels":
+            made = import_ai_kernels(args.dir, facts, args.commit)
+        else:
+            made = import_chipbenchmarker(args.readme, facts, args.commit)
         for name, doc in made:
             path = write(args.out, name, doc)
             print(f"{path}: {len(doc['benchmarks'])} value(s)")

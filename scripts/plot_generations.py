@@ -9,10 +9,11 @@ a paper, with provenance).
 Writes DIR/generations_latency.{png,svg}: L1 hit, L2 hit, DRAM and conflict-free shared-memory
 latency per GPU, in cycles (or ns at each GPU's clock: measured for runs, the board's maximum
 for references). Quantities a file lacks are left out; files with none are skipped with a note.
-Also DIR/generations_release.{png,svg}: one panel per quantity (L1, L2 and DRAM latency in cycles,
-L2 capacity, L1 and DRAM read bandwidth), the GPUs in order of release (results/reference/facts/
-gpus.json; a run's GPU found by its CUDA name), archbench's own measurements as black stars beside
-the published ones, marked by source (MT4G, RRZE gpu-benches, papers).
+Also DIR/generations_release.{png,svg}: one panel per quantity (L1, L2, DRAM and shared-memory
+latency in cycles, L2 capacity, L1, L2 and DRAM read bandwidth, shared-memory read per SM per
+clock), the GPUs in order of release (results/reference/facts/gpus.json; a run's GPU found by its
+CUDA name), archbench's own measurements as black stars beside the published ones, marked by
+source (MT4G, RRZE gpu-benches, AI_kernels, ChipBenchmarker, papers).
 """
 import datetime
 import json
@@ -23,6 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plotlib import main, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.dates  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import resultfile  # noqa: E402
 
@@ -57,12 +59,16 @@ def from_run(doc):
     # The headlines of the Bandwidth feature (the best shape on the GPU), the L2 reads of shared
     # and private data at the footprint nearest a third of the L2, and the API's L2 size.
     for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read/"),
+                        ("l2_read_bytes_per_second", "Bandwidth/headline/L2/read/"),
                         ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read/"),
                         ("dram_write_bytes_per_second", "Bandwidth/headline/DRAM/write/"),
                         ("dram_copy_bytes_per_second", "Bandwidth/headline/DRAM/copy/")):
         b = next((b for b in rows if b["name"].startswith(prefix) and "bytes_per_second" in b), None)
         if b:
             q[key] = b["bytes_per_second"]
+    smem = next((b for b in rows if b["name"].startswith("Bandwidth/headline/smem/read/")), None)
+    if smem and "bytes_per_clk_per_sm" in smem:
+        q["smem_read_bytes_per_clk_per_sm"] = smem["bytes_per_clk_per_sm"]
     for case in ("shared", "private"):
         cands = [b for b in rows if b["name"].startswith(f"Bandwidth/l2/{case}/ld.cg/") and "bytes_per_second" in b]
         if cands and l2:
@@ -105,18 +111,26 @@ BY_RELEASE = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
               ("l2_hit_latency_cycles", "L2 hit latency", 1, "cycles"),
               ("dram_latency_cycles", "DRAM latency", 1, "cycles"),
               ("l2_bytes", "L2 capacity", 1 / 2 ** 20, "MiB"),
+              ("smem_latency_cycles", "shared-memory latency", 1, "cycles"),
               ("l1_read_bytes_per_second", "L1 read, every SM", 1e-12, "TB/s"),
-              ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s")]
+              ("l2_read_bytes_per_second", "L2 read", 1e-12, "TB/s"),
+              ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s"),
+              ("smem_read_bytes_per_clk_per_sm", "shared-memory read per SM", 1, "B/clk/SM")]
 FACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "reference", "facts", "gpus.json")
 
 
+# Each importer's source (the reference's context names it, scripts/import_references.py) and its
+# marker; the references typed from papers name none.
+SOURCE_MARKERS = {"MT4G": "^", "RRZE gpu-benches": "s", "AI_kernels": "D", "ChipBenchmarker": "v"}
+PAPERS = ("papers (Jia et al., Mei & Chu, a thesis, van Stigt et al.)", "o")
+
+
 def source_of(label, ctx):
-    """(source, marker) of a dataset: archbench's own run, MT4G, RRZE gpu-benches or a paper."""
+    """(source, marker) of a dataset: archbench's own run, an importer's source, or a paper."""
     if not ctx.get("reference"):
         return "archbench (this suite)", "*"
-    name = ctx.get("gpu_name", "")
-    return (("MT4G", "^") if "(MT4G)" in name else ("RRZE gpu-benches", "s") if "gpu-benches" in name
-            else ("papers (Jia et al., Mei & Chu, a thesis, van Stigt et al.)", "o"))
+    source = ctx.get("reference_source")
+    return (source, SOURCE_MARKERS.get(source, "P")) if source else PAPERS
 
 
 def release_of(ctx, facts):
@@ -143,7 +157,7 @@ def plot_by_release(datasets, args):
         facts = json.load(open(FACTS))["gpus"]
     except (OSError, ValueError, KeyError):
         return []
-    fig, axes = plt.subplots(2, 3, figsize=(17, 9.5))
+    fig, axes = plt.subplots(3, 3, figsize=(17, 13))
     seen = set()
     for ax, (key, title, scale, unit) in zip(axes.flat, BY_RELEASE):
         for label, ctx, (q, _mhz) in datasets:
@@ -166,9 +180,13 @@ def plot_by_release(datasets, args):
             continue
         if unit in ("MiB", "TB/s"):
             ax.set_yscale("log")
-            plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")  # 40, not 4 x 10^1
-            ax.yaxis.set_major_formatter(plain)
-            ax.yaxis.set_minor_formatter(plain)
+            # 40, not 4 x 10^1; labels at 1, 2 and 5 of each decade, the other ticks unlabelled
+            ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+            ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        # Years on every panel, however few GPUs it holds (a short span otherwise reads in months).
+        ax.xaxis.set_major_locator(matplotlib.dates.YearLocator(base=2))
+        ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%Y"))
         ax.grid(alpha=0.3)
     handles = {}
     for ax in axes.flat:
@@ -177,7 +195,7 @@ def plot_by_release(datasets, args):
     fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=4, fontsize=8)
     fig.suptitle("Across generations, by release: archbench's own measurements (black stars) beside published ones "
                  "(NVIDIA green, AMD red; each value's method in its source)", fontsize=10)
-    fig.tight_layout(rect=(0, 0.05, 1, 0.96))
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
     return save(fig, args.out, "generations_release")
 
 
