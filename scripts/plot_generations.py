@@ -11,7 +11,7 @@ latency per GPU, in cycles (or ns at each GPU's clock: measured for runs, the bo
 for references). Quantities a file lacks are left out; files with none are skipped with a note.
 Also DIR/generations_release.{png,svg}: one panel per quantity (L1, L2, DRAM and shared-memory
 latency in cycles, L2 capacity, L1, L2 and DRAM read bandwidth, shared-memory read per SM per
-clock), the GPUs in order of release (results/reference/facts/gpus.json; a run's GPU found by its
+clock; FP32, FP16 and INT8 throughput), the GPUs in order of release (results/reference/facts/gpus.json; a run's GPU found by its
 CUDA name), archbench's own measurements as black stars beside the published ones, marked by
 source (MT4G, RRZE gpu-benches, AI_kernels, ChipBenchmarker, papers).
 """
@@ -74,6 +74,15 @@ def from_run(doc):
         if cands and l2:
             q[f"l2_read_{case}_bytes_per_second"] = min(
                 cands, key=lambda b: abs(b.get("footprint_bytes", 0) - l2 / 3))["bytes_per_second"]
+    # Throughput: the FFMA peak (Pipeline's best shape) and cuBLAS's GEMMs (TensorCore/cublas), the
+    # form the published GEMM figures take.
+    for key, prefix in (("fp32_flop_per_second", "Pipeline/throughput/ffma/"),
+                        ("f16_gemm_flop_per_second", "TensorCore/cublas/f16/"),
+                        ("s8_gemm_ops_per_second", "TensorCore/cublas/s8/"),
+                        ("fp64_gemm_flop_per_second", "TensorCore/cublas/f64/")):
+        rates = [b["flops"] for b in rows if b["name"].startswith(prefix) and b.get("flops", 0) > 0]
+        if rates:
+            q[key] = max(rates)
     if l2:
         q["l2_bytes"] = l2
     return q, (statistics.median(clocks) if clocks else 0)
@@ -89,7 +98,7 @@ def load(path):
     else:
         q, mhz = from_run(doc)
         label += " (archbench)"
-    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in {r[0] for r in BY_RELEASE}}
+    q = {k: v for k, v in q.items() if k in dict(QUANTITIES) or k in PANEL_KEYS}
     if set(q) <= {"l2_bytes"} and not ctx.get("reference"):
         q = {}  # a run's L2 size is its context's, measured by no benchmark of it
     return label, ctx, (q, mhz) if q else None
@@ -115,7 +124,12 @@ BY_RELEASE = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
               ("l1_read_bytes_per_second", "L1 read, every SM", 1e-12, "TB/s"),
               ("l2_read_bytes_per_second", "L2 read", 1e-12, "TB/s"),
               ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s"),
-              ("smem_read_bytes_per_clk_per_sm", "shared-memory read per SM", 1, "B/clk/SM")]
+              ("smem_read_bytes_per_clk_per_sm", "shared-memory read per SM", 1, "B/clk/SM"),
+              (("fp32_flop_per_second", "fp32_gemm_flop_per_second"), "FP32 (FFMA peak; papers: SGEMM)", 1e-12,
+               "TFLOP/s"),
+              ("f16_gemm_flop_per_second", "FP16 GEMM (cuBLAS)", 1e-12, "TFLOP/s"),
+              ("s8_gemm_ops_per_second", "INT8 GEMM (cuBLAS)", 1e-12, "TOP/s")]
+PANEL_KEYS = {k for r in BY_RELEASE for k in (r[0] if isinstance(r[0], tuple) else (r[0],))}
 FACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "reference", "facts", "gpus.json")
 
 
@@ -157,12 +171,14 @@ def plot_by_release(datasets, args):
         facts = json.load(open(FACTS))["gpus"]
     except (OSError, ValueError, KeyError):
         return []
-    fig, axes = plt.subplots(3, 3, figsize=(17, 13))
+    fig, axes = plt.subplots(4, 3, figsize=(17, 17))
     seen = set()
-    for ax, (key, title, scale, unit) in zip(axes.flat, BY_RELEASE):
+    for ax, (keys, title, scale, unit) in zip(axes.flat, BY_RELEASE):
         for label, ctx, (q, _mhz) in datasets:
             when = release_of(ctx, facts)
-            if key not in q or not when:
+            # A panel of several keys (a measure and its published form) plots the first one present.
+            key = next((k for k in (keys if isinstance(keys, tuple) else (keys,)) if k in q), None)
+            if key is None or not when:
                 continue
             source, marker = source_of(label, ctx)
             ours = marker == "*"
@@ -178,7 +194,7 @@ def plot_by_release(datasets, args):
             ax.text(0.5, 0.5, "no run and no reference\nhas this figure", transform=ax.transAxes, ha="center",
                     va="center", fontsize=9, color="grey")
             continue
-        if unit in ("MiB", "TB/s"):
+        if unit in ("MiB", "TB/s", "TFLOP/s", "TOP/s"):
             ax.set_yscale("log")
             # 40, not 4 x 10^1; labels at 1, 2 and 5 of each decade, the other ticks unlabelled
             ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))

@@ -377,7 +377,12 @@ PUBLIC_QUANTITIES = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
                      ("l2_read_shared_bytes_per_second", "L2 read, data shared by SMs", 1e-12, "TB/s"),
                      ("dram_read_bytes_per_second", "DRAM read", 1e-12, "TB/s"),
                      ("dram_write_bytes_per_second", "DRAM write", 1e-12, "TB/s"),
-                     ("dram_copy_bytes_per_second", "DRAM copy", 1e-12, "TB/s")]
+                     ("dram_copy_bytes_per_second", "DRAM copy", 1e-12, "TB/s"),
+                     ("l2_read_bytes_per_second", "L2 read", 1e-12, "TB/s"),
+                     ("smem_read_bytes_per_clk_per_sm", "shared-memory read per SM", 1, "B/clk/SM"),
+                     ("f16_gemm_flop_per_second", "FP16 GEMM (cuBLAS)", 1e-12, "TFLOP/s"),
+                     ("s8_gemm_ops_per_second", "INT8 GEMM (cuBLAS)", 1e-12, "TOP/s"),
+                     ("fp64_gemm_flop_per_second", "FP64 GEMM (cuBLAS)", 1e-12, "TFLOP/s")]
 
 
 def public_figures(path, doc, reference):

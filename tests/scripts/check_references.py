@@ -14,7 +14,8 @@ KNOWN = {"l1_hit_latency_cycles", "l2_hit_latency_cycles", "dram_latency_cycles"
          "tlb_page_bytes", "l2_read_shared_bytes_per_second", "dram_read_bytes_per_second",
          "l1_fetch_bytes", "l2_fetch_bytes", "l1_read_bytes_per_second", "l2_read_bytes_per_second",
          "l2_write_bytes_per_second", "dram_write_bytes_per_second", "dram_copy_bytes_per_second",
-         "smem_read_bytes_per_clk_per_sm"}
+         "smem_read_bytes_per_clk_per_sm", "fp32_gemm_flop_per_second", "f16_gemm_flop_per_second",
+         "s8_gemm_ops_per_second", "fp64_gemm_flop_per_second"}
 # What an importer's value carries beside its provenance (scripts/import_references.py).
 SOURCE_KEYS = {"repository", "commit", "file"}
 ref_dir = sys.argv[1]
