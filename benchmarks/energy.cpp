@@ -364,8 +364,11 @@ void register_energy(const SuiteConfig& cfg) {
                       {},
                       mma_op_unsupported(mma_op_info(op), cfg.gpu.info())});
   }
-  for (WgmmaType t :
-       {WgmmaType::f16_f32, WgmmaType::bf16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32}) {
+  // --quick: one type of each class the orderings check (16-bit, TF32, 8-bit float, 8-bit integer);
+  // bf16 runs the f16 datapath and is in the full run only.
+  std::vector<WgmmaType> wgmmas = {WgmmaType::f16_f32, WgmmaType::tf32_f32, WgmmaType::e4m3_f32, WgmmaType::s8_s32};
+  if (!cfg.quick) wgmmas.insert(wgmmas.begin() + 1, WgmmaType::bf16_f32);
+  for (WgmmaType t : wgmmas) {
     const WgmmaShape shape{WgmmaMode::ss, 2, all};
     points.push_back({std::string("Energy/wgmma/") + wgmma_type_info(t).name + "/ss/n:256/warpgroups_per_sm:2",
                       [t, shape, window](benchmark::State& st) { energy_wgmma(st, window, t, 256, shape); },
