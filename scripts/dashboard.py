@@ -12,14 +12,12 @@ Verdicts, bands and steps are compare.py's (one owner for each rule); plots are 
 """
 import argparse
 import collections
-import concurrent.futures
 import glob
 import math
 import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -276,19 +274,17 @@ def fmt(v, kind):
 
 def feature_plots(files, out_dir):
     """Every plot script's SVGs for these runs: {feature name: [(file, caption)]}."""
+    import plotlib  # matplotlib: needed for the plots only
     os.makedirs(out_dir, exist_ok=True)
     plots = collections.defaultdict(list)
-    # The scripts side by side (each is mostly matplotlib's import and drawing).
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        done = pool.map(lambda name: subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out_dir,
-                                                     *files], capture_output=True, text=True), report.PLOTS)
-    for name, r in zip(report.PLOTS, done):
-        if r.returncode != 0:  # the page says so; the rest of the site is still built
-            why = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else f"exit {r.returncode}"
+    # The plot scripts called as functions, side by side in worker processes.
+    done = plotlib.render_scripts((name, ["--out", out_dir, *files]) for name in report.PLOTS)
+    for name, (paths, why) in zip(report.PLOTS, done):
+        if why:  # the page says so; the rest of the site is still built
             print(f"dashboard.py: note: plot_{name}.py failed: {why}", file=sys.stderr)
             plots[name].append((None, f"plot_{name}.py failed: {why}"))
             continue
-        for p in r.stdout.split():
+        for p in paths:
             if p.endswith(".svg"):
                 stem = os.path.splitext(os.path.basename(p))[0]
                 plots[name].append((os.path.basename(p), report.CAPTIONS.get(stem, "")))
@@ -343,12 +339,13 @@ def generations(newest, reference_dir, out_dir):
     """The cross-generation plot (plot_generations.py, latencies) and, per level, every GPU's
     figure: this suite's runs and the published values, each with the tool and its source."""
     refs = sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
-    r = subprocess.run([sys.executable, os.path.join(HERE, "plot_generations.py"), "--out", out_dir, *newest, *refs],
-                       capture_output=True, text=True)
+    import plotlib
+    [(paths, why)] = plotlib.render_scripts([("generations", ["--out", out_dir, *newest, *refs])])
+    if why:
+        print(f"dashboard.py: note: plot_generations.py failed: {why}", file=sys.stderr)
     # The plot by release (a panel per quantity, legible at page width); the latency bars, one group
     # per GPU, grow past any page with 40 references and stay in the report.
-    svgs = [os.path.basename(p) for p in r.stdout.split() if p.endswith("generations_release.svg")] \
-        if r.returncode == 0 else []
+    svgs = [os.path.basename(p) for p in paths if p.endswith("generations_release.svg")]
     figures = collections.defaultdict(list)  # key -> [(gpu, value, tool and method, source)]
     for f in newest:
         doc = resultfile.load(f)

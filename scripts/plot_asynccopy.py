@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, finish, main, name_fields, plain_axis  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, finish, Script, name_fields, plain_axis  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 LEVELS = ["L2", "DRAM"]
@@ -130,6 +130,8 @@ def plot_latency(datasets, out_dir):
     return finish(fig, "AsyncCopy: latency of one copy", datasets, out_dir, "asynccopy_latency", dpi=130)
 
 
+SCRIPT = Script(__doc__, "AsyncCopy", load, lambda datasets, args: plot_bandwidth(datasets, args.out) +
+                plot_latency(datasets, args.out))
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "AsyncCopy", load, lambda datasets, args: plot_bandwidth(datasets, args.out) +
-                  plot_latency(datasets, args.out)))
+    sys.exit(SCRIPT.main())

@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, finish, run_title, name_fields  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, Script, save, finish, run_title, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
@@ -90,6 +90,8 @@ def plot_latency(datasets, out_dir):
     return save(fig, out_dir, "atomics_latency")
 
 
+SCRIPT = Script(__doc__, "Atomics", load,
+                lambda datasets, args: plot_contention(datasets, args.out) + plot_latency(datasets, args.out))
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Atomics", load,
-                  lambda datasets, args: plot_contention(datasets, args.out) + plot_latency(datasets, args.out)))
+    sys.exit(SCRIPT.main())

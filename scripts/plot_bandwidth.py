@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, plain_axis, feature_benchmarks, main, save, finish  # noqa: E402
+from plotlib import bytes_axis, plain_axis, feature_benchmarks, Script, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 KINDS = ["read", "write", "copy", "rmw"]
@@ -194,13 +194,16 @@ def plot_shapes(datasets, out_dir):
     return save(fig, out_dir, "bandwidth_shape")
 
 
-if __name__ == "__main__":
-    def extra(ap):
-        ap.add_argument("--width", type=int, choices=[4, 8, 16], default=16)
-        ap.add_argument("--peer-l2-cache", help="output of RRZE gpu-benches' gpu-l2-cache on the same GPU")
-        ap.add_argument("--peer-stream", help="output of RRZE gpu-benches' gpu-stream on the same GPU")
+def extra(ap):
+    ap.add_argument("--width", type=int, choices=[4, 8, 16], default=16)
+    ap.add_argument("--peer-l2-cache", help="output of RRZE gpu-benches' gpu-l2-cache on the same GPU")
+    ap.add_argument("--peer-stream", help="output of RRZE gpu-benches' gpu-stream on the same GPU")
 
-    sys.exit(main(__doc__, "Bandwidth", load,
-                  lambda datasets, args: plot_footprint(datasets, args.width, args.out) + plot_shapes(datasets, args.out)
-                  + plot_levels(datasets, args.peer_l2_cache, args.peer_stream, args.out),
-                  extra_args=extra))
+
+SCRIPT = Script(__doc__, "Bandwidth", load,
+                lambda datasets, args: plot_footprint(datasets, args.width, args.out) + plot_shapes(datasets, args.out)
+                + plot_levels(datasets, args.peer_l2_cache, args.peer_stream, args.out),
+                extra_args=extra)
+
+if __name__ == "__main__":
+    sys.exit(SCRIPT.main())

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, finish, main  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, finish, Script  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 VARIANTS = [("read", "ld.ca"), ("read", "ld.cg"), ("write", "st"), ("copy", "ld+st")]
@@ -75,5 +75,7 @@ def extra(ap):
     ap.add_argument("--width", type=int, choices=[4, 8, 16], default=16)
 
 
+SCRIPT = Script(__doc__, "Bandwidth counters", load, plot, extra_args=extra)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Bandwidth counters", load, plot, extra_args=extra))
+    sys.exit(SCRIPT.main())

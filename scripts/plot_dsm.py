@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, finish, name_fields, value_axes  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, Script, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -87,5 +87,7 @@ def plot(datasets, args):
     return plot_latency(datasets, args.out) + plot_bandwidth(datasets, args.out)
 
 
+SCRIPT = Script(__doc__, "Dsm", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Dsm", load, plot))
+    sys.exit(SCRIPT.main())

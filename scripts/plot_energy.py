@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, finish, main  # noqa: E402
+from plotlib import feature_benchmarks, finish, Script  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 LEVELS = ["smem", "L1", "L2", "DRAM", "host"]
@@ -77,5 +77,7 @@ def plot(datasets, args):
     return paths
 
 
+SCRIPT = Script(__doc__, "Energy", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Energy", load, plot))
+    sys.exit(SCRIPT.main())

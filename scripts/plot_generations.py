@@ -22,7 +22,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import main, save, unit_arg, value_axes  # noqa: E402
+from plotlib import Script, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.dates  # noqa: E402
 import matplotlib.ticker  # noqa: E402
@@ -244,5 +244,7 @@ def plot_latency_bars(datasets, args):
     return save(fig, args.out, "generations_latency")
 
 
+SCRIPT = Script(__doc__, "MemLatency", load, plot, extra_args=unit_arg)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "MemLatency", load, plot, extra_args=unit_arg))
+    sys.exit(SCRIPT.main())

@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, finish, name_fields, value_axes  # noqa: E402
+from plotlib import feature_benchmarks, Script, save, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -184,5 +184,7 @@ def l2_map_arg(ap):
     ap.add_argument("--l2-map", metavar="CSV", help="the SM x slice CSV that ARCHBENCH_L2_MAP_CSV wrote")
 
 
+SCRIPT = Script(__doc__, "Geometry", load, plot, extra_args=l2_map_arg)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Geometry", load, plot, extra_args=l2_map_arg))
+    sys.exit(SCRIPT.main())

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, Script, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 DIRS = ["h2d", "d2h", "bidir"]
@@ -55,5 +55,7 @@ def plot(datasets, args):
     return finish(fig, "Host link copies", datasets, args.out, "hostlink_copy")
 
 
+SCRIPT = Script(__doc__, "HostLink", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "HostLink", load, plot))
+    sys.exit(SCRIPT.main())

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, finish, name_fields, value_axes  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, Script, finish, name_fields, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -45,5 +45,7 @@ def plot(datasets, args):
     return finish(fig, "L2 persistence: what the set-aside keeps", datasets, args.out, "l2persist_kept")
 
 
+SCRIPT = Script(__doc__, "L2Persist", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "L2Persist", load, plot))
+    sys.exit(SCRIPT.main())

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import main, finish  # noqa: E402
+from plotlib import Script, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 METRICS = [("host_launch_ns", "host, per launch call"), ("gpu_gap_ns", "GPU, gap between kernels"),
@@ -59,5 +59,7 @@ def plot(datasets, args):
     return finish(fig, "Empty-kernel launch costs (no parameters)", datasets, args.out, "launch_costs")
 
 
+SCRIPT = Script(__doc__, "Launch", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Launch", load, plot))
+    sys.exit(SCRIPT.main())

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, run_title  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, Script, save, unit_arg, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 OPS = ["ld.ca", "ld.cg", "ld.nc"]
@@ -84,6 +84,8 @@ def plot_all(datasets, args):
     return written
 
 
+SCRIPT = Script(__doc__, "MemLatency", load, plot_all,
+                extra_args=unit_arg)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "MemLatency", load, plot_all,
-                  extra_args=unit_arg))
+    sys.exit(SCRIPT.main())

@@ -16,7 +16,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, finish, value_axes  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, Script, save, finish, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
@@ -162,5 +162,7 @@ def plot(datasets, args):
     return written + plot_copy_size(datasets, args.out)
 
 
+SCRIPT = Script(__doc__, "P2P", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "P2P", load, plot))
+    sys.exit(SCRIPT.main())

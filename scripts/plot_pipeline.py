@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, unit_arg, finish, run_title  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, Script, save, unit_arg, finish, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -107,7 +107,9 @@ def plot_throughput(datasets, out_dir, feature="Pipeline", one_sm=False):
     return finish(fig, f"{feature} throughput", datasets, out_dir, f"{feature.lower()}_throughput", dpi=130)
 
 
+SCRIPT = Script(__doc__, "Pipeline", load,
+                lambda datasets, args: plot_latency(datasets, args.unit, args.out) + plot_throughput(datasets, args.out),
+                extra_args=unit_arg)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Pipeline", load,
-                  lambda datasets, args: plot_latency(datasets, args.unit, args.out) + plot_throughput(datasets, args.out),
-                  extra_args=unit_arg))
+    sys.exit(SCRIPT.main())

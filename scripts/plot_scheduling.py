@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, main, save, finish, name_fields  # noqa: E402
+from plotlib import feature_benchmarks, Script, save, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -136,5 +136,7 @@ def plot(datasets, args):
     return out
 
 
+SCRIPT = Script(__doc__, "Scheduling", load, plot, extra_args=extra_args)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Scheduling", load, plot, extra_args=extra_args))
+    sys.exit(SCRIPT.main())

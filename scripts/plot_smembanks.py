@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, finish  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, Script, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 WIDTHS = [4, 8, 16]
@@ -74,5 +74,7 @@ def plot(datasets, args):
                         "Shared-memory load latency under bank conflicts"))
 
 
+SCRIPT = Script(__doc__, "SmemBanks", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "SmemBanks", load, plot))
+    sys.exit(SCRIPT.main())

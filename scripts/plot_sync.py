@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import feature_benchmarks, finish, main, plain_axis, unit_arg  # noqa: E402
+from plotlib import feature_benchmarks, finish, Script, plain_axis, unit_arg  # noqa: E402
 from plot_pipeline import load as load_warp, plot_latency, plot_throughput  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -68,10 +68,14 @@ def plot_barriers(datasets, out_dir):
             ax.legend(fontsize=6)
     return finish(fig, "Sync: barriers and fences", datasets, out_dir, "sync_barriers", dpi=130)
 
-if __name__ == "__main__":
-    def plot(datasets, args):
-        warp = [(label, ctx, w) for label, ctx, (w, _) in datasets if w[0] or w[1]]
-        out = plot_latency(warp, args.unit, args.out, "Sync") + plot_throughput(warp, args.out, "Sync", one_sm=True) if warp else []
-        return out + plot_barriers(datasets, args.out)
 
-    sys.exit(main(__doc__, "Sync", load, plot, extra_args=unit_arg))
+def plot(datasets, args):
+    warp = [(label, ctx, w) for label, ctx, (w, _) in datasets if w[0] or w[1]]
+    out = plot_latency(warp, args.unit, args.out, "Sync") + plot_throughput(warp, args.out, "Sync", one_sm=True) if warp else []
+    return out + plot_barriers(datasets, args.out)
+
+
+SCRIPT = Script(__doc__, "Sync", load, plot, extra_args=unit_arg)
+
+if __name__ == "__main__":
+    sys.exit(SCRIPT.main())

@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import plain_axis, feature_benchmarks, main, save, finish, name_fields  # noqa: E402
+from plotlib import plain_axis, feature_benchmarks, Script, save, finish, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
@@ -146,5 +146,7 @@ def plot(datasets, args):
     return plot_throughput(datasets, args.out) + plot_wgmma_n(datasets, args.out)
 
 
+SCRIPT = Script(__doc__, "TensorCore", load, plot)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "TensorCore", load, plot))
+    sys.exit(SCRIPT.main())

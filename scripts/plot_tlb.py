@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plotlib import bytes_axis, feature_benchmarks, main, save, unit_arg, name_fields  # noqa: E402
+from plotlib import bytes_axis, feature_benchmarks, Script, save, unit_arg, name_fields  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -89,5 +89,7 @@ def plot(datasets, args):
     return save(fig, args.out, "tlb_footprint")
 
 
+SCRIPT = Script(__doc__, "Tlb", load, plot, extra_args=unit_arg)
+
 if __name__ == "__main__":
-    sys.exit(main(__doc__, "Tlb", load, plot, extra_args=unit_arg))
+    sys.exit(SCRIPT.main())

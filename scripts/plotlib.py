@@ -144,29 +144,80 @@ def unit_arg(ap):
     ap.add_argument("--unit", choices=["cycles", "ns"], default="cycles")
 
 
-def main(doc, feature, load, plot, argv=None, extra_args=None):
-    """load(path) -> (label, ctx, data) with data falsy when the file has no `feature`;
+class PlotError(Exception):
+    """Bad input to a plot script: a file that is not an archbench result (its message is one line)."""
+
+
+class Script:
+    """A plot script's command line (FILE... --out DIR, and its own options) and its drawing:
+    `main()` for `python3 scripts/plot_<name>.py`, `render(argv)` for report.py and dashboard.py,
+    which call it in-process (render_scripts) instead of starting the script.
+    load(path) -> (label, ctx, data) with data falsy when the file has no `feature`;
     plot(datasets, args) -> written paths. Files without the feature are skipped with a note."""
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--out", default="plots")
-    if extra_args:
-        extra_args(ap)
-    args = ap.parse_args(argv)
-    datasets = []
-    for f in args.files:
+
+    def __init__(self, doc, feature, load, plot, extra_args=None):
+        self.doc, self.feature, self.load, self.plot, self.extra_args = doc, feature, load, plot, extra_args
+
+    def render(self, argv, note=print):
+        """The paths written for argv; PlotError for a file that is not an archbench result."""
+        ap = argparse.ArgumentParser(description=self.doc.splitlines()[0])
+        ap.add_argument("files", nargs="+")
+        ap.add_argument("--out", default="plots")
+        if self.extra_args:
+            self.extra_args(ap)
+        args = ap.parse_args(argv)
+        datasets = []
+        for f in args.files:
+            try:
+                label, ctx, data = self.load(f)
+            except resultfile.ResultError as e:
+                raise PlotError(str(e))
+            if data:
+                datasets.append((label, ctx, data))
+            else:
+                note(f"{f}: no {self.feature} data, skipped")
+        if not datasets:
+            return []
+        resultfile.output_dir_or_exit(args.out, os.path.basename(sys.argv[0]))
+        return list(self.plot(datasets, args))
+
+    def main(self, argv=None):
         try:
-            label, ctx, data = load(f)
-        except resultfile.ResultError as e:
+            paths = self.render(argv)
+        except PlotError as e:
             print(f"{os.path.basename(sys.argv[0])}: error: {e}", file=sys.stderr)
             return 2
-        if data:
-            datasets.append((label, ctx, data))
-        else:
-            print(f"{f}: no {feature} data, skipped")
-    if not datasets:
+        for p in paths:
+            print(p)
         return 0
-    resultfile.output_dir_or_exit(args.out, os.path.basename(sys.argv[0]))
-    for p in plot(datasets, args):
-        print(p)
-    return 0
+
+
+def _render_one(name, argv):
+    """(paths, None) or ([], why) for scripts/plot_<name>.py's drawing of argv, in this process."""
+    import importlib
+    try:
+        return importlib.import_module(f"plot_{name}").SCRIPT.render(argv, note=lambda _: None), None
+    except PlotError as e:
+        return [], str(e)
+    except Exception as e:  # a plot that fails costs its own pictures only; the caller says why
+        return [], f"{type(e).__name__}: {e}"
+    finally:
+        plt.close("all")
+
+
+def render_scripts(jobs, workers=None):
+    """[(paths, why)] of each (name, argv) in jobs: the plot scripts' drawings, called as functions
+    in worker processes side by side (matplotlib's pyplot is not thread-safe; forked workers share
+    the parent's imports, so none starts Python or imports matplotlib again)."""
+    import concurrent.futures
+    import multiprocessing
+    jobs = list(jobs)
+    if not jobs:
+        return []
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork here: one at a time, in this process
+        return [_render_one(n, a) for n, a in jobs]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers or min(len(jobs), os.cpu_count() or 2),
+                                                mp_context=context) as pool:
+        return list(pool.map(_render_one, *zip(*jobs)))

@@ -14,7 +14,6 @@ import glob
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -424,15 +423,17 @@ def write_report(files, out, reference):
     docs = {f: load(f) for f in files}
     resultfile.output_dir_or_exit(out, "report.py")
 
+    import plotlib  # matplotlib: needed for the plots only (it says so and exits 2 when missing)
+    refs = sorted(glob.glob(os.path.join(reference, "*.json")))
+    names = PLOTS + ["generations"]
     written = []
-    for name in PLOTS + ["generations"]:
-        extra = sorted(glob.glob(os.path.join(reference, "*.json"))) if name == "generations" else []
-        r = subprocess.run([sys.executable, os.path.join(HERE, f"plot_{name}.py"), "--out", out, *files, *extra],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"report.py: plot_{name}.py failed:\n{r.stderr}", file=sys.stderr)
+    # Each feature's plot script called as a function, side by side (plotlib.render_scripts).
+    for name, (paths, why) in zip(names, plotlib.render_scripts(
+            (name, ["--out", out, *files, *(refs if name == "generations" else [])]) for name in names)):
+        if why:
+            print(f"report.py: plot_{name}.py failed: {why}", file=sys.stderr)
             return 1
-        written += [os.path.basename(p) for p in r.stdout.split() if p.endswith(".png")]
+        written += [os.path.basename(p) for p in paths if p.endswith(".png")]
 
     lines = ["# archbench report", ""]
     for f, doc in docs.items():
