@@ -1,10 +1,7 @@
-"""The scripts that run archbench (nightly, guard, planted_regressions) pass on everything after
-`--` to it unread: the one place that splits a command line there."""
+"""`import passthrough`, with scripts/ on the path: the module archbench_tools.compare.passthrough itself (docs/house.md,
+"The tools")."""
+import sys
 
+from archbench_tools.compare import passthrough as _m
 
-def split(argv):
-    """(the script's own arguments, archbench's): argv before and after the first `--`."""
-    if "--" not in argv:
-        return list(argv), []
-    at = argv.index("--")
-    return argv[:at], argv[at + 1:]
+sys.modules[__name__] = _m

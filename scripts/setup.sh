@@ -91,7 +91,7 @@ say "pip install -r $requirements (pip's output in $log)"
 if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
   pip_cause=$(cause)
   apt_python=(python3-matplotlib python3-scipy python3-jinja2)
-  (( tests )) && apt_python+=(python3-pytest)
+  (( tests )) && apt_python+=(python3-pytest python3-wheel)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >>"$log" 2>&1 || true

@@ -19,7 +19,7 @@ except ImportError:
 fixtures = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".json"))
 # A TLB case without an inferred level says what its sweep read (here flat at the L1's hit latency).
 sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-import report  # noqa: E402
+from archbench_tools.report import report  # noqa: E402
 flat = {"benchmarks": [{"name": "Tlb/geometry/ld.ca/mapping:contiguous", "run_type": "iteration", "levels": 0},
                        {"name": "Geometry/l1/capacity/carveout:0", "run_type": "iteration", "hit_cycles": 32.0,
                         "carveout_pct": 0, "capacity_bytes": 2 ** 18, "onset_bytes": 2 ** 17, "miss_penalty_cycles": 250,
@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append(f"truncated JSON: exit {r.returncode}, {r.stderr!r}")
 # Where the time went: the context's per-feature seconds, largest first, and the slowest benchmarks.
 sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-import report  # noqa: E402
+from archbench_tools.report import report  # noqa: E402
 timed = {"context": {"archbench_wall_seconds_startup": "2.0", "archbench_wall_seconds_Tlb": "150.0",
                      "archbench_wall_seconds_MemLatency": "30.0", "archbench_wall_seconds_total": "200.0"},
          "benchmarks": [{"name": "Tlb/a", "wall_time_s": 12.5}, {"name": "MemLatency/b", "wall_time_s": 0.2}]}

@@ -7,7 +7,7 @@ import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import results_archive  # noqa: E402
+from archbench_tools.results import results_archive  # noqa: E402
 
 
 def committed_run(repo_path, tmp_path):

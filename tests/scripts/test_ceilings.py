@@ -12,9 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
-import ceilings  # noqa: E402
+from archbench_tools.tables import ceilings  # noqa: E402
 from conftest import committed_run  # noqa: E402
-import resultfile  # noqa: E402
+from archbench_tools.results import resultfile  # noqa: E402
 
 FULL_PATH = "results/nvidia-h200/regression/2026-11-29-full-030cfbc-GPU-5c844806.json.gz"
 

@@ -15,8 +15,8 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.environ.get("ARCHBENCH_COMPARE", os.path.join(HERE, "..", "..", "scripts", "compare.py"))
 sys.path.insert(0, os.path.dirname(SCRIPT))
-import compare  # noqa: E402
-import results_archive  # noqa: E402
+from archbench_tools.compare import compare  # noqa: E402
+from archbench_tools.results import results_archive  # noqa: E402
 
 GPU = "NVIDIA H100 80GB HBM3"
 
@@ -731,8 +731,8 @@ def test_the_history_pages_band_and_steps_are_the_comparisons_own(tmp_path):
     """A history page's band is compare's reference +- the threshold it judged the row by, and a
     step is a row compare called changed: the card's counts and the page's steps are one rule."""
     sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-    import dashboard
-    import resultfile
+    from archbench_tools.report import dashboard
+    from archbench_tools.results import resultfile
     points = {"MemLatency/x/footprint:1": 100.0, "MemLatency/x/footprint:2": 200.0}
     files = []
     for i, scale in enumerate((1.0, 1.3)):
@@ -774,7 +774,7 @@ def test_history_first_as_the_usage_line_shows_it(tmp_path):
 def test_label_ids_are_archbenchs_own():
     """method_digest.label_id is the C++ method_id: it gives every id of the committed H200 baseline."""
     import gzip
-    import method_digest
+    from archbench_tools.results import method_digest
     from conftest import H200_BASELINE, ROOT
     with gzip.open(os.path.join(ROOT, H200_BASELINE), "rt") as f:
         doc = json.load(f)
@@ -791,7 +791,7 @@ def test_label_ids_are_archbenchs_own():
 def test_a_run_built_before_its_equivalence_is_judged_after_it(tmp_path):
     """A device run made before the SASS diff declared its build's digest the same method
     (benchmarks/methods.json's "equivalent") carries the old id; compare reads it as declared now."""
-    import method_digest
+    from archbench_tools.results import method_digest
     methods = method_digest.load_methods(method_digest.read_tree(method_digest.ROOT))
     entry_ = methods["equivalent"]["TensorCore"][-1]
     old, now = entry_["digest"], method_digest.same_method(methods, "TensorCore", entry_["digest"])

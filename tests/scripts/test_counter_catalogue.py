@@ -11,8 +11,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import counters  # noqa: E402
-import resultfile  # noqa: E402
+from archbench_tools.tables import counters  # noqa: E402
+from archbench_tools.results import resultfile  # noqa: E402
 
 FIXTURES = sorted(glob.glob(os.path.join(HERE, "..", "data", "*.json")))
 

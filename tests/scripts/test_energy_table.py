@@ -10,7 +10,7 @@ FIXTURE = os.path.join(HERE, "..", "data", "h200_energy.json")
 
 
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-import report  # noqa: E402
+from archbench_tools.report import report  # noqa: E402
 
 
 def test_a_default_run_without_energy_is_whole():

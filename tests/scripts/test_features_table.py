@@ -11,7 +11,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import features  # noqa: E402
+from archbench_tools.tables import features  # noqa: E402
 
 PROFILE = os.path.join(HERE, "..", "data", "h100_declared.json")
 

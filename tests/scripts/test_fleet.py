@@ -17,11 +17,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
 sys.path.insert(0, SCRIPTS)
-import accept  # noqa: E402
-import compare  # noqa: E402
-import compare_stats  # noqa: E402
-import fleet_model  # noqa: E402
-import results_archive  # noqa: E402
+from archbench_tools.nightly import accept  # noqa: E402
+from archbench_tools.compare import compare  # noqa: E402
+from archbench_tools.compare import compare_stats  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.results import results_archive  # noqa: E402
 
 GPU = "NVIDIA TEST GPU"
 PARTS = ("PART-A", "PART-B")

@@ -109,7 +109,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
 def test_a_gpu_the_facts_do_not_know_still_shows_among_the_generations():
     # A user's new GPU: placed at its run's date until its facts are added (docs/references.md).
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    import plot_generations
+    from archbench_tools.plots import plot_generations
     facts = json.load(open(plot_generations.FACTS))["gpus"]
     when, name = plot_generations.release_of({"gpu_name": "NVIDIA Future GPU", "date": "2027-03-02T10:00:00"}, facts)
     assert (when.year, when.month) == (2027, 3) and "release unknown" in name

@@ -9,7 +9,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import method_digest  # noqa: E402
+from archbench_tools.results import method_digest  # noqa: E402
 
 
 def tree(tmp_path):

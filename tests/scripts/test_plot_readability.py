@@ -8,7 +8,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from plotlib import readability_problems  # noqa: E402
+from archbench_tools.plots.plotlib import readability_problems  # noqa: E402
 
 
 def test_a_legend_over_the_data_is_caught():
@@ -44,7 +44,7 @@ def test_the_tensor_plots_keep_sparse_apart_from_dense(tmp_path, monkeypatch):
     """plot_tensorcore on the committed sparse H200 run: sparse wgmma is its own bar and its own
     panel (% of the sparse peak), never a dense wgmma bar; the figures pass the readability check."""
     import glob
-    import plot_tensorcore
+    from archbench_tools.plots import plot_tensorcore
     path = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "results", "nvidia-h200", "tensor",
                                          "2026-11-29-sparse-*.json.gz")))[0]
     label, ctx, (best, wg_n, wg_lat, sp_n) = plot_tensorcore.load(path)

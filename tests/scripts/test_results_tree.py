@@ -11,7 +11,7 @@ import pytest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import results_archive  # noqa: E402
+from archbench_tools.results import results_archive  # noqa: E402
 
 TRACKED_LIMIT_BYTES = 8 * 1000 * 1000  # the house issue's bound: baselines, models, references, pictures
 ARCHIVE = os.path.join(ROOT, "scripts", "results_archive.py")

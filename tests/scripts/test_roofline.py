@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
-import roofline  # noqa: E402
+from archbench_tools.tables import roofline  # noqa: E402
 
 KERNELS = os.path.join(HERE, "..", "data", "ncu-roofline-h200.csv")
 TOOL = os.path.join(SCRIPTS, "roofline.py")

@@ -41,8 +41,9 @@ def needs_matplotlib(script):
 # each case exactly as `python3 SCRIPT ARGS...` would run it (runpy as __main__, sys.argv set),
 # reporting the exit code, stderr and whether a traceback escaped. Prints one JSON list.
 DRIVER = r"""
-import contextlib, io, json, runpy, sys, traceback
+import contextlib, io, json, os, runpy, sys, traceback
 script, cases = sys.argv[1], json.loads(sys.argv[2])
+sys.path.insert(0, os.path.dirname(os.path.abspath(script)))  # as `python3 SCRIPT` puts its folder first
 out = []
 for argv in cases:
     err = io.StringIO()
@@ -173,7 +174,7 @@ def test_the_reports_geometry_table_holds_no_label_internals():
     """A value not inferred says why in the label's own words, without the declarations
     (primary=..., method=...) whose '|' would add columns to the Markdown table."""
     sys.path.insert(0, SCRIPTS)
-    import report
+    from archbench_tools.report import report
     doc = {"context": {}, "benchmarks": [{
         "name": "Geometry/l1/sets_ways/iterations:1/manual_time", "run_type": "iteration", "confidence": 0.0,
         "label": "primary=ways:0%,sets:0% | method=925f7f442548 | no floor in the element count against spacing"}]}

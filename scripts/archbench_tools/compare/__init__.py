@@ -1,0 +1,1 @@
+"""Statistics and compare: the verdicts between runs and the guard around a change."""

@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+"""Compares archbench runs: a contender against a baseline, with the noise the history shows.
+
+Usage: compare.py [--history FILE_OR_DIR ...] [--markdown] [--table FILE.csv] [--top N]
+                  [--alpha Q] [--floor PCT] [--expected MODEL | --no-expected] BASELINE CONTENDER
+
+What is compared (docs/regression.md has the whole rule):
+- Each benchmark's *declared* primary metrics, read from its JSON label
+  (`primary=latency_cycles:lower`, `primary=capacity_bytes:5%`). Files written before the
+  declaration existed fall back to LEGACY_RULES. Wall time is never a metric.
+- A measured metric (higher/lower) changes when its relative change is at least the minimum
+  effect of its kind (MIN_EFFECT_PCT, by the counter's unit) and, where the noise is known,
+  significant after Benjamini-Hochberg control of the false-discovery rate over all benchmarks
+  (q < --alpha):
+    * with --history (earlier runs of the same GPU model): the look-back test, the contender
+      against the spread of the history and the baseline (t distribution, n - 1 degrees of
+      freedom), and the change must leave the band of 3 standard deviations;
+    * else with repetitions on both sides (>= 2): Welch's t-test on the logarithms (scipy);
+    * else (single runs, no history) the noise is unknown: the change must exceed --floor;
+    * in every case the band is at least 3 standard errors of the difference of the medians
+      where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples), and
+      at least the range over CUDA contexts where it reports one (<metric>_context_min/_max).
+- The fleet model (results/reference/expected/<gpu-slug>.json.xz, scripts/fleet_model.py; --expected,
+  --no-expected): no band is narrower than the spread that applies to the pair, the same board's
+  process spread, else the spread between boards of its part, else with the parts' difference, so a
+  history of other boards never narrows a band below what boards differ by. The row's noise says
+  which spread decided.
+- An inferred value (capacity, line, banks, ...) changes when it moves by more than its declared
+  tolerance: a finding, not noise.
+- Per feature, the median change of all its measured metrics with a sign test: a whole feature
+  that moved together (a driver, a clock policy, a slower kernel everywhere) is flagged even
+  when each benchmark alone is within its noise.
+
+- Method identifiers: each benchmark's label carries one (`| method=...`, fixtures/harness/method_ids.hpp).
+  A benchmark whose method differs between the two files is never judged: it is listed under
+  "method changed" with the size of its move, and a history is split there (only earlier runs of
+  the contender's method give its band). A file written before identifiers existed takes its
+  methods from results/method-ledger.json (its commit's kernel code, scripts/method_digest.py);
+  one that is not there either has unknown methods, listed and not judged, unless
+  --legacy-methods=same says to take them as unchanged. A file built before benchmarks/methods.json
+  declared its digest the same method as another (an "equivalent" entry: its SASS identical) is
+  read with the id declared now, so a device run made before the SASS diff is judged after it.
+
+The command and the files live here; the statistics (what counts as a change) in
+compare_stats.py, the presentation (the screen, the verdict's wording, the table) in
+compare_report.py.
+
+Output: one screen (per feature: compared, changed, improved, regressed, median shift; the top
+movers with metric and unit; the verdict), --markdown for CI, --table for the full table.
+Exit codes: 0 no regression, 1 a regression or a changed inferred value, 2 unreadable input.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import sys
+from archbench_tools import paths
+from archbench_tools.results import resultfile  # noqa: E402
+# The statistics and the presentation live beside this file; their names are compare's too, for the
+# scripts and tests that use them (nightly, planted_regressions, the dashboard).
+from archbench_tools.compare.compare_report import (UNITS, board_section, describe, fmt_value, method_section, short, summary,  # noqa: E402,F401
+                            verdict_line, warnings, write_table)
+from archbench_tools.compare.compare_stats import (BAND_SIGMAS, BOARD_FINGERPRINTS, CONTEXT_MAX_SUFFIX, CONTEXT_MIN_SUFFIX,  # noqa: E402,F401
+                           DEFAULT_FLOOR_PCT, FEATURE_ALPHA, FEATURE_MIN_SHIFT_PCT, HOST_FEATURES, HOST_FLOOR_PCT,
+                           LINK_SHARE_COUNTER, MIN_EFFECT_PCT, PART, SAMPLE_COUNT_SUFFIX, SAMPLE_SD_SUFFIX,
+                           benjamini_hochberg, board_steps, compare, context_range_pct, feature_of, feature_reasons,
+                           feature_shifts, lookback, metric_kind, neighbour_steps, noise_history, sample_sigma_pct,
+                           sign_test_p, transition_step_pct, verdict, welch_p)
+
+# For result files written before benchmarks declared their metrics (no primary= label).
+LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest prefix wins
+    ("MemLatency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/latency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/throughput/", [("inst_per_clk_per_sm", "higher", 0)]),
+    ("Bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Atomics/", [("atomics_per_clk", "higher", 0)]),
+    ("Atomics/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/throughput/", [("cycles_per_access", "lower", 0)]),
+    ("SmemBanks/geometry", [("banks", "value", 0), ("bank_width_bytes", "value", 0)]),
+    ("Dsm/latency/", [("remote_cycles", "lower", 0)]),
+    ("Dsm/bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Tlb/latency/", [("latency_cycles", "lower", 0)]),
+    ("Tlb/geometry/", [("levels", "value", 0), ("page_size_bytes", "value", 0)]),
+    ("TensorCore/", [("flop_per_clk_per_sm", "higher", 0)]),
+    ("TensorCore/mma_sync/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/wgmma/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/cublas/", [("flops", "higher", 0)]),
+    ("Scheduling/timeline/", [("coresident_blocks_per_sm", "value", 0)]),
+    ("Scheduling/warp_schedulers/", [("schedulers", "value", 0)]),
+    ("Scheduling/sustained_clock/", [("sm_clock_sustained_mhz", "higher", 0)]),
+    ("Scheduling/icache/", [("cycles_per_instruction", "lower", 0)]),
+    ("Scheduling/icache_geometry/", [("level1_capacity_bytes", "value", 10)]),
+    ("Geometry/", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l1/capacity/", [("capacity_bytes", "value", 5)]),
+    ("Geometry/l1/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l1/sets_ways", [("sets", "value", 0), ("ways", "value", 0)]),
+    ("Geometry/fill/ld.ca", [("l1_fill_bytes", "value", 0), ("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.cg", [("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.ca/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/fill/ld.cg/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l2/capacity", [("capacity_bytes", "value", 5), ("near_partition_bytes", "value", 10)]),
+    ("Geometry/l2/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l2/sm_map", [("near_median_cycles", "lower", 0), ("far_median_cycles", "lower", 0)]),
+    ("Geometry/readonly/capacity", [("capacity_bytes", "value", 5)]),
+    ("Geometry/readonly/shares_l1", [("shares_storage", "value", 0)]),
+    ("Geometry/constant/capacity", [("levels", "value", 0)]),
+    ("P2P/", [("gpus", "value", 0)]),
+    ("P2P/link/", [("link_peak_bytes_per_second", "value", 0)]),
+    ("P2P/copy/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_read/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_write/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/latency/", [("latency_cycles", "lower", 0)]),
+    ("P2P/atomics/", [("atomics_per_clk", "higher", 0)]),
+]
+
+
+class InputError(Exception):
+    pass
+
+
+METHOD_PREFIX = "method="
+
+
+def label_method(label):
+    """The method identifier in a label ('primary=... | method=3f2a9c1b7e40 | note'), or None."""
+    if not isinstance(label, str):
+        return None
+    for part in label.split(" | ")[1:]:
+        if part.startswith(METHOD_PREFIX):
+            return part[len(METHOD_PREFIX):].strip() or None
+    return None
+
+
+def parse_label(label):
+    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none.
+    The method segment ('| method=...') is not part of the note."""
+    if not isinstance(label, str) or not label.startswith("primary="):
+        return [], label or ""
+    decl, _, note = label.partition(" | ")
+    note = " | ".join(p for p in note.split(" | ") if not p.startswith(METHOD_PREFIX)) if note else note
+    out = []
+    for item in decl[len("primary="):].split(","):
+        counter, _, how = item.strip().rpartition(":")
+        if not counter:
+            raise InputError(f"malformed primary declaration '{decl}'")
+        if how in ("higher", "lower"):
+            out.append((counter, how, 0.0))
+        elif how.endswith("%"):
+            try:
+                out.append((counter, "value", float(how[:-1])))
+            except ValueError:
+                raise InputError(f"malformed tolerance in '{decl}'")
+        else:
+            raise InputError(f"malformed primary declaration '{decl}'")
+    return out, note
+
+
+def legacy_primary(name):
+    best = None
+    for prefix, metrics in LEGACY_RULES:
+        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, metrics)
+    return list(best[1]) if best else []
+
+
+_ITERATIONS = re.compile(r"/iterations:\d+")
+
+
+def benchmark_key(name):
+    """A benchmark's name without Google Benchmark's '/iterations:N': a change of the timed
+    launches per benchmark (Atomics went from 3 to 5) must not cut a benchmark off its history."""
+    return _ITERATIONS.sub("", name)
+
+
+# Counters renamed since: a file written before is read under the new name, so the history
+# carries over the rename. (l2_split_confidence is not here: it held robust separations until
+# 2026-11-24 and a probability after, now l2_split_probability; another meaning, not a rename.)
+RENAMED = {"inst_per_clk_per_sm": "thread_inst_per_clk_per_sm"}
+
+
+class Run:
+    """One result file: its context, per benchmark the values of each counter (one per
+    repetition), its declared primaries, and whether it declared them or fell back."""
+
+    def __init__(self, path, context, values, primary, declared, errors, methods=None, method_source=None,
+                 skips=None):
+        self.path, self.context, self.values, self.primary = path, context, values, primary
+        self.declared, self.errors = declared, errors
+        self.skips = skips or set()  # benchmarks skipped as not for this GPU (resultfile.skip_reason)
+        # {benchmark: method identifier or None (unknown)}; where they came from: "label" (the
+        # file's own), "ledger" (its commit's entry), "assumed" (--legacy-methods=same), "unknown"
+        self.methods = methods or {}
+        self.method_source = method_source or "unknown"
+
+
+# results/method-ledger.json beside this script's results/: legacy files' methods by commit.
+DEFAULT_LEDGER = os.path.join(paths.root(), "results",
+                              "method-ledger.json")
+UNVERSIONED = "unversioned"  # --legacy-methods=same: a file without identifiers, taken as unchanged
+
+
+def load_ledger(path):
+    """{commit: {feature: method}} from a ledger file; {} when there is none."""
+    if not path or not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            commits = json.load(f).get("commits", {})
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError) as e:
+        raise InputError(f"{path}: not a method ledger ({e})")
+    if not isinstance(commits, dict):
+        raise InputError(f"{path}: not a method ledger (no 'commits' object)")
+    return commits
+
+
+def ledger_methods(ledger, sha):
+    """The ledger's entry for a commit (its short or full sha), or None."""
+    if not sha:
+        return None
+    for key, entry in ledger.items():
+        if key.startswith(sha) or sha.startswith(key):
+            return entry
+    return None
+
+
+def assign_methods(run, ledger, legacy="ledger"):
+    """Fills run.methods for a file without identifiers of its own: from the ledger by its
+    commit, else unknown (None), or with legacy='same' the one shared UNVERSIONED method."""
+    if run.method_source == "label":
+        return run
+    entry = ledger_methods(ledger, str(run.context.get("archbench_git_sha", "")))
+    if entry is not None:
+        run.methods = {name: entry.get(feature_of(name)) for name in run.values}
+        run.method_source = "ledger"
+    elif legacy == "same":
+        run.methods = {name: UNVERSIONED for name in run.values}
+        run.method_source = "assumed"
+    else:
+        run.methods = {name: None for name in run.values}
+        run.method_source = "unknown"
+    return run
+
+
+_ledger_cache = {}
+
+
+def default_ledger():
+    if "ledger" not in _ledger_cache:
+        _ledger_cache["ledger"] = load_ledger(DEFAULT_LEDGER)
+    return _ledger_cache["ledger"]
+
+
+def load(path, ledger=None, legacy="ledger"):
+    """A result file (.json, or .json.gz as large runs are committed): scripts/resultfile.py.
+    Its methods come from its labels, else from `ledger` (default: results/method-ledger.json)."""
+    run = load_file(path)
+    return assign_methods(run, default_ledger() if ledger is None else ledger, legacy)
+
+
+def load_file(path):
+    try:
+        doc = resultfile.load(path)
+    except resultfile.ResultError as e:
+        raise InputError(str(e))
+    context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+    values, primary, errors, methods, skips, declarations = {}, {}, set(), {}, set(), {}
+    declared = 0
+    has_ids = context.get("archbench_method_ids") == "label"
+    for b in doc["benchmarks"]:
+        if not isinstance(b, dict) or b.get("run_type") == "aggregate":
+            continue
+        name = b.get("run_name") or b.get("name")
+        if not isinstance(name, str) or not name:
+            continue
+        name = benchmark_key(name)
+        if resultfile.skip_reason(b) is not None:  # not for this GPU: neither a failure nor a metric
+            skips.add(name)
+            continue
+        if b.get("error_occurred"):
+            errors.add(name)
+            continue
+        try:
+            decl, _ = parse_label(b.get("label", ""))
+        except InputError as e:
+            raise InputError(f"{path}: {name}: {e}")
+        if decl:
+            declared += 1
+        if has_ids:
+            methods[name] = label_method(b.get("label", ""))
+            declarations[name] = b.get("label", "").split(" | ", 1)[0]
+        primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
+        entry = values.setdefault(name, {})
+        old_name = {new: old for old, new in RENAMED.items()}
+        for counter, _, _ in primary[name]:
+            # The metric, the spread of the samples it is the median of (report_sampled), and its
+            # range over CUDA contexts.
+            for key in (counter, counter + SAMPLE_SD_SUFFIX, counter + SAMPLE_COUNT_SUFFIX,
+                        counter + CONTEXT_MIN_SUFFIX, counter + CONTEXT_MAX_SUFFIX):
+                v = b.get(key, b.get(key.replace(counter, old_name.get(counter, counter), 1)))
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    entry.setdefault(key, []).append(float(v))
+        # A host copy's share of the link's peak: whether it is bound by the link or by per-copy costs.
+        if isinstance(b.get(LINK_SHARE_COUNTER), (int, float)) and math.isfinite(b[LINK_SHARE_COUNTER]):
+            entry.setdefault(LINK_SHARE_COUNTER, []).append(float(b[LINK_SHARE_COUNTER]))
+    if has_ids:  # a build from before an "equivalent" entry: its ids as the tree declares them now
+        methods = redeclared(context, methods, declarations)
+    return Run(path, context, values, primary, declared, errors, methods, "label" if has_ids else None, skips)
+
+
+def redeclared(context, methods, declarations):
+    """The label ids of a file built before benchmarks/methods.json declared one of its feature
+    digests the same method as another (method_digest.py owns the rule): a benchmark whose id is
+    the one its build's digest gives takes the id the declared digest gives. Unchanged where the
+    tree has no methods.json to read (a copied compare.py)."""
+    try:
+        from archbench_tools.results import method_digest
+        since = method_digest.declared_since(context, method_digest.load_methods(method_digest.read_tree(
+            method_digest.ROOT)))
+    except Exception:
+        return methods
+    out = dict(methods)
+    for name, written in methods.items():
+        pair = since.get(feature_of(name))
+        if pair and name in declarations and written == method_digest.label_id(pair[0], declarations[name]):
+            out[name] = method_digest.label_id(pair[1], declarations[name])
+    return out
+
+
+def load_history(paths, model, ledger=None, legacy="ledger"):
+    """The runs of the history (files, or folders of *.json) of the same GPU model, oldest first
+    by their context's date; others are skipped with a note."""
+    files = []
+    for p in paths:
+        files += sorted(glob.glob(os.path.join(p, "*.json")) + glob.glob(os.path.join(p, "*.json.gz"))) \
+            if os.path.isdir(p) else [p]
+    runs, notes = [], []
+    for f in files:
+        try:
+            r = load(f, ledger, legacy)
+        except InputError as e:
+            notes.append(f"history: skipped {e}")
+            continue
+        if r.context.get("archbench_fault"):
+            notes.append(f"history: skipped {f}: a planted-fault run")
+            continue
+        if model and r.context.get("gpu_name") != model:
+            notes.append(f"history: skipped {f}: GPU '{r.context.get('gpu_name')}' is not '{model}'")
+            continue
+        runs.append(r)
+    runs.sort(key=lambda r: str(r.context.get("date", "")))
+    return runs, notes
+
+
+
+def fleet_model(gpu_name, path=None):
+    """The fleet model: `path`, else the committed one of `gpu_name` (None where there is none)."""
+    from archbench_tools.fleet import fleet_model as fm  # it reads result files through this module
+    return fm.load_model(path) if path else fm.model_for(gpu_name)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("baseline", nargs="?")
+    ap.add_argument("contender", nargs="?")
+    ap.add_argument("--history", nargs="*", default=[], help="earlier runs (files or folders) of the same GPU model")
+    ap.add_argument("--alpha", type=float, default=0.05, help="false-discovery rate (default 0.05)")
+    ap.add_argument("--floor", type=float, default=DEFAULT_FLOOR_PCT,
+                    help="minimum change (%%) when neither history nor repetitions give the noise (default 10)")
+    ap.add_argument("--top", type=int, default=12, help="top movers shown (default 12)")
+    ap.add_argument("--markdown", action="store_true", help="Markdown (for CI) instead of plain text")
+    ap.add_argument("--table", help="write the full table (every benchmark x metric) to this CSV file")
+    ap.add_argument("--features", help="compare these features only (comma-separated), e.g. the ones a run measured")
+    ap.add_argument("--ledger", default=DEFAULT_LEDGER,
+                    help="methods of files written before method identifiers, by commit (default results/method-ledger.json)")
+    ap.add_argument("--legacy-methods", choices=("ledger", "same"), default="ledger",
+                    help="a file with no identifiers and no ledger entry: its methods unknown (ledger, the default) "
+                         "or taken as unchanged (same)")
+    ap.add_argument("--expected", metavar="MODEL",
+                    help="the fleet model whose spreads set the least band (default: the committed "
+                         "results/reference/expected/<gpu-slug>.json.xz of the contender's GPU, where there is one)")
+    ap.add_argument("--no-expected", action="store_true", help="judge without a fleet model")
+    args = ap.parse_args(argv)
+    # `--history OLD... BASELINE CONTENDER`, the order the usage line shows: --history takes every
+    # name after it, so the last two of them are the pair.
+    if args.baseline is None and len(args.history) >= 2:
+        args.baseline, args.contender = args.history[-2:]
+        args.history = args.history[:-2]
+    elif args.contender is None and args.baseline is not None and args.history:  # BASELINE --history ... CONTENDER
+        args.contender, args.history = args.history[-1], args.history[:-1]
+    if args.baseline is None or args.contender is None:
+        ap.error("the following arguments are required: baseline, contender")
+    try:
+        ledger = load_ledger(args.ledger)
+        base, cont = load(args.baseline, ledger, args.legacy_methods), load(args.contender, ledger, args.legacy_methods)
+        hist_paths = [p for p in args.history if os.path.abspath(p) not in
+                      (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
+        history, notes = load_history(hist_paths, cont.context.get("gpu_name"), ledger, args.legacy_methods)
+        history = [h for h in history if os.path.abspath(h.path) not in
+                   (os.path.abspath(args.baseline), os.path.abspath(args.contender))]
+        history, note = noise_history(cont, history)
+        notes += [note] if note else []
+        model = None if args.no_expected else fleet_model(cont.context.get("gpu_name"), args.expected)
+        if model is not None:
+            notes.append(f"note: {model.describe()}: no band is narrower than the spread that applies to the pair")
+    except InputError as e:
+        print(f"compare.py: error: {e}", file=sys.stderr)
+        return 2
+    if args.features:
+        keep = {f.strip() for f in args.features.split(",") if f.strip()}
+        for r in [base, cont] + history:
+            r.values = {n: v for n, v in r.values.items() if feature_of(n) in keep}
+            r.errors = {n for n in r.errors if feature_of(n) in keep}
+            r.skips = {n for n in r.skips if feature_of(n) in keep}
+    rows, features = compare(base, cont, history, args.alpha, args.floor, model)
+    if not rows:
+        print(f"compare.py: error: nothing compared: no benchmark with a declared metric in both {args.baseline} and "
+              f"{args.contender}" + (f" (features {args.features})" if args.features else ""), file=sys.stderr)
+        return 2
+    # What the history left out goes to stderr: the report itself is the pair's.
+    for n in notes:
+        if n.startswith("history: skipped"):
+            print(n, file=sys.stderr)
+    out = warnings(base, cont) + [n for n in notes if not n.startswith("history: skipped")]
+    out += summary(base, cont, rows, features, len(history), args.top, args.markdown)
+    if args.table:
+        try:
+            write_table(args.table, rows)
+        except OSError as e:
+            print(f"compare.py: error: cannot write {args.table}: {e.strerror}", file=sys.stderr)
+            return 2
+        out.append(f"Full table: {args.table}")
+    print("\n".join(out))
+    return 1 if verdict(features) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

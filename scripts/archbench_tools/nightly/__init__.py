@@ -1,0 +1,1 @@
+"""Nightly runs and the acceptance verdict of a board."""

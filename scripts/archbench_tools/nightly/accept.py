@@ -1,0 +1,490 @@
+#!/usr/bin/env python3
+"""Is this GPU a healthy one of its model? The acceptance verdict of one run, or of every GPU of a node.
+
+Usage:
+    accept.py RUN.json [--expected MODEL] [--junit OUT.xml]          judge a run (full, or the short one)
+    accept.py --node DIR [--expected MODEL] [--junit OUT.xml]        every GPU's run in DIR (gpu*.json[.gz]) and
+                                                                      the links between them (DIR/p2p.json[.gz])
+    accept.py --run BINARY [--out DIR] [--junit OUT.xml]              measure the short acceptance run, judge it
+                                                                      (DIR: default ~/.local/share/archbench/accept)
+    accept.py --print-filter [--node]                                 the short run's --benchmark_filter (--node:
+                                                                      with the links' P2P benchmarks, for
+                                                                      run_node.py)
+
+Each check is one figure that decides health (the bandwidth headline of each level, the compute
+and tensor peaks, the latency of each level, the host link, the sustained clock under load, the
+geometry as exact values), judged against the fleet model of the GPU's model
+(results/reference/expected/<gpu-slug>.json.xz, scripts/fleet_model.py): the median of the
+board's part, less the prediction interval of one board at compare_stats.FLEET_ALPHA (Student's t
+on the board spread's degrees of freedom, times what a new board spreads by: its process and board
+spread, a timer's step, the parts' spread too when the part is new), never tighter than the metric
+kind's least effect. Only the unhealthy side fails: a rate below, a latency above. Where the model knows no
+spread (too few boards) or there is no model, the check falls back to the specification (the
+peaks the run computed from the device's attributes) and the physical limits, and says so.
+Every check also holds the physical limit: no rate above its peak.
+
+A node (--node, the folder run_node.py writes) is judged GPU by GPU (each GPU's gpu<N>.json with its
+gpu<N>-<feature>.json, the host-shared features run one GPU at a time), and link by link: every
+ordered pair's P2P copies as a share of the link's computed peak and its remote-load latencies,
+against the committed links model of the GPU model (results/reference/expected/<gpu-slug>-links.json,
+scripts/fleet_model.py --links): the median of every pair of every node it has seen, less (more, for
+a latency) the larger of 3 times their spread and the metric kind's least effect. Without a links
+model a copy must reach half the link's peak, and a latency is not judged. The node verdict names
+the GPU whose check fell furthest, or the link.
+
+Exit codes: 0 healthy, 1 not healthy (a check failed, or a benchmark of the verdict failed),
+2 bad input. --junit writes JUnit XML (one test case per check, grouped by what it says).
+"""
+import argparse
+import glob
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from archbench_tools.compare import compare  # noqa: E402
+from archbench_tools.compare import compare_stats  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
+
+PART = "gpu_board_part_number"
+GROUPS = ("memory", "compute", "clocks and power", "links", "geometry")
+
+
+# (group, what, benchmark key regex, counter, spec): spec gives (floor fraction, peak, its source)
+# for the fallback without a fleet spread, and the physical ceiling; None where no specification
+# bounds the figure. `pick`: among several matches, the one over the most SMs (the sweeps' sms axis).
+def _ctx_peak(key, source):
+    def spec(entry, ctx, frac):
+        try:
+            peak = float(ctx.get(key, ""))
+        except ValueError:
+            return None
+        return (frac, peak, source) if peak > 0 else None
+    return spec
+
+
+def _entry_peak(counter, source):
+    def spec(entry, ctx, frac):
+        peak = entry.get(counter)
+        return (frac, peak[0], source) if peak and peak[0] > 0 else None
+    return spec
+
+
+def _ctx_number(ctx, key):
+    """A context number (Google Benchmark writes them as strings); infinity where it is absent, so a
+    check that needs it is not skipped for want of it."""
+    try:
+        v = float(ctx.get(key, ""))
+        return v if v > 0 else math.inf
+    except ValueError:
+        return math.inf
+
+
+DRAM_PEAK = _ctx_peak("gpu_dram_peak_bytes_per_second", "the theoretical DRAM bandwidth (memory clock x bus width)")
+CLOCK_PEAK = _ctx_peak("gpu_max_sm_clock_mhz", "the maximum SM clock the device reports")
+LINK_PEAK = _entry_peak("link_peak_bytes_per_second", "the host link's peak (PCIe generation x width)")
+TENSOR_PEAK = _entry_peak("peak_flop_per_clk_per_sm", "the dense tensor peak per SM per clock")
+PIPE_PEAK = _entry_peak("peak_results_per_clk_per_sm", "the pipeline's peak results per SM per clock")
+
+CHECKS = [
+    # group, what, regex, counter, spec, floor fraction for the fallback
+    ("memory", "DRAM read headline", r"^Bandwidth/headline/DRAM/read/", "bytes_per_second", DRAM_PEAK, 0.90),
+    ("memory", "DRAM write headline", r"^Bandwidth/headline/DRAM/write/", "bytes_per_second", DRAM_PEAK, 0.90),
+    ("memory", "DRAM copy headline", r"^Bandwidth/headline/DRAM/copy/", "bytes_per_second", DRAM_PEAK, 0.80),
+    ("memory", "L2 read headline", r"^Bandwidth/headline/L2/read/", "bytes_per_clk_per_sm", None, None),
+    ("memory", "L1 hit latency", r"^MemLatency/chain/ld\.ca/footprint:4096/stride:128/", "latency_cycles", None, None),
+    ("memory", "L2 hit latency (5.4 MiB chain)", r"^MemLatency/chain/ld\.cg/footprint:5671680/stride:128/",
+     "latency_cycles", None, None),
+    ("memory", "DRAM latency (240 MiB chain)", r"^MemLatency/chain/ld\.cg/footprint:251658240/stride:128/",
+     "latency_cycles", None, None),
+    ("compute", "FP32 FMA peak, every SM", r"^Pipeline/throughput/ffma/ilp:4/warps_per_sm:64/sms:\d+/",
+     "thread_inst_per_clk_per_sm", PIPE_PEAK, 0.95),
+    ("compute", "FP64 FMA peak, every SM", r"^Pipeline/throughput/dfma/ilp:4/warps_per_sm:64/sms:\d+/",
+     "thread_inst_per_clk_per_sm", PIPE_PEAK, 0.95),
+    ("compute", "FP16 tensor peak (wgmma), every SM",
+     r"^TensorCore/wgmma/throughput/f16/ss/n:256/warpgroups_per_sm:2/sms:\d+/fill:random/", "flop_per_clk_per_sm",
+     TENSOR_PEAK, 0.70),
+    ("clocks and power", "sustained SM clock, FP32 load", r"^Scheduling/sustained_clock/ffma/", "sm_clock_sustained_mhz",
+     CLOCK_PEAK, 0.95),
+    ("clocks and power", "sustained SM clock, tensor load (power-bound)", r"^Scheduling/sustained_clock/wgmma_f16/",
+     "sm_clock_sustained_mhz", CLOCK_PEAK, 0.65),
+    ("links", "host to device, pinned 128 MiB", r"^HostLink/copy/dir:h2d/memory:pinned/size:134217728/",
+     "bytes_per_second", LINK_PEAK, 0.70),
+    ("links", "device to host, pinned 128 MiB", r"^HostLink/copy/dir:d2h/memory:pinned/size:134217728/",
+     "bytes_per_second", LINK_PEAK, 0.70),
+    ("geometry", "L1 capacity (no carveout)", r"^Geometry/l1/capacity/carveout:0/", "capacity_bytes", None, None),
+    ("geometry", "L1 line", r"^Geometry/l1/line/", "line_bytes", None, None),
+    ("geometry", "read-only cache capacity", r"^Geometry/readonly/capacity/", "capacity_bytes", None, None),
+    ("geometry", "constant cache levels", r"^Geometry/constant/capacity/", "levels", None, None),
+]
+SPEC_COUNTERS = ("link_peak_bytes_per_second", "peak_flop_per_clk_per_sm", "peak_results_per_clk_per_sm")
+
+
+def _gbench_regex(rx):
+    """A check's regex in the dialect Google Benchmark compiles (no \\d, no escaped dot)."""
+    return rx.rstrip("/").replace(r"(\d+)", "[0-9]+").replace(r"\d", "[0-9]").replace(r"\.", "[.]")
+
+
+def acceptance_filter(node=False):
+    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read; with
+    `node`, the links' P2P benchmarks too (run_node.py runs them alone, after the GPUs)."""
+    rxs = [rx for _, _, rx, *_ in CHECKS] + ([rx for _, rx, *_ in fleet_model.LINK_FIGURES.values()] if node else [])
+    return "|".join(_gbench_regex(rx) for rx in rxs)
+
+
+class Check:
+    def __init__(self, group, what, name=None):
+        self.group, self.what, self.name = group, what, name
+        self.status, self.value, self.expected, self.bound, self.unit, self.basis, self.margin = \
+            "skipped", None, None, None, "", "", None
+
+    def line(self):
+        fmt = (lambda v: "-" if v is None else f"{v:.4g}")
+        mark = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[self.status]
+        margin = "" if self.margin is None else f" (margin {self.margin:+.2f} %)"
+        return (f"  {mark}  {self.what:46s} {fmt(self.value):>10s} {self.unit:20s} expected {fmt(self.expected):>10s}, "
+                f"limit {fmt(self.bound):>10s}{margin}: {self.basis}")
+
+
+def _pick(run, rx):
+    """The benchmark keys of the run that match; where the name has an sms axis, the most SMs."""
+    hits = [n for n in list(run.values) + sorted(run.errors) if re.search(rx, n)]
+    sms = [(int(m.group(1)), n) for n in hits if (m := re.search(r"/sms:(\d+)/", n))]
+    return max(sms)[1] if sms else (hits[0] if hits else None)
+
+
+def _entry_counters(run_doc, name):
+    """The raw counters of a benchmark (its spec counters), from the loaded result file."""
+    for b in run_doc.get("benchmarks", []):
+        if compare.benchmark_key(b.get("run_name") or b.get("name", "")) == name and b.get("run_type") != "aggregate":
+            return {k: [v] for k, v in b.items() if k in SPEC_COUNTERS and isinstance(v, (int, float))}
+    return {}
+
+
+def judge(run, doc, model):
+    """The checks of one run: a list of Check."""
+    ctx, part = run.context, run.context.get(PART)
+    out = []
+    for group, what, rx, counter, spec, frac in CHECKS:
+        c = Check(group, what)
+        out.append(c)
+        name = _pick(run, rx)
+        if name is None:
+            c.basis = "not measured in this run"
+            continue
+        c.name = name
+        # A latency check that means one level holds only where the footprint fits that level: the
+        # L2 check's chain must fit in half the L2 (one partition, on a GPU that splits it).
+        footprint = re.search(r"/footprint:(\d+)/", name)
+        if what.startswith("L2 hit latency") and footprint and 2 * int(footprint.group(1)) > _ctx_number(ctx, "gpu_l2_bytes"):
+            c.basis = f"its {int(footprint.group(1)) / 2 ** 20:.1f} MiB chain does not fit half of this GPU's L2: not an L2 hit here"
+            continue
+        if name in run.errors:
+            c.status, c.basis = "fail", "the benchmark failed in this run (its error entry)"
+            continue
+        how_tol = {cn: (how, tol) for cn, how, tol in run.primary.get(name, [])}
+        values = run.values.get(name, {}).get(counter)
+        if not values or counter not in how_tol:
+            c.basis = f"the run has no {counter} for it"
+            continue
+        how, tol = how_tol[counter]
+        v = c.value = statistics.median(values)
+        c.unit = counter
+        kind = compare.metric_kind(counter)
+        peak = spec(_entry_counters(doc, name) or {}, ctx, frac) if spec else None
+        if peak and v > peak[1] * 1.005:
+            c.status, c.bound, c.expected = "fail", peak[1], peak[1]
+            c.basis = f"above the physical limit: {peak[2]} ({peak[1]:.4g})"
+            c.margin = 100 * (peak[1] / v - 1)
+            continue
+        row = model.row(name, counter, run.methods.get(name)) if model else None
+        sigma, basis = None, None
+        if row is not None:
+            parts = row.get("parts") or {}
+            expected = parts.get(part, row["median"])
+            if how == "value":
+                sigma = 0.0
+                basis = f"the fleet's value ({row['boards']} boards), tolerance {tol:g} %"
+            elif compare_stats.model_row_sigma(row)[0] is not None:
+                sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
+                where = f"boards of part {part}" if part in parts else "boards and parts of the model"
+                basis = (f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
+                         f"{compare_stats.model_spreads(row, use_part=part not in parts)['words']}")
+        if sigma is not None:
+            c.expected = expected
+            if how == "value":
+                c.bound = expected
+                c.margin = tol - 100 * abs(v - expected) / abs(expected) if expected else None
+                c.status = "pass" if c.margin is not None and c.margin >= -1e-9 else "fail"
+                c.basis = basis
+                continue
+            allowed = max(100 * math.expm1(compare_stats.prediction_quantile(df) * sigma), compare.MIN_EFFECT_PCT[kind])
+            c.bound = expected * (1 - allowed / 100) if how == "higher" else expected * (1 + allowed / 100)
+            worse = 100 * ((expected - v) / expected if how == "higher" else (v - expected) / expected)
+            c.margin = allowed - worse
+            c.status = "pass" if c.margin >= 0 else "fail"
+            c.basis = basis + f" -> {allowed:.2f} % allowed"
+            continue
+        why = "no fleet model" if model is None else ("the fleet model lacks it" if row is None else
+                                                     f"the fleet's board spread is unknown ({row['boards']} boards)")
+        if peak and peak[0] and how == "higher":
+            c.expected, c.bound = peak[1], peak[0] * peak[1]
+            c.margin = 100 * (v / c.bound - 1)
+            c.status = "pass" if v >= c.bound else "fail"
+            c.basis = f"{why}: the specification, at least {100 * peak[0]:.0f} % of {peak[2]}"
+        else:
+            c.basis = f"{why}, and no specification bounds it: not judged"
+    return out
+
+
+LINK_SPEC_FLOOR = 0.5  # without a links model: a copy reaches at least half the link's computed peak
+
+
+def judge_links(doc, links):
+    """The checks of a node's links: per ordered pair (i != j) and figure (fleet_model.LINK_FIGURES),
+    against the links model `links` (or, without one, the link's computed peak alone)."""
+    out = []
+    for (key, i, j), (v, entry) in sorted(fleet_model.link_values(doc).items(), key=lambda t: (t[0][1], t[0][2], t[0][0])):
+        what, _, counter, how, kind = fleet_model.LINK_FIGURES[key]
+        c = Check("links", what.format(i=i, j=j), compare.benchmark_key(entry.get("run_name") or entry["name"]))
+        out.append(c)
+        c.value, c.unit = v, counter
+        peak = entry.get("peak_bytes_per_second")  # the link's peak, twice it both ways
+        peak_note = f"the link's computed peak ({peak / 1e9:.1f} GB/s here)" if peak else "the link's computed peak"
+        if counter == "pct_of_peak" and v > 100.5:
+            c.status, c.expected, c.bound, c.margin = "fail", 100.0, 100.0, 100 * (100.0 / v - 1)
+            c.basis = f"above the physical limit: {peak_note}"
+            continue
+        fig = (links or {}).get("figures", {}).get(key)
+        if fig and fig.get("sd") is not None:
+            allowed = max(100 * math.expm1(3 * fig["sd"]), compare.MIN_EFFECT_PCT[kind])
+            c.expected = fig["median"]
+            c.bound = c.expected * (1 - allowed / 100) if how == "higher" else c.expected * (1 + allowed / 100)
+            worse = 100 * ((c.expected - v) / c.expected if how == "higher" else (v - c.expected) / c.expected)
+            c.margin = allowed - worse
+            c.status = "pass" if c.margin >= 0 else "fail"
+            c.basis = (f"links model: {fig['n']} pairs of {len(links.get('nodes', []))} node(s), spread "
+                       f"{100 * fig['sd']:.2f} % -> {allowed:.2f} % allowed" +
+                       (f"; share of {peak_note}" if counter == "pct_of_peak" else ""))
+        elif counter == "pct_of_peak":
+            c.expected, c.bound = 100.0, 100 * LINK_SPEC_FLOOR
+            c.margin = 100 * (v / c.bound - 1)
+            c.status = "pass" if v >= c.bound else "fail"
+            c.basis = f"no links model: the specification, at least {100 * LINK_SPEC_FLOOR:.0f} % of {peak_note}"
+        else:
+            c.basis = "no links model, and no specification bounds a latency: not judged"
+    return out
+
+
+def verdict_line(checks):
+    failed = [c for c in checks if c.status == "fail"]
+    if not failed:
+        judged = sum(c.status == "pass" for c in checks)
+        if not judged:
+            return "Verdict: not judged (no check could be)"
+        return "Verdict: healthy" + ("" if judged == len(checks) else f" ({judged} of {len(checks)} checks judged)")
+    groups = []
+    for g in GROUPS:
+        bad = [c.what for c in failed if c.group == g]
+        if bad:
+            groups.append(f"{g} ({'; '.join(bad)})")
+    return "Verdict: NOT HEALTHY: " + ", ".join(groups)
+
+
+def report(run, checks, model):
+    ctx = run.context
+    lines = [f"archbench acceptance: {os.path.basename(run.path)}",
+             f"GPU: {ctx.get('gpu_name')} {ctx.get('gpu_uuid')} (part {ctx.get(PART, 'unknown')}), commit "
+             f"{str(ctx.get('archbench_git_sha', ''))[:12]}",
+             model.describe() if model else "no fleet model for this GPU model: the specification and the physical "
+                                            "limits judge, where they can"]
+    for g in GROUPS:
+        cs = [c for c in checks if c.group == g]
+        if cs:
+            lines.append(f"{g}:")
+            lines += [c.line() for c in cs]
+    n = {s: sum(c.status == s for c in checks) for s in ("pass", "fail", "skipped")}
+    lines.append(f"{n['pass']} passed, {n['fail']} failed, {n['skipped']} skipped")
+    lines.append(verdict_line(checks))
+    return lines
+
+
+def junit(per_run, path):
+    suites = ET.Element("testsuites", name="archbench acceptance")
+    for run, checks in per_run:  # run None: the node's links
+        ctx = run.context if run else {}
+        s = ET.SubElement(suites, "testsuite", name=f"{ctx.get('gpu_name')} {ctx.get('gpu_uuid')}" if run else "links",
+                          tests=str(len(checks)), failures=str(sum(c.status == "fail" for c in checks)),
+                          skipped=str(sum(c.status == "skipped" for c in checks)), errors="0")
+        for c in checks:
+            tc = ET.SubElement(s, "testcase", classname=c.group, name=c.what)
+            msg = c.line().strip()
+            if c.status == "fail":
+                ET.SubElement(tc, "failure", message=msg)
+            elif c.status == "skipped":
+                ET.SubElement(tc, "skipped", message=msg)
+            else:
+                ET.SubElement(tc, "system-out").text = msg
+    tmp = path + ".part"
+    ET.ElementTree(suites).write(tmp, encoding="utf-8", xml_declaration=True)
+    os.replace(tmp, path)
+
+
+def load_run(path, extra=()):
+    """A run and its document; `extra`: more files of the same GPU and process kind (run_node.py's
+    gpu<N>-<feature>.json) whose benchmarks join it."""
+    from archbench_tools.results import resultfile
+    run = compare.load(path)
+    try:
+        doc = resultfile.load(path)
+    except resultfile.ResultError as e:
+        raise compare.InputError(str(e))
+    for more in extra:
+        other = compare.load(more)
+        run.values.update(other.values)
+        run.primary.update(other.primary)
+        run.errors.update(other.errors)
+        run.methods.update(other.methods)
+        try:
+            doc.setdefault("benchmarks", []).extend(resultfile.load(more).get("benchmarks", []))
+        except resultfile.ResultError as e:
+            raise compare.InputError(str(e))
+    return run, doc
+
+
+def model_of(run, path):
+    return fleet_model.load_model(path) if path else fleet_model.model_for(run.context.get("gpu_name"))
+
+
+def node_outlier(per_run):
+    """The GPU of a node whose checks fall furthest below its siblings' (the least margin among
+    the failed), or None when every GPU passed."""
+    worst = None
+    for run, checks in per_run:
+        for c in checks:
+            if c.status == "fail" and (worst is None or (c.margin or -1e9) < (worst[1].margin or -1e9)):
+                worst = (run, c)
+    return worst
+
+
+def run_short(binary, out_dir):
+    """The short acceptance run: the checks' benchmarks alone, full sweeps' methods. Returns its path."""
+    os.makedirs(out_dir, exist_ok=True)
+    before = set(glob.glob(os.path.join(out_dir, "*", "*.json")))
+    t0 = time.time()
+    r = subprocess.run([binary, f"--benchmark_filter={acceptance_filter()}", f"--results_dir={out_dir}", "--tag=accept"],
+                       stdout=subprocess.DEVNULL)
+    made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
+    if r.returncode != 0 or not made:
+        raise compare.InputError(f"{binary} failed (exit {r.returncode}): the acceptance run wrote no usable result")
+    print(f"acceptance run: {time.time() - t0:.1f} s, {made[-1]}")
+    return made[-1]
+
+
+def default_out():
+    return os.path.join(os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share"),
+                        "archbench", "accept")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("run", nargs="?", help="a result file")
+    ap.add_argument("--node", metavar="DIR", help="judge every GPU's run of a node (DIR/gpu*.json[.gz])")
+    ap.add_argument("--run", dest="binary", metavar="BINARY", help="measure the short acceptance run first")
+    ap.add_argument("--out", default=default_out(),
+                    help="with --run: where its result goes (default "
+                         "~/.local/share/archbench/accept: outside the repository)")
+    ap.add_argument("--expected", metavar="MODEL", help="the fleet model (default: the committed one of the GPU's model)")
+    ap.add_argument("--links", metavar="MODEL", help="with --node: the links model (default: the committed one of "
+                                                      "the GPU's model, fleet_model.py --links)")
+    ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
+    ap.add_argument("--print-filter", action="store_true",
+                    help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
+    argv = sys.argv[1:] if argv is None else argv
+    if "--print-filter" in argv:  # --node takes no folder here
+        if any(a not in ("--print-filter", "--node") for a in argv):
+            print("accept.py: error: --print-filter takes --node alone", file=sys.stderr)
+            return 2
+        print(acceptance_filter(node="--node" in argv))
+        return 0
+    args = ap.parse_args(argv)
+    try:
+        if sum(bool(x) for x in (args.run, args.node, args.binary)) != 1:
+            raise compare.InputError("give one of RUN.json, --node DIR or --run BINARY")
+        if args.links and not args.node:
+            raise compare.InputError("--links judges a node's links: give --node DIR")
+        if args.binary:
+            if not os.access(args.binary, os.X_OK):
+                raise compare.InputError(f"{args.binary}: not an executable")
+            paths = [run_short(args.binary, args.out)]
+        elif args.node:
+            if not os.path.isdir(args.node):
+                raise compare.InputError(f"{args.node}: not a folder")
+            paths = sorted((p for p in glob.glob(os.path.join(args.node, "gpu*.json*")) if re.search(r"gpu\d+\.json(\.gz)?$", p)),
+                           key=lambda p: int(re.search(r"gpu(\d+)\.json", p).group(1)))
+            if not paths:
+                raise compare.InputError(f"{args.node}: no gpu<N>.json run in it")
+        else:
+            paths = [args.run]
+        per_run, lines = [], []
+        for p in paths:
+            n = re.search(r"gpu(\d+)\.json(\.gz)?$", p)
+            extra = sorted(glob.glob(os.path.join(os.path.dirname(p), f"gpu{n.group(1)}-*.json*"))) if args.node and n else []
+            run, doc = load_run(p, extra)
+            model = model_of(run, args.expected)
+            checks = judge(run, doc, model)
+            if all(c.status == "skipped" and c.basis == "not measured in this run" for c in checks):
+                raise compare.InputError(f"{p}: measures none of the acceptance checks (run `accept.py --run BINARY`, "
+                                         "or the whole suite)")
+            per_run.append((run, checks))
+            lines += report(run, checks, model) + [""]
+        link_checks = []
+        if args.node:
+            p2p = sorted(glob.glob(os.path.join(args.node, "p2p.json*")))
+            if p2p:
+                from archbench_tools.results import resultfile
+                try:
+                    p2p_doc = resultfile.load(p2p[0])
+                except resultfile.ResultError as e:
+                    raise compare.InputError(str(e))
+                links = (fleet_model.load_links(args.links) if args.links else
+                         fleet_model.links_model_for(p2p_doc.get("context", {}).get("gpu_name")))
+                link_checks = judge_links(p2p_doc, links)
+                lines.append(f"links ({os.path.basename(p2p[0])}; " +
+                             (f"links model of {len(links['nodes'])} node(s)" if links
+                              else "no links model: the link's computed peak alone") + "):")
+                lines += [c.line() for c in link_checks] + [""]
+            elif len(per_run) > 1:
+                lines += ["links: no p2p.json in the node folder (run_node.py --no-p2p?): not judged", ""]
+            lines.append(f"Node: {len(per_run)} GPU(s)")
+            for run, checks in per_run:
+                lines.append(f"  {os.path.basename(run.path):24s} {run.context.get('gpu_uuid', '?')[:12]}  "
+                             f"{verdict_line(checks)[len('Verdict: '):]}")
+            if link_checks:
+                lines.append(f"  {'links':24s} {'':12s}  {verdict_line(link_checks)[len('Verdict: '):]}")
+            worst = node_outlier(per_run)
+            bad_links = [c.what for c in link_checks if c.status == "fail"]
+            if worst is None and not bad_links:
+                lines.append("Node verdict: healthy")
+            else:
+                said = ([f"outlier {os.path.basename(worst[0].path)} ({worst[0].context.get('gpu_uuid', '?')[:12]}): "
+                         f"{worst[1].group}, {worst[1].what}"] if worst else []) + \
+                       ([f"links: {'; '.join(bad_links)}"] if bad_links else [])
+                lines.append("Node verdict: NOT HEALTHY: " + "; ".join(said))
+        if args.junit:
+            try:
+                junit(per_run + ([(None, link_checks)] if link_checks else []), args.junit)
+            except OSError as e:
+                raise compare.InputError(f"{args.junit}: cannot write: {e.strerror or e}")
+    except compare.InputError as e:
+        print(f"accept.py: error: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(lines).rstrip())
+    return 1 if any(c.status == "fail" for _, checks in per_run for c in checks + link_checks) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The plots, one module per feature, and what they share (plotlib)."""

@@ -1,0 +1,1 @@
+"""The Markdown report and the static dashboard."""

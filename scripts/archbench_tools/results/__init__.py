@@ -1,0 +1,1 @@
+"""Result files: reading and validating archbench JSON, the results archive, method identifiers."""

@@ -1,0 +1,144 @@
+"""One loader for every script: an archbench result file, or one clear line and exit code 2.
+
+    doc = resultfile.load(path)                    # raises ResultError with a one-line message
+    doc = resultfile.load_or_exit(path, "report.py")
+
+A result is Google Benchmark's JSON with archbench's context: an object with a "context" object
+and a "benchmarks" list of objects. `.json.gz` files (large committed runs) are read as well.
+`run_date(path, doc)` orders runs by the date in their name and context, never by the file's
+modification time (git sets it to the checkout's time).
+"""
+import datetime
+import gzip
+import json
+import os
+import re
+import sys
+
+
+class ResultError(Exception):
+    pass
+
+
+def load(path):
+    try:
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise ResultError(f"{path}: cannot read: no such file")
+    except IsADirectoryError:
+        raise ResultError(f"{path}: a directory, not a result file")
+    except UnicodeDecodeError:
+        raise ResultError(f"{path}: not a result file (not UTF-8 text: a binary file?)")
+    except (OSError, EOFError) as e:
+        raise ResultError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}")
+    if not text.strip():
+        raise ResultError(f"{path}: empty file")
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise ResultError(f"{path}: not valid JSON (truncated?): {e}")
+    if not isinstance(doc, dict):
+        raise ResultError(f"{path}: not an archbench result (the top level is a {type(doc).__name__}, not an object)")
+    if not isinstance(doc.get("benchmarks"), list):
+        raise ResultError(f"{path}: not an archbench result (no 'benchmarks' list)")
+    if not isinstance(doc.get("context"), dict):
+        raise ResultError(f"{path}: not an archbench result (no 'context' object)")
+    if any(not isinstance(b, dict) for b in doc["benchmarks"]):
+        raise ResultError(f"{path}: not an archbench result (a benchmark entry is not an object)")
+    if not is_archbench(doc):
+        raise ResultError(f"{path}: not an archbench result (Google Benchmark JSON without archbench's context)")
+    return doc
+
+
+def is_archbench(doc):
+    """Written by archbench (its context has archbench_* keys), or a published reference."""
+    ctx = doc.get("context", {})
+    return any(k.startswith("archbench_") for k in ctx) or "reference_source" in ctx or \
+        any(str(b.get("name", "")).startswith("Reference/") for b in doc["benchmarks"])
+
+
+def output_dir(path):
+    """Makes the folder scripts write into; ResultError with the reason when it cannot be made."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise ResultError(f"{path}: cannot create the output folder: {e.strerror or e}")
+    if not os.access(path, os.W_OK):
+        raise ResultError(f"{path}: the output folder is not writable")
+    return path
+
+
+def _or_exit(script, fn, path):
+    """fn(path), or the script's one-line error and exit code 2 (bad input) on a ResultError."""
+    try:
+        return fn(path)
+    except ResultError as e:
+        print(f"{script}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def output_dir_or_exit(path, script):
+    return _or_exit(script, output_dir, path)
+
+
+def load_or_exit(path, script):
+    return _or_exit(script, load, path)
+
+
+_DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})|(\d{8}T\d{6})")
+
+
+def run_date(path, doc=None):
+    """A sortable key: the context's date when the file has one, else the date in the file name
+    (YYYY-MM-DD or a nightly stamp), then the name itself (the -2, -3 of a second run a day)."""
+    ctx_date = ""
+    if doc is not None:
+        ctx_date = str(doc.get("context", {}).get("date", ""))
+    if not ctx_date:
+        m = _DATE_IN_NAME.search(os.path.basename(path))
+        if m and m.group(1):
+            ctx_date = m.group(1)
+        elif m:
+            ctx_date = datetime.datetime.strptime(m.group(2), "%Y%m%dT%H%M%S").isoformat()
+    return ctx_date, os.path.basename(path)
+
+
+# Something that did not apply to the GPU is a skip with its reason, not a failure
+# (fixtures/harness/unsupported.hpp): Google Benchmark 1.8 writes it as "skipped": true with
+# "skip_message"; 1.7, which has no skips, as an error whose message starts with this prefix.
+UNSUPPORTED_PREFIX = "unsupported: "
+
+
+def skip_reason(b):
+    """Why benchmark entry `b` was skipped (it does not apply to the GPU), else None."""
+    if b.get("skipped"):
+        return str(b.get("skip_message") or "skipped")
+    msg = b.get("error_message")
+    if b.get("error_occurred") and isinstance(msg, str) and msg.startswith(UNSUPPORTED_PREFIX):
+        return msg[len(UNSUPPORTED_PREFIX):]
+    return None
+
+
+def failed(b):
+    """The entry is an error (a failed CUDA call or self-check), not a skip."""
+    return bool(b.get("error_occurred")) and skip_reason(b) is None
+
+
+def measured(b):
+    """The entry holds measurements: neither failed nor skipped."""
+    return not b.get("error_occurred") and not b.get("skipped")
+
+
+def label_note(label):
+    """The free text of a benchmark's label, without its declarations (`primary=...`, `method=...`),
+    which are the tools' and not the reader's: 'primary=ways:0% | method=925f7f442548 | why' -> 'why'."""
+    parts = [p.strip() for p in str(label or "").split(" | ")]
+    return "; ".join(p for p in parts if p and not p.startswith(("primary=", "method=")))
+
+
+def slug(text, empty="x"):
+    """A name for files and anchors: lower case, runs of anything else than [a-z0-9] as one '-'
+    ('NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'), `empty` for a name with none."""
+    return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", str(text).lower())).strip("-") or empty

@@ -1,0 +1,1 @@
+"""Tables from results and catalogues: counters, features, CV, energy, ceilings, roofline, models, references, SASS."""
