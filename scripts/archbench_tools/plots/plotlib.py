@@ -196,7 +196,8 @@ def _render_one(name, argv):
     """(paths, None) or ([], why) for scripts/plot_<name>.py's drawing of argv, in this process."""
     import importlib
     try:
-        return importlib.import_module(f"archbench_tools.plots.plot_{name}").SCRIPT.render(argv, note=lambda _: None), None
+        script = importlib.import_module(f"archbench_tools.plots.plot_{name}").SCRIPT
+        return script.render(argv, note=lambda _: None), None
     except PlotError as e:
         return [], str(e)
     except Exception as e:  # a plot that fails costs its own pictures only; the caller says why
