@@ -18,7 +18,8 @@ def tree(tmp_path):
         shutil.copytree(os.path.join(ROOT, d), tmp_path / d)
     (tmp_path / "benchmarks").mkdir()
     (tmp_path / "fixtures" / "harness").mkdir(parents=True)
-    shutil.copy(os.path.join(ROOT, "benchmarks", "methods.json"), tmp_path / "benchmarks")
+    for table in ("methods.json", "features.json"):
+        shutil.copy(os.path.join(ROOT, "benchmarks", table), tmp_path / "benchmarks")
     shutil.copy(os.path.join(ROOT, "fixtures", "harness", "timing.cu"), tmp_path / "fixtures" / "harness")
     return tmp_path
 
@@ -65,7 +66,7 @@ def test_a_move_keeps_every_method_and_an_instruction_still_changes_its_own(tmp_
         moved = text.replace('"kernels/bandwidth.cuh"', '"kernels/bandwidth/bandwidth.cuh"')
         if moved != text:
             f.write_text(moved)
-    table = root / "benchmarks" / "methods.json"
+    table = root / "benchmarks" / "features.json"
     table.write_text(table.read_text().replace('"kernels/bandwidth.cu"', '"kernels/bandwidth/bandwidth.cu"'))
     assert digests(root) == before
     edit(root / "kernels" / "bandwidth" / "bandwidth.cuh", 'ARCHBENCH_BW_LOAD(LdCa, ".ca");',
@@ -85,12 +86,14 @@ def test_a_header_the_kernels_include_counts(tmp_path):
 def test_a_declared_version_changes_only_its_feature(tmp_path):
     root = tree(tmp_path)
     before = digests(root)
-    p = root / "benchmarks" / "methods.json"
-    m = json.loads(p.read_text())
-    m["features"]["Sync"]["version"] += 1
-    p.write_text(json.dumps(m))
+    t = root / "benchmarks" / "features.json"
+    table = json.loads(t.read_text())
+    next(r for r in table["features"] if r["name"] == "Sync")["method"]["version"] += 1
+    t.write_text(json.dumps(table))
     after = digests(root)
     assert {f for f in before if before[f] != after[f]} == {"Sync"}
+    p = root / "benchmarks" / "methods.json"
+    m = json.loads(p.read_text())
     m["harness"]["version"] += 1
     p.write_text(json.dumps(m))
     assert all(v != before[f] for f, v in digests(root).items())
@@ -135,8 +138,9 @@ def test_the_build_table_and_bad_input(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
-    for feature in json.load(open(os.path.join(ROOT, "benchmarks", "methods.json")))["features"]:
-        assert f'{{"{feature}", "' in text
+    for row in json.load(open(os.path.join(ROOT, "benchmarks", "features.json")))["features"]:
+        name = row["name"]
+        assert f'{{"{name}", "' in text
     root = tree(tmp_path / "t")
     (root / "benchmarks" / "methods.json").write_text("{not json")
     try:
