@@ -87,3 +87,14 @@ def test_the_readme_lists_every_feature_with_its_page():
     r = subprocess.run([sys.executable, script, "--check-readme", os.path.join(ROOT, "docs", "tlb.md")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "no feature table" in r.stderr
+
+
+def test_every_plot_has_its_caption_in_its_row():
+    # A feature's captions travel with its row (report.py and the dashboard read them there).
+    for r in features.rows():
+        if r["plot"]:
+            missing = set(r["plot_files"]) - set(r.get("captions", {}))
+            assert not missing, f"{r['name']}: no caption for {sorted(missing)}"
+            assert all(isinstance(c, str) and c.strip() for c in r["captions"].values()), r["name"]
+        else:
+            assert not r.get("captions"), r["name"]

@@ -20,43 +20,12 @@ from archbench_tools import paths
 from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 
-# One line under each plot of the report: what it shows.
+# One line under each plot of the report: what it shows. A feature's are in its row of the table
+# (benchmarks/features.json, `captions`); the generations' plots are no feature's.
 CAPTIONS = {
-    "energy_levels": "Incremental energy per byte by the level that served it (shared memory, L1, L2, DRAM, the host link), reads and writes; lighter above: the static power over the time the bytes take.",
-    "energy_dtypes": "Incremental energy per FLOP by data type: FMAs on the CUDA cores beside mma.sync and wgmma; hatched: a window the power cap throttled.",
-    "asynccopy_bandwidth": "Asynchronous copies into shared memory (plain loads, cp.async, TMA bulk and tensor) against stage size, from the L2 and from DRAM, beside the Bandwidth feature's headline.",
-    "asynccopy_latency": "One copy at a time into shared memory, from the L2 and from DRAM: cycles from issue to the data in shared memory, against the bytes copied, per path.",
-    "bandwidth_levels": "Bandwidth per level: the headline of each (the best shape on this GPU) and the L2 read cases (private slices, near and far partition, shared data), with the DRAM peak; a peer's figure beside them when given.",
-    "hostlink_copy": "Host-device copies against size per host memory kind (pinned, pageable, registered, managed), each direction and both at once.",
-    "l2persist_kept": "L2 persistence: the share of a persisting window still in the L2 after a stream of 4x the L2, against the window and the set-aside.",
-    "launch_costs": "Kernel launch costs per path (stream, graph, cluster, programmatic dependent launch): host call, back-to-back and end-to-end, median with p10-p90.",
-    "sync_barriers": "Barrier, mbarrier and fence steps: cycles per step against the warps per block (fences by scope, on every SM in turn).",
-    "sync_latency": "Warp collectives as a dependent chain: cycles per shuffle, vote, match, redux and elect.",
-    "sync_throughput": "Warp collectives as throughput against warps per SM and ILP: shuffles in % of their peak, the others in instructions per clock per SM.",
-    "memlatency_footprint": "Load latency against footprint per cache operator: the L1, L2 (near, far) and DRAM plateaus.",
-    "memlatency_stride": "Load latency against stride at 4x the L2: where sectors, lines and pages begin to miss.",
-    "bandwidth_footprint": "Bandwidth against footprint per kind of access: L1, L2 and DRAM levels, with the L2 size and the DRAM peak.",
-    "bandwidth_shape": "Bandwidth against occupancy and SM count at one footprint per level.",
-    "smembanks_stride": "Shared-memory cost per access against the stride between lanes, with the bank model.",
-    "smembanks_latency": "Dependent shared-memory load latency per access pattern.",
-    "dsm_latency": "Latency into another block's shared memory in a cluster, against the block's own.",
-    "dsm_bandwidth": "Distributed shared-memory bandwidth per pattern against the cluster size.",
-    "atomics_contention": "Atomics per second against contention, global and shared memory.",
-    "atomics_latency": "Dependent-chain latency of every atomic op, near and far L2 home.",
-    "pipeline_latency": "Dependent-chain latency per arithmetic instruction.",
-    "pipeline_throughput": "Instructions per clock per SM against warps and ILP, with the peak.",
-    "tlb_footprint": "Chase latency against footprint per stride: the TLB levels' reach.",
-    "tensor_throughput": "Tensor-core FLOP per clock per SM per type, mma.sync against wgmma and cuBLAS, with the dense peak.",
-    "tensor_wgmma_n": "wgmma throughput and latency against N of m64nNk.",
-    "scheduling_icache": "Cycles per instruction against the loop body's size: the instruction-cache levels.",
-    "scheduling_clock": "The SM clock, power and temperature over a sustained load.",
-    "scheduling_pairs": "Slowdown of every pair of warps run together: which warps share a scheduler.",
-    "geometry_sweeps": "L1 and L2 sweeps with the inferred capacities.",
-    "geometry_l2_sm_map": "Every SM's near and far L2 latency.",
-    "p2p_matrix": "GPU-to-GPU bandwidth, latency and atomics for every ordered pair.",
-    "p2p_copy_size": "Peer copy bandwidth against the copy size.",
+    **features.captions(),
     "generations_latency": "This GPU's latencies against published values of earlier GPUs.",
-    "generations_release": "Across generations by release: latencies, L2 capacity, L1 and DRAM read of this GPU (black stars) beside every published figure (docs/references.md names each source and method).",
+    "generations_release": "Across generations by release: latencies, capacities, bandwidths and throughputs of this GPU (black stars) beside every published figure (docs/references.md names each source and method).",
 }
 
 PLOTS = features.plots()  # benchmarks/features.json, in its order

@@ -1,6 +1,6 @@
 """The suite's features, from benchmarks/features.json: the one list the scripts read (CMake's
 tests read the same file). Each row: name, label (ctest), plot (scripts/plot_<plot>.py),
-plot_files, doc, run (default, apart, on_request, fault_injection), gpus (how many its GPU tests
+plot_files, captions (a line under each plot), doc, run (default, apart, on_request, fault_injection), gpus (how many its GPU tests
 need, where more than one), and summary (its row in the README's feature table).
 
     features.py --write-readme README.md    rewrites the README's feature table from the table
@@ -45,6 +45,11 @@ def optional():
 def plots():
     """The plot scripts' names (plot_<name>.py), in the order reports show them."""
     return [r["plot"] for r in rows() if r["plot"]]
+
+
+def captions():
+    """{plot file stem: the one line under it}: every feature's captions (its row's `captions`)."""
+    return {stem: text for r in rows() for stem, text in r.get("captions", {}).items()}
 
 
 def feature_of_plot():
