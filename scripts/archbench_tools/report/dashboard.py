@@ -64,9 +64,9 @@ def load_runs(results_dir):
         if gpu == "reference":
             continue
         runs = []
-        paths = glob.glob(os.path.join(gpu_dir, "**", "*.json"), recursive=True) + \
+        found = glob.glob(os.path.join(gpu_dir, "**", "*.json"), recursive=True) + \
             glob.glob(os.path.join(gpu_dir, "**", "*.json.gz"), recursive=True)
-        for p in sorted(paths):
+        for p in sorted(found):
             if os.sep + "report" + os.sep in p[len(gpu_dir) - 1:]:
                 continue
             try:
