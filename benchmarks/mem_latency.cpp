@@ -36,6 +36,7 @@ void chase_latency(benchmark::State& state, ChaseSpec spec, std::uint32_t pin_sm
   guarded(state, [&] {
     ChaseRunner& r = runner();
     r.prepare(spec, kForm, pin_sm);
+    const long retries_before = r.clock_retries();
     if constexpr (kForm == ChaseForm::chain) {
       std::vector<ChainTiming> runs;
       timed_loop(state, [&] {
@@ -51,6 +52,7 @@ void chase_latency(benchmark::State& state, ChaseSpec spec, std::uint32_t pin_sm
       });
       report_fine_latency(state, spec, runs, r.primed(), pin_sm);
     }
+    state.counters["sm_clock_dip_retries"] = double(r.clock_retries() - retries_before);
     // Where a short chase sits (ChaseRunner): its first line's offset and how far its lines' mean
     // L2 latency from the SM lies from the SM's average (the map's cycles).
     if (const ChaseRunner::Placed& at = r.placed(); at.placed) {

@@ -122,7 +122,9 @@ TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p,
     runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep, l2_average_cycles));
   TlbLatency m = runs.back();  // elements, warm steps, SM
   m.cycles = m.chase_cycles = m.window_ns = 0;
+  m.clock_retries = 0;
   for (const TlbLatency& r : runs) {
+    m.clock_retries += r.clock_retries;
     const double residual = r.placed_lines_cycles > 0 ? r.placed_lines_cycles - l2_average_cycles : 0.0;
     m.cycles += (r.cycles - residual) / placements;
     m.chase_cycles += r.cycles / placements;
@@ -156,6 +158,9 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     state.counters["steps"] = kTlbTimedSteps;
     state.counters["sm"] = double(walk_sm(placement));
     state.counters["placements"] = placements_for(probe, p.footprint / p.stride);
+    long retries = 0;
+    for (const TlbLatency& m : runs) retries += m.clock_retries;
+    state.counters["sm_clock_dip_retries"] = double(retries);
     if (runs.back().placed_lines_cycles > 0) {
       state.counters["l2_placed_lines_vs_sm_average_cycles"] =
           runs.back().placed_lines_cycles - sm_l2_average_cycles(walk_sm(placement));
