@@ -54,10 +54,11 @@ void chase_latency(benchmark::State& state, ChaseSpec spec, std::uint32_t pin_sm
     }
     state.counters["sm_clock_dip_retries"] = double(r.clock_retries() - retries_before);
     // Where a short chase sits (ChaseRunner): its first line's offset and how far its lines' mean
-    // L2 latency from the SM lies from the SM's average (the map's cycles).
+    // L2 latency from the SM lies from the figure it was placed at (the map's cycles), and that figure.
     if (const ChaseRunner::Placed& at = r.placed(); at.placed) {
       state.counters["l2_placement_offset_bytes"] = double(at.offset_bytes);
-      state.counters["l2_placed_lines_vs_sm_average_cycles"] = at.lines_cycles - at.target_cycles;
+      state.counters["l2_placed_lines_vs_target_cycles"] = at.lines_cycles - at.target_cycles;
+      state.counters["l2_placement_target_cycles"] = at.target_cycles;
     }
     // --counters: kCounterSteps steps' own counters, the warm-up subtracted (ChaseRunner).
     if (add_hw_counters(state, kHwMemory, r.counter_replay(true), r.counter_replay(false)))
@@ -78,6 +79,9 @@ void register_mem_latency(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const std::size_t l2 = g.l2_bytes, smem = g.smem_per_sm_bytes;
   const std::uint32_t sm = cfg.placement.reference_sm;  // every chase runs there
+  // Short chases on lines at the GPU's median SM's L2 latency (ChaseRunner): what they read is
+  // then the GPU's, whichever SM and lines they got.
+  const double place_at = cfg.placement.measured.median_cycles;
   const std::size_t max_footprint = (4 * l2 + kLineStride - 1) / kLineStride * kLineStride;
   // The L1 edge lies near the unified L1/shared size, which the API does not give: shared memory
   // per SM bounds it from below. The L2 edges (near partition, whole L2) lie within [L2/4, 2 L2].
@@ -122,10 +126,11 @@ void register_mem_latency(const SuiteConfig& cfg) {
   std::vector<BenchmarkPoint> named;
   for (const Point& p : points)
     named.push_back(
-        {bench_name(p.family, {{"footprint", p.footprint}, {"stride", p.stride}}), [p, sm](benchmark::State& st) {
+        {bench_name(p.family, {{"footprint", p.footprint}, {"stride", p.stride}}), [p, sm, place_at](benchmark::State& st) {
            ChaseSpec spec = p.spec;
            spec.footprint_bytes = p.footprint;
            spec.stride_bytes = p.stride;
+           spec.place_at_cycles = place_at;
            p.fn(st, spec, sm);
          }});
   register_points("MemLatency", named, kIterations, {{"MemLatency/", {lower("latency_cycles")}}});

@@ -54,7 +54,7 @@ std::string probe_name(const TlbProbe& probe) {
 // on the same SM. Each launch of such a chase is the mean over enough placements of the chain
 // (the same pages, lines 640 B further on each time) to hold kMinElementsForLevels lines.
 // An ld.cg chase of at most kTlbPlacedMaxElements lines is placed by the L2 map instead, each line
-// at the SM's average L2 distance (TlbRunner::measure): one placement.
+// at the GPU's median L2 latency (TlbRunner::measure): one placement.
 int placements_for(const TlbProbe& probe, std::uint64_t elements) {
   if (probe.op == CacheOp::cg && elements <= kTlbPlacedMaxElements) return 1;
   return elements >= kMinElementsForLevels ? 1 : int((kMinElementsForLevels + elements - 1) / elements);
@@ -63,10 +63,11 @@ constexpr std::size_t kPlacementStep = 5 * 128;
 static_assert(kPlacementStep * kMinElementsForLevels / 2 < kTlbMaxPlacement, "placements leave the pages");
 
 TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm,
-                    double l2_average_cycles);
+                    double place_at_cycles);
 
-// The walk SM's average L2 hit latency (sm_l2_average_cycles): where the map places short ld.cg
-// chases.
+// Where the map places short ld.cg chases: the GPU's median SM's L2 latency (the run's placement
+// measured it), so that the walk SM's place among SMs does not move the curve by board.
+double place_at(const Placement& placement) { return placement.measured.median_cycles; }
 
 // Every SM's walk latency from the probe (indexed by SM; empty until probed or where it failed),
 // reported beside the geometry: which SM was chosen out of what.
@@ -108,24 +109,24 @@ std::uint32_t walk_sm(const Placement& placement) {
 
 // One point's latency on one SM, as the benchmark and the inference both take it: the mean over
 // the point's placements (cycles), their summed window and the median clock.
-// A chase placed by the map is taken at the SM's average L2 distance: its cycles less its lines'
-// residual (their mean from the map minus the average), which the map measured on the same lines
+// A chase placed by the map is taken at the figure it was placed at (the GPU's median SM's L2
+// latency): its cycles less its lines' residual (their mean from the map minus that figure), which the map measured on the same lines
 // from the same SM (within 0.3 cycles of a chain through them). Chases of 2-15 lines cannot get
 // there by choosing lines (a page's lines reach few slices: up to 2.9 cycles off on an H200, and
-// 318 of 510 such points within 0.5 % across three boards); taken at the average, 510 of 510 were.
+// 318 of 510 such points within 0.5 % across three boards); taken at the figure, 510 of 510 were.
 // The chase's own cycles stay beside it (chase_latency_cycles).
 TlbLatency chase_on(TlbRunner& runner, const TlbProbe& probe, const TlbPoint& p, std::uint32_t sm,
-                    double l2_average_cycles) {
+                    double place_at_cycles) {
   const int placements = placements_for(probe, p.footprint / p.stride);
   std::vector<TlbLatency> runs;
   for (int j = 0; j < placements; ++j)  // throws on a wrong end
-    runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep, l2_average_cycles));
+    runs.push_back(runner.measure(probe, p.stride, p.footprint, sm, j * kPlacementStep, place_at_cycles));
   TlbLatency m = runs.back();  // elements, warm steps, SM
   m.cycles = m.chase_cycles = m.window_ns = 0;
   m.clock_retries = 0;
   for (const TlbLatency& r : runs) {
     m.clock_retries += r.clock_retries;
-    const double residual = r.placed_lines_cycles > 0 ? r.placed_lines_cycles - l2_average_cycles : 0.0;
+    const double residual = r.placed_lines_cycles > 0 ? r.placed_lines_cycles - place_at_cycles : 0.0;
     m.cycles += (r.cycles - residual) / placements;
     m.chase_cycles += r.cycles / placements;
     m.window_ns += r.window_ns;
@@ -141,7 +142,7 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     std::vector<TlbLatency> runs;
     std::vector<double> samples, chase_samples;
     timed_loop(state, [&] {
-      runs.push_back(chase_on(runner, probe, p, walk_sm(placement), sm_l2_average_cycles(walk_sm(placement))));
+      runs.push_back(chase_on(runner, probe, p, walk_sm(placement), place_at(placement)));
       samples.push_back(runs.back().cycles);
       chase_samples.push_back(runs.back().chase_cycles);
       return runs.back().window_ns * 1e-9;
@@ -162,8 +163,8 @@ void latency(benchmark::State& state, TlbProbe probe, TlbPoint p, const Placemen
     for (const TlbLatency& m : runs) retries += m.clock_retries;
     state.counters["sm_clock_dip_retries"] = double(retries);
     if (runs.back().placed_lines_cycles > 0) {
-      state.counters["l2_placed_lines_vs_sm_average_cycles"] =
-          runs.back().placed_lines_cycles - sm_l2_average_cycles(walk_sm(placement));
+      state.counters["l2_placed_lines_vs_target_cycles"] = runs.back().placed_lines_cycles - place_at(placement);
+      state.counters["l2_placement_target_cycles"] = place_at(placement);
       state.counters["chase_latency_cycles"] = mean(chase_samples);
     }
     state.counters["self_checked"] = 1;
@@ -183,7 +184,7 @@ std::vector<CurvePoint> curve(const TlbProbe& probe, const std::vector<TlbPoint>
     if (it == runner.recorded().end()) {
       std::vector<double> cycles, clocks;
       for (int i = 0; i < kIterations; ++i) {
-        const TlbLatency m = chase_on(runner, probe, p, walk_sm(placement), sm_l2_average_cycles(walk_sm(placement)));
+        const TlbLatency m = chase_on(runner, probe, p, walk_sm(placement), place_at(placement));
         cycles.push_back(m.cycles);
         clocks.push_back(m.sm_clock_mhz);
       }
