@@ -1,6 +1,7 @@
 #include "benchmarks/shell/incremental_json.hpp"
 
 #include "benchmarks/shell/supervisor.hpp"
+#include "fixtures/harness/bench_name.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -31,6 +32,40 @@ double seconds_since_process_start() { return seconds_between(kProcessStart, Clo
 std::string feature_of(const std::string& benchmark_name) { return benchmark_name.substr(0, benchmark_name.find('/')); }
 
 std::string wall_seconds_key(const std::string& part) { return "archbench_wall_seconds_" + part; }
+
+nlohmann::ordered_json axes_of(const std::string& function_name) {
+  const NameParts parts = split_bench_name(function_name);
+  nlohmann::ordered_json axes = nlohmann::ordered_json::object();
+  for (const auto& [key, text] : parts.args) {
+    // An integer is a number, anything else (a fraction, a shape, a word) the text the name holds.
+    const bool integer = !text.empty() && text.size() < 19 &&
+                         text.find_first_not_of("0123456789") == std::string::npos && (text == "0" || text[0] != '0');
+    axes[key] = integer ? nlohmann::ordered_json(std::stoll(text)) : nlohmann::ordered_json(text);
+  }
+  return axes;
+}
+
+std::string family_and_axes(const std::string& function_name, const std::string& separator) {
+  return "\"family\": " + nlohmann::ordered_json(split_bench_name(function_name).family).dump() + "," + separator +
+         "\"axes\": " + axes_of(function_name).dump();
+}
+
+std::string with_family_and_axes(const std::string& entries, const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
+  static const std::string kRunName = "\"run_name\": ";
+  std::string out;
+  std::size_t from = 0;
+  for (const auto& run : runs) {
+    const std::size_t at = entries.find(kRunName, from);
+    const std::size_t eol = at == std::string::npos ? at : entries.find('\n', at);
+    if (eol == std::string::npos) break;  // not JSONReporter's layout: the entries stay as they are
+    const std::string indent(at - (entries.rfind('\n', at) + 1), ' ');
+    out.append(entries, from, eol - from);
+    out += "\n" + indent + family_and_axes(run.run_name.function_name, "\n" + indent) + ",";
+    from = eol;
+  }
+  out.append(entries, from, std::string::npos);
+  return out;
+}
 
 IncrementalJsonReporter::IncrementalJsonReporter(std::string path, benchmark::BenchmarkReporter* console)
     : path_(std::move(path)), console_(console) {
@@ -82,7 +117,7 @@ void IncrementalJsonReporter::ReportRuns(const std::vector<Run>& runs) {
   }
   context_[wall_seconds_key("total")] = seconds_text(seconds_since_process_start());
   inner_.ReportRuns(timed);
-  pending_runs_ += json_.str();
+  pending_runs_ += with_family_and_axes(json_.str(), timed);
   json_.str("");
   warn_once(write_tail());
 }

@@ -1,5 +1,8 @@
 #include "benchmarks/shell/supervisor.hpp"
 
+#include "benchmarks/shell/incremental_json.hpp"
+#include "fixtures/harness/bench_name.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <signal.h>
@@ -103,6 +106,8 @@ std::string join_benchmark_json(const std::string& context, const std::vector<st
 std::string error_benchmark_json(const std::string& name, const std::string& message) {
   const nlohmann::ordered_json e = {{"name", name},
                                     {"run_name", name},
+                                    {"family", split_bench_name(name).family},
+                                    {"axes", axes_of(name)},
                                     {"run_type", "iteration"},
                                     {"error_occurred", true},
                                     {"error_message", message}};

@@ -52,3 +52,31 @@ TEST(IncrementalJson, EveryBenchmarkAndFeatureCarriesItsWallTime) {
   EXPECT_EQ(feature_of("Tlb/latency/ld.ca"), "Tlb");
   EXPECT_EQ(seconds_text(12.345), "12.3");
 }
+
+// Each entry carries its family and sweep axes beside its name, integers as numbers and anything
+// else as the name writes it, so that no script takes a name apart.
+TEST(IncrementalJson, EveryEntryCarriesItsFamilyAndAxes) {
+  const std::string path = ::testing::TempDir() + "archbench_axes.json";
+  IncrementalJsonReporter reporter(path, nullptr);
+  reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+  const auto run = [](const std::string& name) {
+    benchmark::BenchmarkReporter::Run r;
+    r.run_name.function_name = name;
+    r.iterations = 1;
+    r.time_unit = benchmark::kMicrosecond;
+    return r;
+  };
+  reporter.ReportRuns({run("MemLatency/chain/ld.cg/footprint:4096/stride:128")});
+  reporter.ReportRuns({run("L2Persist/kept/hit_ratio:0.5"), run("Launch/end_to_end")});
+  reporter.Finalize();
+  const auto doc = nlohmann::json::parse(*read_file(path));
+  ASSERT_EQ(doc["benchmarks"].size(), 3u);
+  const auto& m = doc["benchmarks"][0];
+  EXPECT_EQ(m["family"], "MemLatency/chain/ld.cg");
+  EXPECT_EQ(m["axes"]["footprint"], 4096);
+  EXPECT_EQ(m["axes"]["stride"], 128);
+  EXPECT_EQ(doc["benchmarks"][1]["axes"]["hit_ratio"], "0.5");
+  EXPECT_EQ(doc["benchmarks"][2]["family"], "Launch/end_to_end");
+  EXPECT_TRUE(doc["benchmarks"][2]["axes"].empty());
+  EXPECT_EQ(family_and_axes("X/n:007/k:12"), R"("family": "X", "axes": {"n":"007","k":12})");
+}

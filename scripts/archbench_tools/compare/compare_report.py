@@ -7,6 +7,7 @@ import math
 import statistics
 
 from archbench_tools.compare.compare_stats import BOARD_FINGERPRINTS, _stats, board_steps, verdict
+from archbench_tools.results import resultfile
 
 UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "per_second": "per s", "clock_mhz": "MHz",
          "ns": "ns", "energy": "pJ", "other": ""}
@@ -19,9 +20,7 @@ def fmt_value(v, kind):
     return f"{v:.5g}{(' ' + unit) if unit else ''}"
 
 
-def short(name):
-    """The name without Google Benchmark's '/iterations:N/manual_time' tail."""
-    return name.split("/iterations:")[0].replace("/manual_time", "")
+short = resultfile.short_name
 
 
 def describe(run):

@@ -8,6 +8,8 @@ import re
 import statistics
 import warnings as _warnings
 
+from archbench_tools.results import resultfile
+
 # Nearly identical repetitions make scipy warn about precision; the p-value is still right.
 _warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -61,7 +63,7 @@ def metric_kind(counter):
 
 
 def feature_of(name):
-    return name.split("/", 1)[0]
+    return resultfile.feature_of_name(name)
 
 
 PART = "gpu_board_part_number"

@@ -35,7 +35,6 @@ unreadable input, 1 with --fail-on-outlier when a GPU or a link was flagged, els
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 from archbench_tools.results import resultfile  # noqa: E402
@@ -71,7 +70,7 @@ def load(path):
     label = f"{ctx.get('host_name', '?')}/{ctx.get('gpu_uuid', os.path.basename(path))}"
     values = {}
     for b in rows:
-        name = b["name"].split("/iterations:")[0]
+        name = resultfile.short_name(b["name"])
         for k, v in b.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
@@ -95,9 +94,6 @@ def merge_by_gpu(gpus):
     return list(merged.values())
 
 
-PAIR_ARGS = re.compile(r"/(?:src|gpu):(\d+)/(?:dst|peer):(\d+)")
-
-
 def is_p2p(doc):
     names = [b.get("name", "") for b in doc.get("benchmarks", [])]
     return bool(names) and all(n.startswith("P2P/") for n in names)
@@ -112,20 +108,21 @@ def load_p2p(path, doc):
     for b in doc["benchmarks"]:
         if not resultfile.measured(b) or b.get("run_type") == "aggregate":
             continue
-        name = b["name"].split("/iterations:")[0]
-        m = PAIR_ARGS.search(name)
-        if not m or m.group(1) == m.group(2):
+        gpus = resultfile.pair_of(b)
+        if not gpus or gpus[0] == gpus[1]:
             continue  # the matrix, and the local baselines i == i
-        i, j = m.group(1), m.group(2)
+        i, j = str(gpus[0]), str(gpus[1])
         pair = pairs.setdefault((i, j), {"label": f"{host}: GPU {i} -> GPU {j}", "file": path, "host": host,
                                          "pair": (int(i), int(j)), "link": "?", "model": models.get(i, "?"),
                                          "raw": {}, "values": {}})
-        if name.startswith("P2P/link/"):
+        if resultfile.family(b) == "P2P/link":
             label = b.get("label", "?")
             note = " | ".join(p for p in label.split(" | ")[1:] if not p.startswith("method=")) \
                 if label.startswith("primary=") else label
             pair["link"] = note.split(";")[0] or "?"
-        key_name = PAIR_ARGS.sub("", name)
+        pair_keys = {k for keys in resultfile.PAIR_AXES for k in keys}
+        key_name = resultfile.family(b) + "".join(f"/{k}:{v}" for k, v in resultfile.axes(b).items()
+                                                   if k not in pair_keys)
         for k, v in b.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
@@ -182,7 +179,7 @@ def worse(counter, value, other):
 
 def family_of(benchmark):
     """Tlb/latency, Bandwidth/read, ...: a benchmark's footprints and units measure one phenomenon."""
-    return "/".join(benchmark.split("/")[:2])
+    return "/".join(resultfile.family_of_name(benchmark).split("/")[:2])
 
 
 def is_rate(counter):

@@ -11,9 +11,8 @@ DIR/asynccopy_latency.{png,svg} (cycles from issuing one copy to its data in sha
 against the copy's size, one panel per level, one line per path and GPU). Files without AsyncCopy
 data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, finish, Script, name_fields, plain_axis  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, finish, Script, axes, family_parts, plain_axis  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 LEVELS = ["L2", "DRAM"]
@@ -23,9 +22,9 @@ PATH_LABELS = {"ld_st": "ld.cg + st.shared", "cp_async_ca": "cp.async.ca", "cp_a
                "bulk": "TMA bulk", "tensor": "TMA tensor", "bulk_multicast": "TMA multicast (delivered)"}
 
 
-def path_of(name):
+def path_of(b):
     """The line a load belongs to: its path (every width, size and shape of it)."""
-    path = name.split("/")[2]
+    path = family_parts(b)[2]
     return PATH_LABELS.get(path, path)
 
 
@@ -33,13 +32,13 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "AsyncCopy")
     loads, latency = [], []
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if len(parts) < 4:
             continue
         if parts[1] == "load" and "bytes_per_second" in b:
-            loads.append({"level": parts[3], "line": path_of(b["name"]), "inflight": b["bytes_in_flight_per_sm"],
+            loads.append({"level": parts[3], "line": path_of(b), "inflight": b["bytes_in_flight_per_sm"],
                           "bps": b["bytes_per_second"]})
-        elif parts[1] == "latency" and "latency_cycles" in b and "box:" not in b["name"]:  # sizes, not box shapes
+        elif parts[1] == "latency" and "latency_cycles" in b and "box" not in axes(b):  # sizes, not box shapes
             latency.append({"level": parts[3], "path": parts[2], "bytes": b["bytes"], "cycles": b["latency_cycles"]})
     return label, ctx, (loads, latency) if loads or latency else None
 

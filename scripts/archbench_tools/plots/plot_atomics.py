@@ -8,9 +8,8 @@ thread on one address ... every thread its own), one line per op and form, globa
 memory side by side (default launch: one block of 32 warps per SM); and DIR/atomics_latency.{png,svg}:
 dependent-chain latency per op. Files without Atomics data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, save, finish, run_title, name_fields  # noqa: E402
+from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, save, finish, run_title, axes, family_parts  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 CONTENTION = ["all", "sm", "block", "warp", "distinct"]
@@ -20,11 +19,11 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Atomics")
     tput, lat = [], []
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if parts[1] == "latency":
             lat.append({"space": parts[2], "op": parts[3], "cycles": b["latency_cycles"]})
             continue
-        fields = name_fields(b["name"])
+        fields = axes(b)
         tput.append({"space": parts[1], "op": parts[2], "scope": parts[3], "contention": fields.get("contention"),
                      "spacing": int(fields.get("spacing", 0)), "warps": int(fields.get("warps_per_block", 0)),
                      "blocks": int(fields.get("blocks_per_sm", 0)), "aps": b["atomics_per_second"],

@@ -13,9 +13,8 @@ beside each where its output is given: RRZE gpu-benches' gpu-l2-cache (the L2 at
 footprints, DRAM at >= 8x the L2) and gpu-stream (init = write, scale = copy). Files without
 Bandwidth data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, plain_axis, feature_benchmarks, Script, save, finish  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, family_parts, plain_axis, feature_benchmarks, Script, save, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 KINDS = ["read", "write", "copy", "rmw"]
@@ -25,9 +24,9 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Bandwidth")
     sweep, shapes = [], []
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if parts[1] in ("headline", "l2"):
-            shapes.append({"family": parts[1], "name": "/".join(parts[2:4]),
+            shapes.append({"family": parts[1], "name": "/".join(parts[2:4]), "level": parts[2], "kind": parts[3],
                            "footprint": b.get("footprint_bytes", 0), "bps": b["bytes_per_second"],
                            "pct": b.get("pct_of_peak", 0), "label": b.get("label", "")})
         elif parts[1] == "shape":
@@ -124,7 +123,7 @@ def plot_levels(datasets, peer_l2, peer_st, out_dir):
             name = "L2 " + r["name"].replace("/ld.cg", "") + f"\n{r['footprint'] / mib:.0f} MiB ld.cg"
             bars.append((name, r["bps"] / 1e9, peer_at(r["footprint"]) if r["name"].startswith("shared") else None))
         else:
-            level, kind = r["name"].split("/")
+            level, kind = r["level"], r["kind"]
             peer = None
             if level == "L2":
                 peer = peer_at(r["footprint"])

@@ -9,9 +9,8 @@ level the footprint targets (`level_by_footprint`) drawn above them. Several fil
 the parts of one run (a --counters run split over calls). Files without counters are skipped
 with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, finish, Script  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, family_parts, feature_benchmarks, finish, Script  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 VARIANTS = [("read", "ld.ca"), ("read", "ld.cg"), ("write", "st"), ("copy", "ld+st")]
@@ -22,7 +21,7 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Bandwidth")
     pts = []
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if parts[1] == "shape" or "hw_served_l1_pct" not in b or "footprint_bytes" not in b:
             continue
         pts.append({"kind": parts[1], "ops": parts[2], "width": int(b["width_bytes"]), "footprint": b["footprint_bytes"],

@@ -8,9 +8,8 @@ through the cluster window) and of the other blocks' (median, min and max over t
 cluster size; and DIR/dsm_bandwidth.{png,svg}: bytes per clock per reading SM for each pattern
 and cluster size, weak and volatile loads. Files without Dsm data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, finish, name_fields, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, finish, axes, family_parts, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ["local", "pairs", "ring", "one_to_all", "all_to_all"]
@@ -20,8 +19,8 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Dsm")
     lat, bw = [], []
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         if parts[1] == "latency":
             lat.append({"size": int(fields["cluster"]), "lds": b["local_lds_cycles"], "own": b["local_cluster_cycles"],
                         "remote": b["remote_cycles"], "min": b["remote_min_cycles"], "max": b["remote_max_cycles"]})

@@ -8,9 +8,8 @@ L1, L2, DRAM, the host link), reads and writes, the static part's share drawn li
 DIR/energy_dtypes.{png,svg}: pJ per FLOP against the data type, CUDA-core FMAs beside mma.sync and
 wgmma (throttled windows hatched). Files without Energy data are skipped.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import feature_benchmarks, finish, Script  # noqa: E402
+from archbench_tools.plots.plotlib import family_parts, feature_benchmarks, finish, Script  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 LEVELS = ["smem", "L1", "L2", "DRAM", "host"]
@@ -20,7 +19,7 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Energy")
     levels, dtypes = {}, {}
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if parts[1] == "bytes" and "pj_per_byte" in b:
             levels[(parts[2], parts[3])] = b
         elif parts[1] == "host" and "pj_per_byte" in b:

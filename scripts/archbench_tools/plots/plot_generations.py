@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 from archbench_tools import paths
-from archbench_tools.plots.plotlib import Script, save, unit_arg, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import family, family_parts, Script, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.dates  # noqa: E402
 import matplotlib.ticker  # noqa: E402
@@ -37,7 +37,7 @@ def from_run(doc):
     chain = {}
     for b in rows:
         if b["name"].startswith("MemLatency/chain/"):
-            op = b["name"].split("/")[2]
+            op = family_parts(b)[2]
             chain.setdefault(op, []).append((b["footprint_bytes"], b["stride_bytes"], b["latency_cycles"], b["sm_clock_mhz"]))
     q, clocks = {}, []
     small = [r for r in chain.get("ld.ca", []) if r[0] <= 16384 and r[1] == 128]
@@ -92,7 +92,7 @@ def load(path):
     ctx = doc["context"]
     label = ctx.get("gpu_name", os.path.basename(path))
     if ctx.get("reference"):
-        q = {b["name"].split("/", 1)[1]: b["value"] for b in doc.get("benchmarks", [])}
+        q = {family(b).split("/", 1)[1]: b["value"] for b in doc.get("benchmarks", [])}
         mhz = float(ctx.get("gpu_max_sm_clock_mhz", 0) or 0)
     else:
         q, mhz = from_run(doc)

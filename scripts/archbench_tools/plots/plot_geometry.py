@@ -15,7 +15,7 @@ import csv
 import os
 import re
 import sys
-from archbench_tools.plots.plotlib import feature_benchmarks, Script, save, finish, name_fields, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import feature_benchmarks, Script, save, finish, axes, family, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -23,13 +23,12 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Geometry")
     l1, l2, l1_cap, l2_cap, sm_map, l2_ref, terms = {}, [], {}, None, None, [], None
     for b in rows:
-        name = b["name"].split("/iterations")[0]
-        fields = name_fields(name)
-        if name.startswith("Geometry/l1/sweep/"):
+        name, fields = family(b), axes(b)
+        if name == "Geometry/l1/sweep":
             l1.setdefault(int(fields["carveout"]), []).append((b["footprint_bytes"], b["latency_cycles"]))
-        elif name.startswith("Geometry/l1/capacity/"):
+        elif name == "Geometry/l1/capacity":
             l1_cap[int(fields["carveout"])] = b["capacity_bytes"]
-        elif name.startswith("Geometry/l2/sweep/"):
+        elif name == "Geometry/l2/sweep":
             l2.append((b["footprint_bytes"], b["latency_cycles"]))
         elif name == "Geometry/l2/capacity":
             l2_cap = (b["near_partition_bytes"], b["capacity_bytes"])

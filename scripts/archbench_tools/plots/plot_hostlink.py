@@ -7,9 +7,8 @@ Writes DIR/hostlink_copy.{png,svg}: bytes per second against the copy size for e
 and kind of host memory, with the link's per-direction peak (from NVML) as a dashed line.
 Files without HostLink data are skipped.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, finish, name_fields  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, finish, axes, family_parts  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 DIRS = ["h2d", "d2h", "bidir"]
@@ -19,8 +18,8 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "HostLink")
     series, peak = {}, None
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         if parts[1] == "link":
             peak = b.get("link_peak_bytes_per_second") or None
         elif parts[1] == "copy":

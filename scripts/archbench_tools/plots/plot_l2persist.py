@@ -7,9 +7,8 @@ Writes DIR/l2persist_kept.{png,svg}: the bytes of the persisting window that sur
 stream against the window's size, one line per set-aside (dashed: the set-aside granted), at
 hitRatio 1 and 0.5. Files without L2Persist data are skipped.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, finish, name_fields, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, finish, axes, family_parts, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -17,8 +16,8 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "L2Persist")
     kept = {}
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         if parts[1] != "kept":
             continue
         kept.setdefault((b["setaside_bytes"], float(fields["hit_ratio"])), []).append((b["window_bytes"], b["kept_bytes"]))

@@ -7,7 +7,6 @@ Writes DIR/launch_costs.{png,svg}: per launch path and stream, the host's time p
 the gap between consecutive kernels on the GPU (from a full queue) and launch-and-synchronise,
 each the median with the 10th-90th percentile range. Files without Launch data are skipped.
 """
-import os
 import sys
 from archbench_tools.plots.plotlib import Script, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
@@ -17,11 +16,11 @@ METRICS = [("host_launch_ns", "host, per launch call"), ("gpu_gap_ns", "GPU, gap
 
 
 def load(path):
-    from archbench_tools.plots.plotlib import feature_benchmarks, name_fields
+    from archbench_tools.plots.plotlib import feature_benchmarks, axes
     label, ctx, rows = feature_benchmarks(path, "Launch")
     cases = {}
     for b in rows:
-        fields = name_fields(b["name"])
+        fields = axes(b)
         if fields.get("params") != "0":
             continue
         key = f"{fields['path']}, {fields['stream']}"

@@ -7,9 +7,8 @@ Writes DIR/memlatency_footprint.{png,svg} (latency vs footprint at a 128 B strid
 line per cache operator and form) and DIR/memlatency_stride.{png,svg} (latency vs stride at the
 largest footprint). Files without MemLatency data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, save, unit_arg, run_title  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, family_parts, feature_benchmarks, Script, save, unit_arg, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 OPS = ["ld.ca", "ld.cg", "ld.nc"]
@@ -20,7 +19,7 @@ def load(path):
     label, ctx, benchmarks = feature_benchmarks(path, "MemLatency")
     rows = []
     for b in benchmarks:
-        _, form, op = b["name"].split("/")[:3]
+        _, form, op = family_parts(b)[:3]
         rows.append({"form": form, "op": op, "footprint": b["footprint_bytes"], "stride": b["stride_bytes"],
                      "cycles": b["latency_cycles"], "ns": b["latency_ns"]})
     return label, ctx, rows

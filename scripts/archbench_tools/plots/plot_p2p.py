@@ -11,10 +11,10 @@ remote atomics. It reads the P2P/matrix benchmark, or the pair benchmarks when a
 And DIR/p2p_copy_size.{png,svg}: copy bandwidth against size per pair, with the link's peak.
 Files without P2P data are skipped with a note.
 """
-import os
 import re
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, save, finish, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import axes, bytes_axis, family, family_parts, feature_benchmarks, Script, save, finish, value_axes  # noqa: E402
+from archbench_tools.results import resultfile  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # (matrix counter, title, scale, unit)
@@ -27,7 +27,7 @@ PANELS = [("copy_uni_bytes_per_second", "copy engine, one way", 1e-9, "GB/s"),
           ("atomics_distinct_per_second", "atom.add.u32, own addresses", 1e-9, "G/s"),
           ("atomics_one_address_per_second", "atom.add.u32, one address", 1e-9, "G/s")]
 CELL = re.compile(r"^(.*)\[(\d+)\]\[(\d+)\]$")
-PAIR = re.compile(r"/(?:src|gpu):(\d+)/(?:dst|peer):(\d+)")
+
 
 
 def matrix_from_pairs(rows):
@@ -35,13 +35,13 @@ def matrix_from_pairs(rows):
     cells = {}
     best_copy = {}
     for b in rows:
-        m = PAIR.search(b["name"])
-        if not m:
+        pair = resultfile.pair_of(b)
+        if not pair:
             continue
-        i, j = int(m.group(1)), int(m.group(2))
-        kind = b["name"].split("/")[1]
+        i, j = pair
+        kind, a = family_parts(b)[1], axes(b)
         if kind == "copy":
-            direction = "bi" if "/dir:bi" in b["name"] else "uni"
+            direction = "bi" if a.get("dir") == "bi" else "uni"
             size = b.get("size_bytes", 0)
             if size >= best_copy.get((direction, i, j), -1):
                 best_copy[(direction, i, j)] = size
@@ -50,10 +50,10 @@ def matrix_from_pairs(rows):
             cells.setdefault(("read" if kind == "remote_read" else "write") + "_bytes_per_second", {})[(i, j)] = \
                 b["bytes_per_second"]
         elif kind == "latency":
-            level = "peer_l2" if "level:peer_l2" in b["name"] else "peer_dram"
+            level = "peer_l2" if a.get("level") == "peer_l2" else "peer_dram"
             cells.setdefault(f"latency_{level}_ns", {})[(i, j)] = b["latency_ns"]
-        elif kind == "atomics" and "/form:atom/" in b["name"]:
-            which = "one_address" if "contention:all" in b["name"] else "distinct"
+        elif kind == "atomics" and a.get("form") == "atom":
+            which = "one_address" if a.get("contention") == "all" else "distinct"
             cells.setdefault(f"atomics_{which}_per_second", {})[(i, j)] = b["atomics_per_second"]
     return cells
 
@@ -64,19 +64,18 @@ def load(path):
         return label, ctx, None
     cells = {}
     for b in rows:
-        if b["name"].split("/iterations:")[0] == "P2P/matrix":
+        if family(b) == "P2P/matrix":
             for k, v in b.items():
                 m = CELL.match(k)
                 if m:
                     cells.setdefault(m.group(1), {})[(int(m.group(2)), int(m.group(3)))] = v
     if not cells:
         cells = matrix_from_pairs(rows)
-    copies = [b for b in rows if b["name"].startswith("P2P/copy/")]
+    copies = [b for b in rows if family(b) == "P2P/copy"]
     peaks = {}
     for b in rows:
-        m = PAIR.search(b["name"])
-        if b["name"].startswith("P2P/link/") and m:
-            peaks[(int(m.group(1)), int(m.group(2)))] = (b.get("link_peak_bytes_per_second", 0), b.get("label", ""))
+        if family(b) == "P2P/link" and resultfile.pair_of(b):
+            peaks[resultfile.pair_of(b)] = (b.get("link_peak_bytes_per_second", 0), b.get("label", ""))
     gpus = 1 + max([max(p) for c in cells.values() for p in c] + [0])
     return label, ctx, {"cells": cells, "copies": copies, "peaks": peaks, "gpus": gpus} if cells else None
 
@@ -130,9 +129,8 @@ def plot_copy_size(datasets, out_dir):
     for label, _, d in datasets:
         series = {}
         for b in d["copies"]:
-            m = PAIR.search(b["name"])
-            direction = "bi" if "/dir:bi" in b["name"] else "uni"
-            series.setdefault((int(m.group(1)), int(m.group(2)), direction), []).append(
+            direction = "bi" if axes(b).get("dir") == "bi" else "uni"
+            series.setdefault(resultfile.pair_of(b) + (direction,), []).append(
                 (b["size_bytes"], b["bytes_per_second"] / 1e9))
         for (i, j, direction), pts in sorted(series.items()):
             pts.sort()

@@ -9,9 +9,8 @@ peak is known, against warps per SM on all SMs, one line per ILP and GPU). Files
 Pipeline data are skipped with a note.
 """
 import math
-import os
 import sys
-from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, save, unit_arg, finish, run_title  # noqa: E402
+from archbench_tools.plots.plotlib import family_parts, plain_axis, feature_benchmarks, Script, save, unit_arg, finish, run_title  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -20,7 +19,7 @@ def load(path, feature="Pipeline"):
     label, ctx, rows = feature_benchmarks(path, feature)
     latency, throughput = {}, []
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if len(parts) > 1 and parts[1] == "warp":
             parts = parts[1:]
         if len(parts) > 1 and parts[1] == "dpx":  # the DPX table: a table in docs/pipeline.md, not these plots

@@ -15,7 +15,7 @@ note; a malformed CSV is a one-line error (exit 2).
 import csv
 import os
 import sys
-from archbench_tools.plots.plotlib import feature_benchmarks, Script, save, finish, name_fields  # noqa: E402
+from archbench_tools.plots.plotlib import feature_benchmarks, Script, save, finish, axes, family_parts  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -23,8 +23,8 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Scheduling")
     curves, geometry = {}, {}
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         if parts[1] == "icache":
             curves.setdefault(int(fields["warps_per_sm"]), []).append(
                 (b["body_bytes"], b["cycles_per_instruction"], b["instructions_per_clk_per_sm"]))

@@ -9,9 +9,8 @@ prediction for the inferred geometry (cycles per wavefront x wavefronts); and
 DIR/smembanks_latency.{png,svg}: the dependent-chain latency against the stride. Files without
 SmemBanks data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, finish  # noqa: E402
+from archbench_tools.plots.plotlib import axes, family_parts, plain_axis, feature_benchmarks, Script, finish  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 WIDTHS = [4, 8, 16]
@@ -21,11 +20,11 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "SmemBanks")
     data = {"tput": [], "lat": [], "geometry": None}
     for b in rows:
-        parts = b["name"].split("/")
+        parts = family_parts(b)
         if parts[1] == "geometry":
             data["geometry"] = b
             continue
-        fields = dict(p.split(":", 1) for p in parts[2:] if ":" in p)
+        fields = axes(b)
         if "stride" not in fields:
             continue
         row = {"width": int(fields["width"]), "stride": int(fields["stride"]), "model": b.get("model_wavefronts", 0)}

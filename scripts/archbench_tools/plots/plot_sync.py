@@ -10,9 +10,8 @@ on one SM, one line per ILP and GPU) and DIR/sync_barriers.{png,svg} (cycles per
 phase and fence against warps per block, one line per step and GPU; a fence measured on every SM
 with the SMs' range as a bar). Files without Sync data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import feature_benchmarks, finish, Script, plain_axis, unit_arg  # noqa: E402
+from archbench_tools.plots.plotlib import family_parts, feature_benchmarks, finish, Script, plain_axis, unit_arg  # noqa: E402
 from archbench_tools.plots.plot_pipeline import load as load_warp, plot_latency, plot_throughput  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -23,8 +22,8 @@ def load(path):
     _, _, rows = feature_benchmarks(path, "Sync")
     steps = []
     for b in rows:
-        parts = b["name"].split("/")
-        if len(parts) > 3 and parts[1] in ("bar", "mbarrier", "fence") and "latency_cycles" in b:
+        parts = family_parts(b)
+        if len(parts) > 2 and parts[1] in ("bar", "mbarrier", "fence") and "latency_cycles" in b:
             steps.append({"family": parts[1], "step": parts[2], "warps": int(b["warps_per_block"]),
                           "cycles": b["latency_cycles"],
                           # fences measured on every SM: the SMs' range beside their mean

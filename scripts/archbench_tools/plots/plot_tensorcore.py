@@ -12,9 +12,8 @@ DIR/tensor_wgmma_n.{png,svg}: wgmma's % of peak against N for both operand sourc
 latency per instruction, and sparse wgmma's % of the sparse peak where the run has it. Files
 without TensorCore data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, save, finish, name_fields  # noqa: E402
+from archbench_tools.plots.plotlib import plain_axis, feature_benchmarks, Script, save, finish, axes, family_parts  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 # The input type of each wgmma type, mma.sync op and cuBLAS run, in plotting order.
@@ -35,8 +34,8 @@ def load(path):
     all_sms = str(ctx.get("gpu_sm_count", ""))
     best, wg_n, wg_lat, sp_n = {}, [], [], []
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         if fields.get("fill", "random") != "random":
             continue
         kind, variant = parts[1], parts[2]

@@ -11,7 +11,6 @@ the most blocks. A missing or malformed CSV is a one-line error (exit 2).
 import argparse
 import csv
 import gzip
-import os
 import sys
 from archbench_tools.plots.plotlib import save  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402

@@ -8,9 +8,8 @@ stride against the footprint (log scale), one line per stride, one panel per loa
 of the memory (ld.ca or ld.cg; managed, scattered, contiguous), with the levels Tlb/geometry inferred (reach as vertical lines)
 when the file has them. Files without Tlb data are skipped with a note.
 """
-import os
 import sys
-from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, save, unit_arg, name_fields  # noqa: E402
+from archbench_tools.plots.plotlib import bytes_axis, feature_benchmarks, Script, save, unit_arg, axes, family_parts  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -18,8 +17,8 @@ def load(path):
     label, ctx, rows = feature_benchmarks(path, "Tlb")
     panels = {}  # "<op>, <mapping> mapping" -> (curves by stride, geometry)
     for b in rows:
-        parts = b["name"].split("/")
-        fields = name_fields(b["name"])
+        parts = family_parts(b)
+        fields = axes(b)
         key = f"{parts[2]}, {fields.get('mapping', 'contiguous')} mapping"
         curves, _ = panels.setdefault(key, ({}, None))
         if b["name"].startswith("Tlb/geometry"):

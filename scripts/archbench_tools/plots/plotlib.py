@@ -15,6 +15,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from archbench_tools.results import resultfile  # noqa: E402
+# A benchmark's family and axes as data (resultfile: the entry's own fields, or its name in older files).
+from archbench_tools.results.resultfile import axes, family, family_parts  # noqa: E402,F401
 
 
 def feature_benchmarks(path, feature):
@@ -29,11 +31,6 @@ def feature_benchmarks(path, feature):
             if b.get("name", "").startswith(feature + "/") and resultfile.measured(b)
             and b.get("run_type") != "aggregate"]
     return label, ctx, rows
-
-
-def name_fields(name):
-    """The `key:value` parts of a benchmark name as a dict ("footprint:4096" -> {"footprint": "4096"})."""
-    return dict(p.split(":", 1) for p in name.split("/") if ":" in p)
 
 
 def readability_problems(fig):

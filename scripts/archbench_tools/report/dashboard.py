@@ -424,7 +424,7 @@ def build(results_dir, out, reference_dir):
                         if counters.get(counter):
                             heads.append((compare.short(name), counter,
                                           fmt(statistics.median(counters[counter]), compare.metric_kind(counter))))
-            rows = [r for r in inferred if r[3].split("/", 1)[0] == feat]
+            rows = [r for r in inferred if resultfile.feature_of_name(r[3]) == feat]
             if not plots.get(plot_name) and not heads and not rows:
                 continue
             features[feat]["models"].append({"gpu": gpu, "name": doc["context"].get("gpu_name", gpu), "file": f,

@@ -93,7 +93,7 @@ def geometry_rows(doc):
                          f"hit {b['hit_cycles']:.0f} cycles, miss +{b['miss_penalty_cycles']:.0f}",
                          f"confidence {b['confidence']:.2f}", name))
         elif name in ("Geometry/l1/line", "Geometry/l2/line"):
-            level = name.split("/")[1].upper()
+            level = resultfile.family_parts(b)[1].upper()
             value = f"{int(b['line_bytes'])} B" if b.get("line_bytes") else "not inferred"
             rows.append((f"{level} line (allocation unit)", value, f"confidence {b['confidence']:.2f}", name))
         elif name == "Geometry/l1/sets_ways":
@@ -172,7 +172,7 @@ OPTIONAL_FEATURES = features.optional()
 
 
 def features_of(doc):
-    return {b.get("name", "").split("/", 1)[0] for b in doc.get("benchmarks", []) if isinstance(b, dict)}
+    return {resultfile.feature(b) for b in doc.get("benchmarks", []) if isinstance(b, dict)}
 
 
 def declared_features(doc):
@@ -273,7 +273,7 @@ def _tb(v):
 
 def _source_link(benchmark):
     """A ceiling's benchmark, linked to its feature's plots below."""
-    feature = benchmark.split("/")[0]
+    feature = resultfile.feature_of_name(benchmark)
     return f"[`{benchmark}`](#feature-{feature.lower()})"
 
 
@@ -372,7 +372,7 @@ def public_figures(path, doc, reference):
             continue
         if not model or ref["context"].get("gpu_model") != model:
             continue
-        published = {b["name"].split("/", 1)[-1]: b for b in ref["benchmarks"]}
+        published = {resultfile.family(b).split("/", 1)[-1]: b for b in ref["benchmarks"]}
         for key, what, scale, unit in PUBLIC_QUANTITIES:
             if key in ours and key in published:
                 v, p = ours[key] * scale, published[key]["value"] * scale

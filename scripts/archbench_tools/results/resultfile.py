@@ -52,6 +52,69 @@ def load(path):
     return doc
 
 
+# A benchmark's family and sweep axes (fixtures/harness/bench_name.hpp: the family, then one
+# "/key:value" part per argument). Files from 2026-11-29 on carry them as the entry's own
+# "family" and "axes" fields beside its name; older files only in the name, which these read back
+# by the same rule, without the parts Google Benchmark appends (iterations, repetitions, the time
+# kind). Every script asks these, none takes a name apart.
+_APPENDED = re.compile(r"^(iterations|repeats|min_time|min_warmup_time|threads):|^(manual_time|real_time|process_time)(_\w+)?$")
+
+
+def _name_parts(b):
+    name = str(b.get("run_name") or b.get("name", ""))  # run_name: no aggregate's "_mean"
+    return [p for p in name.split("/") if not _APPENDED.match(p)]
+
+
+def family(b):
+    """The benchmark's family: "MemLatency/chain/ld.cg"."""
+    if isinstance(b.get("family"), str):
+        return b["family"]
+    return "/".join(p for p in _name_parts(b) if ":" not in p)
+
+
+def family_parts(b):
+    """The family's parts: ["MemLatency", "chain", "ld.cg"]."""
+    return family(b).split("/")
+
+
+def feature(b):
+    """The feature the benchmark belongs to: "MemLatency"."""
+    return family_parts(b)[0]
+
+
+def short_name(name):
+    """The name without Google Benchmark's '/iterations:N/manual_time' tail (for display and keys)."""
+    return name.split("/iterations:")[0].replace("/manual_time", "")
+
+
+PAIR_AXES = (("src", "gpu"), ("dst", "peer"))  # a pair benchmark's GPUs (P2P): source, destination
+
+
+def pair_of(b):
+    """(source GPU, destination GPU) of a pair benchmark (its src/dst or gpu/peer axes), or None."""
+    a = axes(b)
+    src, dst = (next((a[k] for k in keys if k in a), None) for keys in PAIR_AXES)
+    return (int(src), int(dst)) if src is not None and dst is not None else None
+
+
+def feature_of_name(name):
+    """The feature of a benchmark known only by its name (a key in a table): "MemLatency"."""
+    return feature({"name": name})
+
+
+def family_of_name(name):
+    """The family of a benchmark known only by its name."""
+    return family({"name": name})
+
+
+def axes(b):
+    """The benchmark's arguments in order, each value as its name writes it (text):
+    {"footprint": "4096", "stride": "128"}."""
+    if isinstance(b.get("axes"), dict):
+        return {k: str(v) for k, v in b["axes"].items()}
+    return dict(p.split(":", 1) for p in _name_parts(b) if ":" in p)
+
+
 def is_archbench(doc):
     """Written by archbench (its context has archbench_* keys), or a published reference."""
     ctx = doc.get("context", {})

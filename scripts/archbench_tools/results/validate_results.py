@@ -8,7 +8,6 @@ per-feature counters present, finite and with units in their names. Exit 0 when 
 passes, 1 otherwise, with one line per problem.
 """
 import argparse
-import json
 import math
 import re
 import sys
@@ -56,7 +55,7 @@ def check_file(path, required_features, no_errors):
     seen = set()
     for b in benches:
         name = b.get("name", "")
-        feature = name.split("/", 1)[0]
+        feature = resultfile.feature(b)
         if feature not in FEATURES:
             problems.append(f"{path}: '{name}': unknown feature '{feature}'")
             continue
@@ -68,7 +67,7 @@ def check_file(path, required_features, no_errors):
             continue
         if b.get("run_type") == "aggregate":
             continue
-        family = "/".join(name.split("/", 2)[:2])
+        family = "/".join(resultfile.family_parts(b)[:2])
         wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
         if name == "P2P/matrix" or name.startswith("P2P/matrix/"):  # one counter per metric and pair: NAME[i][j]
             wanted = COMMON_COUNTERS + ["gpus"]

@@ -52,9 +52,9 @@ def explain(kind, ops, label, measured, footprint, l2_bytes):
     return None
 
 
-def bandwidth_kind(name):
+def bandwidth_kind(b):
     """(kind, ops) of a Bandwidth benchmark: read/ld.cg, shape/L2/read/ld.cg/..."""
-    parts = name.split("/")
+    parts = resultfile.family_parts(b)
     return (parts[3], parts[4]) if parts[1] == "shape" else (parts[1], parts[2])
 
 
@@ -86,7 +86,7 @@ def main():
     # Replay time per feature.
     per_feature = collections.OrderedDict()
     for b in rows:
-        f = b["name"].split("/")[0]
+        f = resultfile.feature(b)
         n, with_counters, ms = per_feature.get(f, (0, 0, 0.0))
         per_feature[f] = (n + 1, with_counters + ("hw_counters_ms" in b), ms + b.get("hw_counters_ms", 0.0))
     out("\nfeature      benchmarks  with counters  replay time")
@@ -111,7 +111,7 @@ def main():
         for b in bw:
             if b["level"] == b["level_by_footprint"]:
                 continue
-            kind, ops = bandwidth_kind(b["name"])
+            kind, ops = bandwidth_kind(b)
             why = explain(kind, ops, b["level_by_footprint"], b["level"], b.get("footprint_bytes", 0), l2_bytes)
             groups[(why or "UNEXPLAINED", kind + "/" + ops, b["level_by_footprint"], b["level"])].append(
                 b.get("footprint_bytes", 0))
@@ -129,9 +129,9 @@ def main():
 
         # Reads measured at L2: how much DRAM still served (the L2 level allows up to 10 %), and
         # from which footprint on it passes 1 %; for loads that do not allocate in L1, what L1 served.
-        l2_reads = [b for b in bw if b["level"] == 2.0 and bandwidth_kind(b["name"])[0] == "read"]
+        l2_reads = [b for b in bw if b["level"] == 2.0 and bandwidth_kind(b)[0] == "read"]
         if l2_reads:
-            no_l1 = [b for b in l2_reads if bandwidth_kind(b["name"])[1] in ("ld.cg", "ld.cv", "ld.lu", "ld.na")]
+            no_l1 = [b for b in l2_reads if bandwidth_kind(b)[1] in ("ld.cg", "ld.cv", "ld.lu", "ld.na")]
             dram_max = max(b.get("hw_served_dram_pct", 0) for b in l2_reads)
             l1_max = max((b.get("hw_served_l1_pct", 0) for b in no_l1), default=0)
             leaking = [b.get("footprint_bytes", 0) for b in l2_reads if b.get("hw_served_dram_pct", 0) > 1]
@@ -189,11 +189,11 @@ def main():
         if far and min(far) <= 90:
             failures.append("an Atomics far_l2 point crossed the partitions for <= 90 % of its sectors")
 
-    pipe = sorted((b["hw_inst_per_step"], b["name"]) for b in rows if "hw_inst_per_step" in b)
+    pipe = [b for b in rows if "hw_inst_per_step" in b]
     if pipe:
         by_op = collections.defaultdict(list)
-        for v, n in pipe:  # Pipeline/throughput/<op>/..., Pipeline/dpx/throughput/<op>/...
-            parts = n.split("/")
+        for b in pipe:  # Pipeline/throughput/<op>, Pipeline/dpx/throughput/<op>
+            v, parts = b["hw_inst_per_step"], resultfile.family_parts(b)
             by_op["dpx/" + parts[3] if parts[1] == "dpx" else parts[2]].append(v)
         out(f"\nPipeline: warp instructions per warp-level step, {len(pipe)} points (median per op):")
         out("  " + ", ".join(f"{op} {sorted(v)[len(v) // 2]:.3f}" for op, v in sorted(by_op.items())))

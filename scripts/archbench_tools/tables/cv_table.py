@@ -73,7 +73,7 @@ def main(argv=None):
         return 0
     features = {}
     for name, metric, kind, n, value, ok in rows:
-        f = features.setdefault(name.split("/")[0] + " " + ("latency spread, cycles" if kind == "spread" else f"{metric} CV, %"),
+        f = features.setdefault(resultfile.feature_of_name(name) + " " + ("latency spread, cycles" if kind == "spread" else f"{metric} CV, %"),
                                 [0, 0, [], kind])
         f[0] += 1
         f[1] += ok

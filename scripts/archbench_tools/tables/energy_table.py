@@ -28,8 +28,7 @@ def primary_unit(b):
     return None
 
 
-def short(name):
-    return name.split("/iterations:")[0].replace("/manual_time", "")
+short = resultfile.short_name
 
 
 def energy_rows(doc):

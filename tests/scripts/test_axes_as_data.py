@@ -1,0 +1,52 @@
+"""Issue 66, step 1: a benchmark's family and sweep axes travel as data. Result files carry them as
+each entry's "family" and "axes" fields beside the name (benchmarks/shell/incremental_json.cpp;
+its C++ unit tests hold the writer); resultfile.family/family_parts/axes read those fields, and
+read older files' names by the same rule. No other module takes a benchmark name apart."""
+import os
+import re
+
+from archbench_tools.results import resultfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+LEGACY = {"name": "MemLatency/chain/ld.cg/footprint:4096/stride:128/iterations:3/manual_time",
+          "run_name": "MemLatency/chain/ld.cg/footprint:4096/stride:128/iterations:3/manual_time"}
+NEW = dict(LEGACY, family="MemLatency/chain/ld.cg", axes={"footprint": 4096, "stride": 128})
+
+
+def test_fields_and_names_agree():
+    for b in (LEGACY, NEW):
+        assert resultfile.family(b) == "MemLatency/chain/ld.cg"
+        assert resultfile.family_parts(b) == ["MemLatency", "chain", "ld.cg"]
+        assert resultfile.feature(b) == "MemLatency"
+        assert resultfile.axes(b) == {"footprint": "4096", "stride": "128"}  # as the name writes them
+
+
+def test_the_fields_win_over_the_name():
+    b = dict(LEGACY, family="Other/family", axes={"box": "64x64", "swizzle": 128})
+    assert resultfile.family(b) == "Other/family"
+    assert resultfile.axes(b) == {"box": "64x64", "swizzle": "128"}
+
+
+def test_older_names_lose_what_google_benchmark_appends():
+    agg = {"name": "Launch/end_to_end/path:driver/iterations:1/repeats:3/manual_time_median"}
+    assert resultfile.family(agg) == "Launch/end_to_end"
+    assert resultfile.axes(agg) == {"path": "driver"}
+    assert resultfile.family_of_name("AsyncCopy/tma/L2/box:64x64/swizzle:128") == "AsyncCopy/tma/L2"
+    assert resultfile.feature_of_name("Tlb/latency/ld.cg/mapping:managed") == "Tlb"
+
+
+def test_no_module_takes_a_name_apart():
+    """Splitting a benchmark's name is resultfile's alone (one owner of the naming rule)."""
+    pattern = re.compile(r"""\[["']name["']\]\.split\(|name_fields\(|\bname\.split\(["']/["']\)""")
+    offenders = []
+    base = os.path.join(ROOT, "scripts", "archbench_tools")
+    for dirpath, _, files in os.walk(base):
+        for f in files:
+            path = os.path.join(dirpath, f)
+            if not f.endswith(".py") or path.endswith(os.path.join("results", "resultfile.py")):
+                continue
+            for i, line in enumerate(open(path, encoding="utf-8"), 1):
+                if pattern.search(line):
+                    offenders.append(f"{os.path.relpath(path, ROOT)}:{i}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
