@@ -50,3 +50,10 @@ def test_no_module_takes_a_name_apart():
                 if pattern.search(line):
                     offenders.append(f"{os.path.relpath(path, ROOT)}:{i}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_fields_that_disagree_with_the_name_are_caught():
+    good = dict(NEW)
+    assert resultfile.fields_match_name(good)
+    assert not resultfile.fields_match_name(dict(good, name="Bogus/x"))
+    assert not resultfile.fields_match_name(dict(good, axes={"footprint": 8192, "stride": 128}))

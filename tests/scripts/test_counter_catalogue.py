@@ -88,3 +88,18 @@ def test_docs_output_tables_are_the_catalogues(tmp_path):
     assert r.returncode == 1 and "not the catalogue's" in r.stdout
     r = subprocess.run([sys.executable, script, "--check-docs", str(tmp_path / "none.md")], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_each_feature_s_counters_sit_in_its_own_file():
+    """Issue 66: a feature's counters are its own file beside its registration (found from its
+    row); counters.json keeps what no one feature owns."""
+    from archbench_tools.tables import features
+    shared = json.load(open(counters.CATALOGUE))
+    assert {g["group"] for g in shared["groups"]} <= {"every", "hw", "retired"}
+    assert set(shared["required"]) == {"(every benchmark)"}
+    for row in features.rows():
+        path = features.counters_file(row)
+        assert os.path.isfile(path), f"{row['name']}: no {os.path.relpath(path, ROOT)}"
+        part = json.load(open(path))
+        assert all(k.split("/")[0] == row["name"] for k in part.get("required", {})), row["name"]
+    assert [g["group"] for g in counters.groups()][:2] == ["every", features.rows()[0]["name"]]

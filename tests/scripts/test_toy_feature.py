@@ -1,8 +1,10 @@
 """Issue 66, step 1: a new feature is its own files plus one declaration. A copy of the tracked tree
-gets a toy feature - its registration, kernel and launcher, GPU tests and doc page, each where
-such files live - and a row of benchmarks/features.json, and no other edit. Configured, the build
-compiles its files into the suite and the GPU tests, ctest has its GPU tests under its label, the
-registry's table names it, and its method identifier is made from its row."""
+gets a toy feature - its registration, kernel and launcher, GPU tests, counters, plot and doc page,
+each where such files live - and a row of benchmarks/features.json, and no other edit. Configured,
+the build compiles its files into the suite and the GPU tests, ctest has its GPU tests under its
+label, the registry's table names it, its method identifier is made from its row, the counter
+catalogue holds its counter (meaning, direction, what its benchmarks must report), and
+`archbench-plot Toy` and the report draw its plot with its caption."""
 import json
 import os
 import shutil
@@ -15,8 +17,10 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TOY = os.path.join(ROOT, "tests", "data", "toy_feature")
 # The toy's own files, and where each goes: the only files a new feature adds.
 OWN_FILES = {"toy.cpp": "benchmarks/toy.cpp", "toy.cu": "kernels/toy.cu", "toy.hpp": "kernels/toy.hpp",
-             "test_toy_gpu.cpp": "tests/gpu/test_toy_gpu.cpp"}
-ROW = {"name": "Toy", "source": "benchmarks/toy.cpp", "label": "toy", "plot": None, "plot_files": [],
+             "test_toy_gpu.cpp": "tests/gpu/test_toy_gpu.cpp", "toy.counters.json": "benchmarks/toy.counters.json",
+             "plot_toy.py": "scripts/archbench_tools/plots/plot_toy.py"}
+ROW = {"name": "Toy", "source": "benchmarks/toy.cpp", "label": "toy", "plot": "toy", "plot_files": ["toy_widgets"],
+       "captions": {"toy_widgets": "Widgets a toy moves per clock."},
        "doc": "docs/toy.md", "method": {"version": 1, "kernels": ["kernels/toy.cu"]}, "run": "default",
        "summary": "a toy"}
 
@@ -75,3 +79,46 @@ def test_the_registry_ctest_and_the_method_find_it_from_its_row(tree):
     r = subprocess.run([sys.executable, os.path.join(copy, "scripts", "method_digest.py"), "--show"],
                        capture_output=True, text=True, env={**os.environ, "ARCHBENCH_ROOT": str(copy)})
     assert r.returncode == 0 and any(line.split()[:1] == ["Toy"] for line in r.stdout.splitlines()), r.stdout + r.stderr
+
+
+def toy_run(tmp):
+    """A result file as a run of the toy would write it."""
+    doc = {"context": {"archbench_git_sha": "toy", "gpu_name": "Toy GPU"},
+           "benchmarks": [{"name": "Toy/store/iterations:1/manual_time", "run_name": "Toy/store/iterations:1/manual_time",
+                           "family": "Toy/store", "axes": {}, "run_type": "iteration",
+                           "label": "primary=toy_widgets_per_clk:higher | method=000000000000",
+                           "toy_widgets_per_clk": 3.0}]}
+    path = tmp / "toy-run.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def in_copy(copy, *code):
+    """Runs Python in the copy's package (its checkout found by ARCHBENCH_ROOT)."""
+    return subprocess.run([sys.executable, "-c", "\n".join(code)], capture_output=True, text=True,
+                          cwd=str(copy), env={**os.environ, "ARCHBENCH_ROOT": str(copy),
+                                              "PYTHONPATH": os.path.join(copy, "scripts")})
+
+
+def test_the_counter_catalogue_holds_its_counter_from_its_own_file(tree, tmp_path):
+    copy, _ = tree
+    run = toy_run(tmp_path)
+    r = in_copy(copy, "from archbench_tools.tables import counters",
+                f"assert counters.uncatalogued(counters.counters_of(__import__('json').load(open({str(run)!r})))) == []",
+                "assert counters.direction()['toy_widgets_per_clk'] == 'higher'",
+                "assert counters.required()['Toy/store'] == ['toy_widgets_per_clk']",
+                "assert any(g['group'] == 'Toy' for g in counters.groups())")
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_its_plot_is_drawn_by_name_and_captioned(tree, tmp_path):
+    copy, _ = tree
+    run = toy_run(tmp_path)
+    r = subprocess.run([sys.executable, os.path.join(copy, "scripts", "plot.py"), "Toy", str(run), "--out",
+                        str(tmp_path / "plots")], capture_output=True, text=True,
+                       env={**os.environ, "ARCHBENCH_ROOT": str(copy)})
+    assert r.returncode == 0 and "toy_widgets.png" in r.stdout, r.stdout + r.stderr[-2000:]
+    r = in_copy(copy, "from archbench_tools.tables import features",
+                "assert features.captions()['toy_widgets'].startswith('Widgets')",
+                "assert 'toy' in features.plots()")
+    assert r.returncode == 0, r.stderr[-2000:]

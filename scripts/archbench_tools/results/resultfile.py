@@ -61,7 +61,7 @@ _APPENDED = re.compile(r"^(iterations|repeats|min_time|min_warmup_time|threads):
 
 
 def _name_parts(b):
-    name = str(b.get("run_name") or b.get("name", ""))  # run_name: no aggregate's "_mean"
+    name = str(b.get("name") or b.get("run_name", ""))
     return [p for p in name.split("/") if not _APPENDED.match(p)]
 
 
@@ -80,6 +80,12 @@ def family_parts(b):
 def feature(b):
     """The feature the benchmark belongs to: "MemLatency"."""
     return family_parts(b)[0]
+
+
+def fields_match_name(b):
+    """False when an entry's own family or axes say other than its name (a writer's defect)."""
+    by_name = {"name": b.get("name", "")}
+    return family(b) == family(by_name) and axes(b) == axes(by_name)
 
 
 def short_name(name):

@@ -60,6 +60,8 @@ def check_file(path, required_features, no_errors):
             problems.append(f"{path}: '{name}': unknown feature '{feature}'")
             continue
         seen.add(feature)
+        if not resultfile.fields_match_name(b):
+            problems.append(f"{path}: '{name}': its family or axes fields disagree with its name")
         if not resultfile.measured(b):
             # A skip (resultfile.skip_reason: a feature this GPU lacks) is not a failure.
             if no_errors and resultfile.failed(b):
@@ -76,7 +78,7 @@ def check_file(path, required_features, no_errors):
         if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
             wanted = wanted + FINE_COUNTERS
         for c in sorted(counters.uncatalogued(counters.counters_of({"benchmarks": [b]}))):
-            problems.append(f"{path}: '{name}': counter '{c}' is not in the catalogue (benchmarks/counters.json)")
+            problems.append(f"{path}: '{name}': counter '{c}' is not in the catalogue (benchmarks/counters.json, benchmarks/<source>.counters.json)")
         for c in wanted:
             v = b.get(c, b.get(OLD_NAMES.get(c, c)))
             if not isinstance(v, (int, float)) or not math.isfinite(v):

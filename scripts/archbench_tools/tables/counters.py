@@ -1,7 +1,9 @@
-"""The suite's counters, from benchmarks/counters.json: the one catalogue of what each counter is
-(its meaning, by group), its unit (from its name), what a better value of it is (direction), and
-which counters every benchmark of a family must report. validate_results.py and docs/output.md
-take them from here.
+"""The suite's counters: the one catalogue of what each counter is (its meaning, by group), its
+unit (from its name), what a better value of it is (direction), and which counters every benchmark
+of a family must report. It is joined from benchmarks/counters.json (what no one feature owns) and
+each feature's own file beside its registration (benchmarks/<source>.counters.json, found from its
+row of benchmarks/features.json): a new counter is a row in its feature's file, no shared list.
+validate_results.py and docs/output.md take them from here.
 
     counters.py --write-docs docs/output.md    rewrites the counter tables of docs/output.md
     counters.py --check-docs docs/output.md    exit 1 when a table there is not the catalogue's
@@ -14,8 +16,13 @@ import re
 import sys
 
 from archbench_tools import paths
+from archbench_tools.tables import features
 
 CATALOGUE = paths.in_root("benchmarks", "counters.json")
+
+
+class CatalogueError(Exception):
+    pass
 
 # A counter's unit is the end of its name (the suite's rule: names carry their unit). Longest first.
 UNITS = [
@@ -27,8 +34,29 @@ UNITS = [
 
 
 def load():
+    """The catalogue: counters.json's groups ('every' first, then each feature's in the table's
+    order, then the rest), its direction, required and renamed, each feature's file joined in.
+    CatalogueError when two parts give one counter two directions or one family two lists."""
     with open(CATALOGUE) as f:
-        return json.load(f)
+        shared = json.load(f)
+    every = [g for g in shared["groups"] if g["group"] == "every"]
+    rest = [g for g in shared["groups"] if g["group"] != "every"]
+    own, direction, required = [], dict(shared["direction"]), dict(shared["required"])
+    for row in features.rows():
+        path = features.counters_file(row)
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            part = json.load(f)
+        own.append({"group": row["name"], "rows": part.get("rows", [])})
+        for what, into in (("direction", direction), ("required", required)):
+            for k, v in part.get(what, {}).items():
+                if k in into and into[k] != v:
+                    raise CatalogueError(f"{os.path.relpath(path, paths.root())}: {what} of '{k}' differs from "
+                                         "another part of the catalogue")
+                into[k] = v
+    return {"groups": every + own + rest, "direction": direction, "required": required,
+            "renamed": shared["renamed"]}
 
 
 def groups():
@@ -111,7 +139,7 @@ def counters_of(doc):
 
 # --- docs/output.md ------------------------------------------------------------------------------
 
-BEGIN = "<!-- counters: {} (written from benchmarks/counters.json by scripts/counters.py --write-docs) -->"
+BEGIN = "<!-- counters: {} (written from the counter catalogue by scripts/counters.py --write-docs) -->"
 END = "<!-- /counters -->"
 
 

@@ -21,6 +21,11 @@ def rows():
         return json.load(f)["features"]
 
 
+def counters_file(row):
+    """Where a feature's counters are: beside its registration, benchmarks/<source>.counters.json."""
+    return paths.in_root(os.path.splitext(row["source"])[0] + ".counters.json")
+
+
 def names():
     """Every feature a result file may hold."""
     return [r["name"] for r in rows()]
