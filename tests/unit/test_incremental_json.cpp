@@ -8,6 +8,15 @@
 
 using namespace archbench;
 
+// A run as Google Benchmark hands it to a reporter.
+benchmark::BenchmarkReporter::Run run(const std::string& name) {
+  benchmark::BenchmarkReporter::Run r;
+  r.run_name.function_name = name;
+  r.iterations = 1;
+  r.time_unit = benchmark::kMicrosecond;
+  return r;
+}
+
 TEST(IncrementalJson, EverySnapshotIsAValidDocumentWithTheThrottleSummary) {
   const nlohmann::ordered_json ctx = {{"date", "x"}, {"gpu_name", "G"}};
   const std::string runs = "\n    {\"name\": \"A\"},\n    {\"name\": \"B\"}";  // as JSONReporter separates them
@@ -27,13 +36,6 @@ TEST(IncrementalJson, EveryBenchmarkAndFeatureCarriesItsWallTime) {
   const std::string path = ::testing::TempDir() + "archbench_wall_time.json";
   IncrementalJsonReporter reporter(path, nullptr);
   reporter.ReportContext(benchmark::BenchmarkReporter::Context());
-  const auto run = [](const std::string& name) {
-    benchmark::BenchmarkReporter::Run r;
-    r.run_name.function_name = name;
-    r.iterations = 1;
-    r.time_unit = benchmark::kMicrosecond;
-    return r;
-  };
   reporter.ReportRuns({run("MemLatency/chain/a")});
   reporter.ReportRuns({run("MemLatency/chain/b")});
   reporter.ReportRuns({run("Bandwidth/read/c")});
@@ -59,13 +61,6 @@ TEST(IncrementalJson, EveryEntryCarriesItsFamilyAndAxes) {
   const std::string path = ::testing::TempDir() + "archbench_axes.json";
   IncrementalJsonReporter reporter(path, nullptr);
   reporter.ReportContext(benchmark::BenchmarkReporter::Context());
-  const auto run = [](const std::string& name) {
-    benchmark::BenchmarkReporter::Run r;
-    r.run_name.function_name = name;
-    r.iterations = 1;
-    r.time_unit = benchmark::kMicrosecond;
-    return r;
-  };
   reporter.ReportRuns({run("MemLatency/chain/ld.cg/footprint:4096/stride:128")});
   reporter.ReportRuns({run("L2Persist/kept/hit_ratio:0.5"), run("Launch/end_to_end")});
   reporter.Finalize();
