@@ -51,13 +51,15 @@ std::string family_and_axes(const std::string& function_name, const std::string&
 }
 
 std::string with_family_and_axes(const std::string& entries, const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
-  static const std::string kRunName = "\"run_name\": ";
   std::string out;
   std::size_t from = 0;
   for (const auto& run : runs) {
-    const std::size_t at = entries.find(kRunName, from);
-    const std::size_t eol = at == std::string::npos ? at : entries.find('\n', at);
-    if (eol == std::string::npos) break;  // not JSONReporter's layout: the entries stay as they are
+    // This run's own "run_name" line (its name as JSONReporter escapes it): an entry written
+    // without one gets no fields, and never another run's.
+    const std::string line = "\"run_name\": " + nlohmann::ordered_json(run.run_name.str()).dump() + ",\n";
+    const std::size_t at = entries.find(line, from);
+    if (at == std::string::npos) continue;
+    const std::size_t eol = at + line.size() - 1;
     const std::string indent(at - (entries.rfind('\n', at) + 1), ' ');
     out.append(entries, from, eol - from);
     out += "\n" + indent + family_and_axes(run.run_name.function_name, "\n" + indent) + ",";

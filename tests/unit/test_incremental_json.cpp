@@ -75,3 +75,16 @@ TEST(IncrementalJson, EveryEntryCarriesItsFamilyAndAxes) {
   EXPECT_TRUE(doc["benchmarks"][2]["axes"].empty());
   EXPECT_EQ(family_and_axes("X/n:007/k:12"), R"("family": "X", "axes": {"n":"007","k":12})");
 }
+
+// Fields go to the entry of their own run: a run whose entry has no run_name line gets none, and
+// the next run's entry still gets its own.
+TEST(IncrementalJson, FamilyAndAxesGoToTheirOwnEntry) {
+  const std::string entries =
+      "    {\n      \"name\": \"A/k:1\",\n      \"run_type\": \"iteration\"\n    },\n"
+      "    {\n      \"name\": \"B/k:2\",\n      \"run_name\": \"B/k:2\",\n      \"run_type\": \"iteration\"\n    }";
+  const std::string out = with_family_and_axes(entries, {run("A/k:1"), run("B/k:2")});
+  const auto doc = nlohmann::json::parse("[" + out + "]");
+  EXPECT_FALSE(doc[0].contains("family"));
+  EXPECT_EQ(doc[1]["family"], "B");
+  EXPECT_EQ(doc[1]["axes"]["k"], 2);
+}
