@@ -110,8 +110,8 @@ std::uint32_t walk_sm(const Placement& placement) {
 // One point's latency on one SM, as the benchmark and the inference both take it: the mean over
 // the point's placements (cycles), their summed window and the median clock.
 // A chase placed by the map is taken at the figure it was placed at (the GPU's median SM's L2
-// latency): its cycles less its lines' residual (their mean from the map minus that figure), which the map measured on the same lines
-// from the same SM (within 0.3 cycles of a chain through them). Chases of 2-15 lines cannot get
+// latency): its cycles less its lines' residual (what a chain through them reads by the map, less
+// that figure), which the map measured on the same lines from the same SM. Chases of 2-15 lines cannot get
 // there by choosing lines (a page's lines reach few slices: up to 2.9 cycles off on an H200, and
 // 318 of 510 such points within 0.5 % across three boards); taken at the figure, 510 of 510 were.
 // The chase's own cycles stay beside it (chase_latency_cycles).
