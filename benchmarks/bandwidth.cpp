@@ -484,8 +484,9 @@ void register_bandwidth(const SuiteConfig& cfg) {
           for (std::size_t kib : dst_gaps_kib) gaps.push_back(kib << 10);
         // Reads of 2-8 accesses also in 32 pieces of the array at once, a public L2 peer's order
         // (4.733 TB/s of DRAM alone on GPU-bdbd7027 where plain grid order read 4.721; on
-        // GPU-46f36d93 it read no faster than plain order: docs/bandwidth.md), and in 128 (more
-        // DRAM rows open at once, each window shorter).
+        // GPU-46f36d93 it read no faster than plain order: docs/bandwidth.md), and in 128: more
+        // windows open at once, each shorter (4.734-4.738 TB/s on GPU-6c1236f9 where 32 pieces read
+        // 4.729-4.732; on the -001 part neither beats plain order).
         std::vector<std::uint32_t> pieces = {1};
         if (v.kind == BwKind::read && u >= 2) pieces.insert(pieces.end(), {32, 128});
         for (const auto& gap : gaps)
