@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/best_candidate.hpp"
 #include "analysis/stats.hpp"
 #include "fixtures/harness/bench_name.hpp"
 #include "fixtures/runners/bandwidth_runner.hpp"
@@ -197,38 +198,9 @@ std::pair<std::string, double> best_reference(const std::string& kind, std::size
   return best;
 }
 
-// Every candidate measured once (`rate_of` calibrates and measures it; a shape the GPU cannot run
-// throws std::invalid_argument and is left out), then the kFinalists best measured kFinalRounds
-// times more: the one with the best median of those wins, and its rate is that median. One
-// measurement per candidate picks the luckiest of near-equal shapes: on an H200 the DRAM read's
-// first-round winner read 4.730 TB/s measured again where another shape read 4.7335
-// (docs/bandwidth.md). Returns the winner and every rate tried, best first (finalists by median).
+// The headlines' choice (analysis/best_candidate.hpp): every candidate once, the 4 best 3 times more.
 constexpr std::size_t kFinalists = 4;
 constexpr int kFinalRounds = 3;
-template <class C, class RateOf, class NameOf>
-std::pair<const C*, std::vector<std::pair<double, std::string>>> best_candidate(const std::vector<C>& candidates,
-                                                                               RateOf rate_of, NameOf name_of) {
-  std::vector<std::pair<double, const C*>> ran;
-  std::string refused;
-  for (const C& c : candidates) {
-    try {
-      ran.emplace_back(rate_of(c), &c);
-    } catch (const std::invalid_argument& e) {
-      refused = name_of(c) + ": " + e.what();
-    }
-  }
-  if (ran.empty()) throw std::invalid_argument("no candidate ran" + (refused.empty() ? "" : " (" + refused + ")"));
-  std::stable_sort(ran.begin(), ran.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = 0; i < std::min(kFinalists, ran.size()); ++i) {
-    std::vector<double> rates;
-    for (int round = 0; round < kFinalRounds; ++round) rates.push_back(rate_of(*ran[i].second));
-    ran[i].first = median(rates);
-  }
-  std::stable_sort(ran.begin(), ran.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<std::pair<double, std::string>> tried;
-  for (const auto& [rate, c] : ran) tried.emplace_back(rate, name_of(*c));
-  return {ran.front().second, tried};
-}
 
 // A headline's counters and label: how many candidates ran, the runner-up, and `against`.
 void report_candidates(benchmark::State& state, const std::vector<std::pair<double, std::string>>& tried,
@@ -249,7 +221,7 @@ void headline_bandwidth(benchmark::State& state, const std::vector<Candidate>& c
     BandwidthRunner& r = runner();
     const auto [best, tried] = best_candidate(
         candidates, [&](const Candidate& c) { return r.measure(c.c, r.calibrate(c.c)).bytes_per_second; },
-        [](const Candidate& c) { return c.name; });
+        [](const Candidate& c) { return c.name; }, kFinalists, kFinalRounds);
     measure_case(state, best->c);
     std::string against;
     if (!reference_kind.empty()) {  // DRAM: the best of what users run, over the same arrays
@@ -311,7 +283,7 @@ void onchip_headline(benchmark::State& state, const std::vector<OnChipCase>& can
   guarded(state, [&] {
     const auto [best, tried] = best_candidate(
         candidates, [](const OnChipCase& c) { return measure_onchip(c, calibrate_onchip(c)).bytes_per_clk_per_sm; },
-        [](const OnChipCase& c) { return c.name(); });
+        [](const OnChipCase& c) { return c.name(); }, kFinalists, kFinalRounds);
     measure_onchip_case(state, *best);
     report_candidates(state, tried, why);
   });
