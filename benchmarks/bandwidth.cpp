@@ -208,7 +208,7 @@ void report_candidates(benchmark::State& state, const std::vector<std::pair<doub
   state.counters["candidates"] = double(tried.size());
   if (tried.size() > 1) state.counters["runner_up_pct"] = 100.0 * tried[1].first / tried[0].first;
   note(state, "best of " + std::to_string(tried.size()) + " " + why + " (the " + std::to_string(std::min(kFinalists, tried.size())) +
-                  " first by " + std::to_string(kFinalRounds) + " more): " + tried[0].second +
+                  " best measured " + std::to_string(kFinalRounds) + " times more): " + tried[0].second +
                   (tried.size() > 1 ? "; runner-up " + tried[1].second : "") + against);
 }
 
