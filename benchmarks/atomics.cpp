@@ -93,12 +93,16 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space, std::uint32_t 
   guarded(state, [&] {
     // Global memory: on a line whose L2 home is near to the SM, and on one far from it.
     std::vector<double> cycles, far_cycles, mhz;
+    AtomicLatency near, far;
     timed_loop(state, [&] {
-      const AtomicLatency m = atomic_latency(op, space, pin_sm, Contention::near_l2);
-      cycles.push_back(m.cycles);
-      mhz.push_back(m.sm_clock_mhz);
-      if (space == AtomSpace::global) far_cycles.push_back(atomic_latency(op, space, pin_sm, Contention::far_l2).cycles);
-      return m.window_ns * 1e-9;
+      near = atomic_latency(op, space, pin_sm, Contention::near_l2);
+      cycles.push_back(near.cycles);
+      mhz.push_back(near.sm_clock_mhz);
+      if (space == AtomSpace::global) {
+        far = atomic_latency(op, space, pin_sm, Contention::far_l2);
+        far_cycles.push_back(far.cycles);
+      }
+      return near.window_ns * 1e-9;
     });
     const double c = median(cycles), clock = median(mhz);
     state.counters["latency_cycles"] = c;
@@ -107,6 +111,11 @@ void latency(benchmark::State& state, AtomOp op, AtomSpace space, std::uint32_t 
       const double f = median(far_cycles);
       state.counters["latency_far_cycles"] = f;
       state.counters["latency_far_ns"] = clock > 0 ? f * 1e3 / clock : 0;
+      // Where the chains' lines sit against the GPU's distance to each partition (probe steps).
+      state.counters["l2_home_target_step_cycles"] = near.target_step_cycles;
+      state.counters["l2_home_placed_vs_target_cycles"] = near.placed_vs_target_cycles;
+      state.counters["l2_home_far_target_step_cycles"] = far.target_step_cycles;
+      state.counters["l2_home_far_placed_vs_target_cycles"] = far.placed_vs_target_cycles;
     }
     report_clocks(state, clock);
   });
