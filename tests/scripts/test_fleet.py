@@ -22,6 +22,7 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
 from archbench_tools.results import results_archive  # noqa: E402
+from archbench_tools.results import resultfile  # noqa: E402
 
 GPU = "NVIDIA TEST GPU"
 PARTS = ("PART-A", "PART-B")
@@ -143,6 +144,46 @@ def test_compare_judges_a_new_board_by_the_spread_between_boards(tmp_path):
                                                                                  centre * 1.04, {})},
                                    "2026-12-30T00:00:00+00:00", method="m2"))
     assert model.row(name, "latency_cycles", other.methods[name]) is None
+
+
+def test_boards_on_multi_gpu_hosts_are_a_group_of_their_own(tmp_path):
+    """A system-scope fence reads 10 % dearer on a host with two NVLink-joined GPUs (docs/sync.md).
+    The model keeps such boards as a group of their part ("on 2-GPU hosts"): a new board on such a
+    host reading 10 % above one-GPU hosts is another group, not a regression; the same 10 % on a
+    one-GPU host still is one."""
+    rng = random.Random(3)
+    name, other = "Sync/fence/fence_sc_sys/manual_time", "Sync/fence/fence_sc_gpu/manual_time"
+    paths = []
+    for host_gpus in (1, 2):
+        for b in range(8):
+            uuid = f"GPU-h{host_gpus}-{b}"
+            ctx = {"gpu_host_gpu_count": str(host_gpus)}
+            shift = [rng.gauss(0, 0.01), rng.gauss(0, 0.01)]
+            for r in range(2):
+                values = {name: ("latency_cycles", "lower",
+                                 1750 * (1.10 if host_gpus == 2 else 1) * math.exp(shift[0] + rng.gauss(0, 0.001)), {}),
+                          other: ("latency_cycles", "lower", 350 * math.exp(shift[1] + rng.gauss(0, 0.001)), {})}
+                paths.append(write_run(tmp_path / f"{uuid}-{r}.json", uuid, "PART-A", values,
+                                       f"2026-11-{1 + b:02d}T{host_gpus * 2 + r:02d}:00:00+00:00", extra_ctx=ctx))
+    model = build_model(paths)
+    parts = model.row(name, "latency_cycles")["parts"]
+    assert set(parts) == {"PART-A", "PART-A on 2-GPU hosts"}, parts
+    assert 1.08 < parts["PART-A on 2-GPU hosts"] / parts["PART-A"] < 1.12, parts
+
+    def run(fname, board, factor, ctx):
+        values = {name: ("latency_cycles", "lower", parts["PART-A"] * factor, {}),
+                  other: ("latency_cycles", "lower", 350, {})}
+        return compare.load(write_run(tmp_path / fname, board, "PART-A", values, "2026-12-01T00:00:00+00:00",
+                                      extra_ctx=ctx))
+    base = run("base.json", "GPU-base", 1.0, {"gpu_host_gpu_count": "1"})
+    two_gpu_host = run("two.json", "GPU-new-2", 1.10, {"gpu_host_gpu_count": "2"})
+    rows, _ = compare.compare(base, two_gpu_host, model=model)
+    row = next(r for r in rows if r["name"].startswith(name))
+    assert row["status"] == "same", row
+    assert "PART-A -> PART-A on 2-GPU hosts" in row["noise"], row["noise"]
+    one_gpu_host = run("one.json", "GPU-new-1", 1.10, {"gpu_host_gpu_count": "1"})
+    rows, _ = compare.compare(base, one_gpu_host, model=model)
+    assert next(r for r in rows if r["name"].startswith(name))["status"] == "regressed"
 
 
 def test_an_earlier_methods_spread_stands_in_until_the_new_method_has_enough_boards(tmp_path):
@@ -443,3 +484,16 @@ def test_the_node_filter_adds_the_links_p2p_benchmarks():
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), "--print-filter", "--node"],
                        capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == node
+
+
+def test_a_boards_group_is_its_part_and_the_hosts_gpu_count_above_one():
+    group = resultfile.board_group
+    assert group({"gpu_board_part_number": "P", "gpu_host_gpu_count": "1", "gpu_visible_count": "1"}) == "P"
+    assert group({"gpu_board_part_number": "P", "gpu_host_gpu_count": "2"}) == "P on 2-GPU hosts"
+    # CUDA_VISIBLE_DEVICES hides GPUs from CUDA, not from NVML: NVML's count decides.
+    assert group({"gpu_board_part_number": "P", "gpu_host_gpu_count": "8", "gpu_visible_count": "1"}) == "P on 8-GPU hosts"
+    # Files before NVML's count: more than one visible GPU is a multi-GPU host; one says nothing.
+    assert group({"gpu_board_part_number": "P", "gpu_visible_count": "2"}) == "P on 2-GPU hosts"
+    assert group({"gpu_board_part_number": "P", "gpu_visible_count": "1"}) == "P"
+    assert group({"gpu_board_part_number": "P", "gpu_host_gpu_count": "n/a"}) == "P"
+    assert group({"gpu_host_gpu_count": "2"}) is None

@@ -174,7 +174,7 @@ def warnings(base, cont):
             out.append(f"WARNING: {key} differs: '{base.context.get(key)}' vs '{cont.context.get(key)}': "
                        "the files may not be comparable")
     if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
-        parts = [base.context.get("gpu_board_part_number"), cont.context.get("gpu_board_part_number")]
+        parts = [resultfile.board_group(base.context), resultfile.board_group(cont.context)]
         what = [f"{BOARD_FINGERPRINTS[key][0]} differs by {100 * (b / a - 1):+.1f} % ({a:.1f} -> {b:.1f} cycles, {key})"
                 for key, (a, b) in board_steps(base, cont).items()]
         if all(parts) and parts[0] != parts[1]:  # H200: -000 and -001 boards differ in DRAM latency

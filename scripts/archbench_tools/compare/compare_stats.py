@@ -66,7 +66,7 @@ def feature_of(name):
     return resultfile.feature_of_name(name)
 
 
-PART = "gpu_board_part_number"
+PART = resultfile.PART
 
 
 def noise_history(cont, runs):
@@ -76,7 +76,7 @@ def noise_history(cont, runs):
     DRAM-bound rates by 2-4 %, more than the runs of one part differ); else none, and the pair
     is judged as without a history (the floor). A contender that names no part keeps the model's
     runs (files written before the part number was recorded)."""
-    board, part = cont.context.get("gpu_uuid"), cont.context.get(PART)
+    board, part = cont.context.get("gpu_uuid"), resultfile.board_group(cont.context)
     own = [r for r in runs if r.context.get("gpu_uuid") == board]
     if len(own) >= 2:
         return own, None
@@ -84,7 +84,7 @@ def noise_history(cont, runs):
         return list(runs), ("note: no run of the contender's board in the history and no board part number: the "
                             "model's runs are the history; what differs between boards of the model counts as a change "
                             "(docs/regression.md, section 4)" if runs else None)
-    same_part = [r for r in runs if r.context.get(PART) == part]
+    same_part = [r for r in runs if resultfile.board_group(r.context) == part]
     if len(same_part) >= 2:
         return same_part, (f"note: history: the {len(same_part)} run(s) of board part {part} (fewer than two of the "
                            "contender's board)")
@@ -328,7 +328,7 @@ def fleet_band(model_row, base, cont):
     (process, board and a timer's step; the parts' spread too for a part without a median), plus
     the difference between the parts' medians when the parts differ. (None, why) where the model
     cannot tell (a spread it calls unknown, with no earlier method's to stand in)."""
-    pa, pb = base.context.get(PART), cont.context.get(PART)
+    pa, pb = resultfile.board_group(base.context), resultfile.board_group(cont.context)
     parts = model_row.get("parts") or {}
     known = pa in parts and pb in parts
     if base.context.get("gpu_uuid") == cont.context.get("gpu_uuid"):

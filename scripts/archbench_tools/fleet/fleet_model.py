@@ -50,7 +50,6 @@ from archbench_tools.results import resultfile  # noqa: E402
 
 ROOT = paths.root()
 DEFAULT_DIR = os.path.join(ROOT, "results", "reference", "expected")
-PART = "gpu_board_part_number"
 HOST_FEATURES = ("HostLink", "Launch", "P2P")
 FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbench_board_grid_barrier_cycles"}
 FINGERPRINT_MIN_BOARDS = 6
@@ -330,7 +329,7 @@ def build(runs):
             order[(name, r.methods.get(name))] = i
     obs = defaultdict(lambda: defaultdict(list))  # (name, counter, how) -> method -> observations
     for r in runs:
-        board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
+        board, part = r.context.get("gpu_uuid"), resultfile.board_group(r.context) or "unknown"
         fps = {}
         for key, ctx_key in FINGERPRINTS.items():
             try:
@@ -394,7 +393,7 @@ def feature_rows(runs):
                     continue
                 w = math.log(statistics.median(v)) - c
                 worse[compare.feature_of(name)].append(w if how == "lower" else -w)
-        board, part = r.context.get("gpu_uuid"), r.context.get(PART) or "unknown"
+        board, part = r.context.get("gpu_uuid"), resultfile.board_group(r.context) or "unknown"
         for feature, ws in worse.items():
             if len(ws) >= compare_stats.FEATURE_MIN_METRICS:
                 obs[feature].append((r, board, part, math.exp(statistics.median(ws)), None, {}))
@@ -406,7 +405,7 @@ def document(gpu_name, metrics, runs):
     boards = {r.context.get("gpu_uuid") for r in runs}
     parts = defaultdict(set)
     for r in runs:
-        parts[r.context.get(PART) or "unknown"].add(r.context.get("gpu_uuid"))
+        parts[resultfile.board_group(r.context) or "unknown"].add(r.context.get("gpu_uuid"))
     return {
         "about": "archbench fleet model (scripts/fleet_model.py; docs/regression.md, section 5). Spreads are "
                  "standard deviations of ln(value); null is unknown: the runs cannot show it.",

@@ -48,8 +48,8 @@ import xml.etree.ElementTree as ET
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.results import resultfile  # noqa: E402
 
-PART = "gpu_board_part_number"
 GROUPS = ("memory", "compute", "clocks and power", "links", "geometry")
 
 
@@ -166,7 +166,7 @@ def _entry_counters(run_doc, name):
 
 def judge(run, doc, model):
     """The checks of one run: a list of Check."""
-    ctx, part = run.context, run.context.get(PART)
+    ctx, part = run.context, resultfile.board_group(run.context)
     out = []
     for group, what, rx, counter, spec, frac in CHECKS:
         c = Check(group, what)
@@ -297,7 +297,7 @@ def verdict_line(checks):
 def report(run, checks, model):
     ctx = run.context
     lines = [f"archbench acceptance: {os.path.basename(run.path)}",
-             f"GPU: {ctx.get('gpu_name')} {ctx.get('gpu_uuid')} (part {ctx.get(PART, 'unknown')}), commit "
+             f"GPU: {ctx.get('gpu_name')} {ctx.get('gpu_uuid')} (part {resultfile.board_group(ctx) or 'unknown'}), commit "
              f"{str(ctx.get('archbench_git_sha', ''))[:12]}",
              model.describe() if model else "no fleet model for this GPU model: the specification and the physical "
                                             "limits judge, where they can"]
@@ -336,7 +336,6 @@ def junit(per_run, path):
 def load_run(path, extra=()):
     """A run and its document; `extra`: more files of the same GPU and process kind (run_node.py's
     gpu<N>-<feature>.json) whose benchmarks join it."""
-    from archbench_tools.results import resultfile
     run = compare.load(path)
     try:
         doc = resultfile.load(path)
@@ -445,7 +444,6 @@ def main(argv=None):
         if args.node:
             p2p = sorted(glob.glob(os.path.join(args.node, "p2p.json*")))
             if p2p:
-                from archbench_tools.results import resultfile
                 try:
                     p2p_doc = resultfile.load(p2p[0])
                 except resultfile.ResultError as e:

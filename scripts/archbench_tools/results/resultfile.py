@@ -121,6 +121,33 @@ def axes(b):
     return dict(p.split(":", 1) for p in _name_parts(b) if ":" in p)
 
 
+PART = "gpu_board_part_number"
+HOST_GPUS = "gpu_host_gpu_count"  # NVML's count of the host's GPUs (written since 2026-11-29)
+
+
+def host_gpus(context):
+    """How many GPUs the run's host has: NVML's count, else the CUDA-visible count where it is
+    above one (a lower bound: CUDA_VISIBLE_DEVICES hides GPUs from CUDA), else None (unknown)."""
+    for key, least in ((HOST_GPUS, 1), ("gpu_visible_count", 2)):
+        try:
+            n = int(context.get(key, ""))
+        except (TypeError, ValueError):
+            continue
+        if n >= least:
+            return n
+    return None
+
+
+def board_group(context):
+    """The group of boards the model of normal holds a board against: its part number, and the
+    host's GPU count where the host has more than one ("692-2G520-0282-001 on 2-GPU hosts"): a
+    system-scope fence costs 8-10 % more on a host with two NVLink-joined H200s, whatever runs on
+    the other GPU (docs/sync.md), so such boards are a part of their own. None: no part number."""
+    part = context.get(PART)
+    n = host_gpus(context)
+    return f"{part} on {n}-GPU hosts" if part and n and n > 1 else part
+
+
 def is_archbench(doc):
     """Written by archbench (its context has archbench_* keys), or a published reference."""
     ctx = doc.get("context", {})
