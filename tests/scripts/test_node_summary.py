@@ -202,3 +202,61 @@ def test_the_h200_pair_of_the_fixture_is_summarised_as_one_healthy_nvswitch_link
     (links,) = report["links"]
     assert links["link"] == "nvswitch" and len(links["pairs"]) == 2 and links["flagged"] == []
     assert re.search(r"\| GPU 0 \| – \| 39\d \|", r.stdout)  # copy GB/s, 0 -> 1
+
+
+def declared_gpu(path, uuid, values, host="n0", part="692-2G520-0282-001"):
+    """An H200 file whose benchmarks declare their primary metric (every archbench file since
+    2026-11-21): values = {benchmark: {counter: value}}, the first counter the primary."""
+    bench = [{"name": name + "/iterations:3/manual_time", "run_type": "iteration",
+              "label": f"primary={next(iter(counters))}:{'lower' if next(iter(counters)).endswith('_cycles') else 'higher'}",
+              **counters} for name, counters in values.items()]
+    json.dump({"context": {"gpu_name": "NVIDIA H200", "gpu_uuid": uuid, "host_name": host, "archbench_git_sha": "fake",
+                           "gpu_board_part_number": part},
+               "benchmarks": bench}, open(path, "w"))
+    return str(path)
+
+
+def fleet_model_file(path, rows):
+    """A fleet model (scripts/fleet_model.py's format) of rows {benchmark: (counter, median, board log-sd)}."""
+    cols = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
+            "board_df", "part", "parts", "fingerprint", "quantum", "stand_in"]
+    metrics = {name + "/manual_time": [[None, counter, "higher", median, 40, 30, None, 0.002, 10, board, 29, None,
+                                        {"692-2G520-0282-001": median}, None, None, None]]
+               for name, (counter, median, board) in rows.items()}
+    json.dump({"columns": cols, "metrics": metrics, "parts": {"692-2G520-0282-001": 30}, "runs": 40, "boards": 30},
+              open(path, "w"))
+    return str(path)
+
+
+def test_the_fleet_models_board_spread_and_the_primaries_decide(tmp_path):
+    # Two healthy boards of one node, as run_node.py met them (GPU-b5c98446 / GPU-301fc23a,
+    # 2026-11-29): an L2-edge footprint 5.5 % apart where boards spread 3 %, and the same benchmark's
+    # bytes_per_second 22 % apart while its primary (per SM clock) is 2 % apart.
+    edge, l2 = "Bandwidth/read/ld.cg/width:4/footprint:30818304", "Bandwidth/read/ld.cv/width:4/footprint:50331648"
+    a = declared_gpu(tmp_path / "a.json", "GPU-a", {edge: {"bytes_per_clk_per_sm": 32.0},
+                                                   l2: {"bytes_per_clk_per_sm": 36.0, "bytes_per_second": 8.67e12}})
+    b = declared_gpu(tmp_path / "b.json", "GPU-b", {edge: {"bytes_per_clk_per_sm": 30.3},
+                                                   l2: {"bytes_per_clk_per_sm": 35.2, "bytes_per_second": 6.95e12}})
+    model = fleet_model_file(tmp_path / "m.json", {edge: ("bytes_per_clk_per_sm", 31.0, 0.03),
+                                                   l2: ("bytes_per_clk_per_sm", 35.6, 0.01)})
+    r, report = summarize(tmp_path, [a, b], "--expected", model, "--fail-on-outlier")
+    assert r.returncode == 0 and report["groups"][0]["outliers"] == [], r.stdout
+    assert report["groups"][0]["fleet_model"] == model
+    # Without the model the 5.5 % is listed (the threshold alone); bytes_per_second never is.
+    r, report = summarize(tmp_path, [a, b], "--no-expected")
+    assert {(o["benchmark"], o["counter"]) for o in report["groups"][0]["outliers"]} == {(edge, "bytes_per_clk_per_sm")}
+    # A 15 % loss in one whole-GPU rate beyond the model's band flags the slower of two.
+    dram = "Bandwidth/read/ld.nc/width:16/footprint:503316480"
+    ok = declared_gpu(tmp_path / "ok.json", "GPU-ok", {dram: {"bytes_per_second": 4.64e12}})
+    slow = declared_gpu(tmp_path / "slow.json", "GPU-slow", {dram: {"bytes_per_second": 4.64e12 * 0.85}})
+    model = fleet_model_file(tmp_path / "m2.json", {dram: ("bytes_per_second", 4.64e12, 0.005)})
+    r, report = summarize(tmp_path, [ok, slow], "--expected", model, "--fail-on-outlier")
+    assert r.returncode == 1 and report["groups"][0]["flagged"] == ["n0/GPU-slow"], r.stdout
+
+
+def test_a_residual_against_a_target_is_not_compared(tmp_path):
+    name = "MemLatency/chain/ld.cg/footprint:4096/stride:128"
+    a = declared_gpu(tmp_path / "a.json", "GPU-a", {name: {"latency_cycles": 282.2, "l2_placed_lines_vs_target_cycles": 0.001}})
+    b = declared_gpu(tmp_path / "b.json", "GPU-b", {name: {"latency_cycles": 282.3, "l2_placed_lines_vs_target_cycles": -0.001}})
+    r, report = summarize(tmp_path, [a, b], "--no-expected")
+    assert report["groups"][0]["outliers"] == [], r.stdout

@@ -10,7 +10,8 @@ same model are compared, and a group whose drivers differ is named in the report
 
 The rule. Compared are the measured central values (rates, latencies, FLOP/s, capacities, % of
 peak; not extremes, percentiles, fit residuals or peak_* references) of every benchmark present
-for at least 2 GPUs of a group. A result is off when, with m the median over the group and
+for at least 2 GPUs of a group; of a file that declares its benchmarks' primary metrics (every
+archbench file since 2026-11-21), those primaries alone, as compare judges them. A result is off when, with m the median over the group and
 s = 1.4826 x the median absolute deviation, |value - m| > max(PCT % of |m|, 5 s); with 2 GPUs (no
 majority, no spread) when the two differ by more than PCT %. Healthy siblings are off in a few
 results: a latency measured from one SM depends on where that SM sits on each die and on how
@@ -21,7 +22,11 @@ flag a GPU; a GPU is flagged on
     family's footprints and units are one phenomenon), and with 2 GPUs in at least 80 % of the
     families that differ (a sign test); or
   - one large loss of throughput: a whole-GPU rate (bytes, FLOP or atomics per second) off on
-    the worse side by more than 2 x PCT % of the median.
+    the worse side by more than 2 x PCT % of the median (of the other GPU, with two).
+Where the fleet model of the GPU model (scripts/fleet_model.py; --expected MODEL, default the
+committed one; --no-expected) has a metric, no result is off by less than the model's band for two
+healthy boards of the GPUs' parts (compare_stats.fleet_band, compare's rule): a point whose boards
+spread 3 % (an L2 footprint near the edge, a 4 KiB host copy) is not a finding at 5.1 %.
 
 P2P results (a file of P2P/ benchmarks, as run_node.py writes p2p.json) are compared the same way,
 link by link instead of GPU by GPU: every ordered pair of GPUs i != j is one member of the group
@@ -37,14 +42,18 @@ import json
 import os
 import statistics
 import sys
+from archbench_tools.compare import compare  # noqa: E402
+from archbench_tools.compare import compare_stats  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 
 # Counters that measure the hardware (a change in them is a finding); launch parameters and
 # context-like counters (sms, iterations, warps...) are left out.
 MEASURED_SUFFIXES = ("_per_second", "_cycles", "_ns", "flops", "_per_clk_per_sm", "_per_clk", "capacity_bytes",
                      "pct_of_peak")
-# ... but not the extremes, tails and fit residuals of a measurement, which are noise by nature.
-NOISY_PARTS = ("_max", "_min", "p95", "p99", "rms", "error", "spread", "skew", "stddev")
+# ... but not the extremes, tails and fit residuals of a measurement, which are noise by nature, nor
+# a residual against a target (l2_placed_lines_vs_target_cycles: near 0, so no relative deviation).
+NOISY_PARTS = ("_max", "_min", "p95", "p99", "rms", "error", "spread", "skew", "stddev", "_vs_")
 # Direction of "worse": latencies up, everything else (rates, FLOP/s, % of peak) down; capacities
 # have no better side and count against both.
 LOWER_IS_BETTER = ("_cycles", "_ns")
@@ -68,16 +77,29 @@ def load(path):
         print(f"node_summary.py: error: {e}", file=sys.stderr)
         sys.exit(2)
     label = f"{ctx.get('host_name', '?')}/{ctx.get('gpu_uuid', os.path.basename(path))}"
-    values = {}
+    values, model_keys = {}, {}
     for b in rows:
         name = resultfile.short_name(b["name"])
+        model_keys[name] = compare.benchmark_key(b["name"])
         for k, v in b.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
                 values.setdefault((name, k), []).append(float(v))
     # Repetitions: the median of each.
+    try:  # the run as compare reads it: its context, methods and declared primary metrics
+        run = compare.load(path)
+    except compare.InputError:
+        run = None
+    if run is not None and run.declared:
+        # A file that declares its benchmarks' primary metrics is judged on those, as compare judges
+        # it: the other counters are views of the same measurement whose spread between boards no
+        # one has learned (an L2-edge footprint's bytes_per_second moved 22 % between two healthy
+        # boards of one node while its primary, bytes_per_clk_per_sm, moved 2 %).
+        values = {(name, counter): v for (name, counter), v in values.items()
+                  if counter in {c for c, _, _ in run.primary.get(model_keys.get(name), [])}}
     return {"label": label, "file": path, "gpu": ctx.get("gpu_name", "?"), "driver": ctx.get("gpu_driver_version", "?"),
-            "values": {key: statistics.median(v) for key, v in values.items()}}
+            "values": {key: statistics.median(v) for key, v in values.items()}, "model_keys": model_keys,
+            "runs": [run] if run else []}
 
 
 def merge_by_gpu(gpus):
@@ -88,6 +110,8 @@ def merge_by_gpu(gpus):
         if g["label"] in merged:
             m = merged[g["label"]]
             m["values"].update(g["values"])
+            m["model_keys"].update(g["model_keys"])
+            m["runs"] += g["runs"]
             m["file"] += ", " + g["file"]
         else:
             merged[g["label"]] = g
@@ -188,10 +212,29 @@ def is_rate(counter):
     return counter.endswith(RATE_SUFFIXES)
 
 
-def outliers(gpus, threshold):
+def fleet_band_of(model):
+    """band(key, g, other): the fleet model's band (%) for GPU g's value of key (benchmark, counter)
+    against sibling `other`'s, as compare sets it for two boards; None where the model has no row
+    of that method or cannot tell."""
+    def band(key, g, other):
+        if model is None or not g.get("runs") or not other.get("runs"):
+            return None
+        name = g["model_keys"].get(key[0])
+        run = next((r for r in g["runs"] if name in r.methods or name in r.values), g["runs"][0])
+        row = model.row(name, key[1], run.methods.get(name)) if name else None
+        return compare_stats.fleet_band(row, other["runs"][0], run)[0] if row else None
+    return band
+
+
+def outliers(gpus, threshold, band=None):
     """Per group: the results off the median ([(label, benchmark, counter, value, median, deviation %)]),
     the flagged labels, and per label the evidence: benchmark families in which it is off on the
-    worse side, and its largest deficit in a whole-GPU rate (%)."""
+    worse side, and its largest deficit in a whole-GPU rate (%). `band` (fleet_band_of): no result
+    is off by less than the fleet model's band for two boards."""
+    def floor(key, label, other_label):
+        b = band(key, by_label[label], by_label[other_label]) if band else None
+        return max(threshold, b or 0.0)
+    by_label = {g["label"]: g for g in gpus}
     flags = []
     keys = set().union(*(g["values"].keys() for g in gpus))
     two = len(gpus) == 2
@@ -205,18 +248,20 @@ def outliers(gpus, threshold):
         m = statistics.median(vals)
         if len(have) == 2:
             (la, a), (lb, b) = have
-            off = [(la, a, b), (lb, b, a)] if abs(a - b) > threshold / 100 * max(abs(a), abs(b), 1e-30) else []
+            limit = floor(key, lb, la) / 100 * max(abs(a), abs(b), 1e-30)
+            off = [(la, a, b), (lb, b, a)] if abs(a - b) > limit else []
         else:
             s = 1.4826 * statistics.median([abs(v - m) for v in vals])
-            limit = max(threshold / 100 * abs(m), 5 * s)
-            off = [(label, v, m) for label, v in have if abs(v - m) > limit]
+            others = {label: next(o for o, _ in have if o != label) for label, _ in have}
+            off = [(label, v, m) for label, v in have
+                   if abs(v - m) > max(floor(key, label, others[label]) / 100 * abs(m), 5 * s)]
         for label, v, other in off:
             dev = 100 * (v - m) / m if m else 0.0
             flags.append((label, key[0], key[1], v, m, dev))
             is_worse = worse(key[1], v, other)
             votes.setdefault((family_of(key[0]), label), [0, 0])[0 if is_worse else 1] += 1
-            if is_worse and is_rate(key[1]):
-                deficit[label] = max(deficit[label], abs(dev))
+            if is_worse and is_rate(key[1]):  # against the other of two, else the median
+                deficit[label] = max(deficit[label], abs(100 * (v - other) / other) if other else 0.0)
     families = {f for f, _ in votes}
     worse_in = {g["label"]: sorted(f for f in families if votes.get((f, g["label"]), [0, 0])[0] >
                                    votes.get((f, g["label"]), [0, 0])[1]) for g in gpus}
@@ -234,6 +279,8 @@ def main(argv=None):
     ap.add_argument("--out", default=".")
     ap.add_argument("--threshold", type=float, default=5.0, help="relative deviation in %% (default 5)")
     ap.add_argument("--fail-on-outlier", action="store_true")
+    ap.add_argument("--expected", metavar="MODEL", help="the fleet model (default: the committed one of each GPU model)")
+    ap.add_argument("--no-expected", action="store_true", help="judge by the siblings and the threshold alone")
     args = ap.parse_args(argv)
     resultfile.output_dir_or_exit(args.out, "node_summary.py")  # before any work: a folder it cannot write
     paths = files_of(args.inputs)
@@ -263,17 +310,25 @@ def main(argv=None):
              f"flagged when it is off on the worse side in at least {FAMILIES_MIN} benchmark families (with two "
              f"siblings, also in {SIGN_TEST_SHARE:.0%} of the families that differ), or when a whole-GPU rate is "
              f"off on the worse side by more than {RATE_FACTOR * args.threshold:g} %. Links (P2P) are compared the "
-             f"same way, pair against the pairs of the same GPU model and link type.", ""]
+             f"same way, pair against the pairs of the same GPU model and link type. Where the fleet model has a "
+             f"metric, no result is off by less than its band for two healthy boards of the GPUs' parts.", ""]
     flagged_any = False
     for model, group in sorted(models.items()):
         drivers = sorted({g["driver"] for g in group})
-        flags, flagged, evidence = outliers(group, args.threshold)
+        try:
+            fleet = None if args.no_expected else \
+                fleet_model.load_model(args.expected) if args.expected else fleet_model.model_for(model)
+        except compare.InputError as e:
+            print(f"node_summary.py: error: {e}", file=sys.stderr)
+            return 2
+        flags, flagged, evidence = outliers(group, args.threshold, fleet_band_of(fleet))
         flagged_any = flagged_any or bool(flagged)
         report["groups"].append({"gpu": model, "gpus": [g["label"] for g in group], "drivers": drivers,
-                                 "flagged": flagged,
+                                 "fleet_model": fleet.path if fleet else None, "flagged": flagged,
                                  "outliers": [dict(zip(["gpu", "benchmark", "counter", "value", "median", "deviation_pct"], f))
                                               for f in flags]})
-        lines += [f"## {model}: {len(group)} GPU(s)", ""]
+        lines += [f"## {model}: {len(group)} GPU(s)", "",
+                  (fleet.describe() if fleet else "no fleet model: the threshold and the siblings alone judge"), ""]
         if len(drivers) > 1:
             lines += [f"**Warning: the drivers differ ({', '.join(drivers)}); differences may be the driver's.**", ""]
         if len(group) < 2:
