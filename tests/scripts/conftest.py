@@ -23,10 +23,11 @@ def committed_run(repo_path, tmp_path):
     return str(tmp_path / repo_path)
 
 
-H200_BASELINE = "results/nvidia-h200/regression/2026-11-29-full-be7f95f-GPU-abf3d5d9.json.gz"
+H200_BASELINE = "results/nvidia-h200/regression/2026-11-29-full-be7f95f-GPU-abf3d5d9.json.gz"  # in the archive since 5f0afc1
+H200_CURRENT_BASELINE = "results/nvidia-h200/regression/2026-11-29-full-5f0afc1-GPU-e263ea41.json.gz"  # in the tree
 
 
 @pytest.fixture
 def h200_baseline(tmp_path):
-    """The H200's committed baseline run (be7f95f, GPU-abf3d5d9)."""
+    """The H200 baseline the exports and the roofline were made from (be7f95f, GPU-abf3d5d9)."""
     return committed_run(H200_BASELINE, tmp_path)

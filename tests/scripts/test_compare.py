@@ -775,8 +775,8 @@ def test_label_ids_are_archbenchs_own():
     """method_digest.label_id is the C++ method_id: it gives every id of the committed H200 baseline."""
     import gzip
     from archbench_tools.results import method_digest
-    from conftest import H200_BASELINE, ROOT
-    with gzip.open(os.path.join(ROOT, H200_BASELINE), "rt") as f:
+    from conftest import H200_CURRENT_BASELINE, ROOT
+    with gzip.open(os.path.join(ROOT, H200_CURRENT_BASELINE), "rt") as f:
         doc = json.load(f)
     checked = 0
     for b in doc["benchmarks"][::50]:
