@@ -64,7 +64,7 @@ from archbench_tools.compare.compare_report import (UNITS, board_section, descri
                             verdict_line, warnings, write_table)
 from archbench_tools.compare.compare_stats import (BAND_SIGMAS, BOARD_FINGERPRINTS, CONTEXT_MAX_SUFFIX, CONTEXT_MIN_SUFFIX,  # noqa: E402,F401
                            DEFAULT_FLOOR_PCT, FEATURE_ALPHA, FEATURE_MIN_SHIFT_PCT, HOST_FEATURES, HOST_FLOOR_PCT,
-                           LINK_SHARE_COUNTER, MIN_EFFECT_PCT, PART, SAMPLE_COUNT_SUFFIX, SAMPLE_SD_SUFFIX,
+                           LINK_SHARE_COUNTER, MIN_EFFECT_PCT, SAMPLE_COUNT_SUFFIX, SAMPLE_SD_SUFFIX,
                            benjamini_hochberg, board_steps, compare, context_range_pct, feature_of, feature_reasons,
                            feature_shifts, lookback, metric_kind, neighbour_steps, noise_history, sample_sigma_pct,
                            sign_test_p, transition_step_pct, verdict, welch_p)

@@ -66,9 +66,6 @@ def feature_of(name):
     return resultfile.feature_of_name(name)
 
 
-PART = resultfile.PART
-
-
 def noise_history(cont, runs):
     """The runs of `runs` whose spread is the contender's noise, and a note on the choice:
     the contender's board's own runs when there are two or more; else those of its board part

@@ -11,9 +11,10 @@ same model are compared, and a group whose drivers differ is named in the report
 The rule. Compared are the measured central values (rates, latencies, FLOP/s, capacities, % of
 peak; not extremes, percentiles, fit residuals or peak_* references) of every benchmark present
 for at least 2 GPUs of a group; of a file that declares its benchmarks' primary metrics (every
-archbench file since 2026-11-21), those primaries alone, as compare judges them. A result is off when, with m the median over the group and
-s = 1.4826 x the median absolute deviation, |value - m| > max(PCT % of |m|, 5 s); with 2 GPUs (no
-majority, no spread) when the two differ by more than PCT %. Healthy siblings are off in a few
+archbench file since 2026-11-21), those primaries alone, as compare judges them. A result is off
+when, with m the median over the group and s = 1.4826 x the median absolute deviation,
+|value - m| > max(PCT % of |m|, 5 s); with 2 GPUs (no majority, no spread) when the two differ by
+more than PCT %. Healthy siblings are off in a few
 results: a latency measured from one SM depends on where that SM sits on each die and on how
 each die's hash spreads a footprint near a cache partition's edge. So one off result does not
 flag a GPU; a GPU is flagged on
@@ -85,7 +86,6 @@ def load(path):
             if isinstance(v, (int, float)) and not isinstance(v, bool) and is_measured(k) \
                     and k not in ("real_time", "cpu_time"):
                 values.setdefault((name, k), []).append(float(v))
-    # Repetitions: the median of each.
     try:  # the run as compare reads it: its context, methods and declared primary metrics
         run = compare.load(path)
     except compare.InputError:
@@ -97,6 +97,7 @@ def load(path):
         # boards of one node while its primary, bytes_per_clk_per_sm, moved 2 %).
         values = {(name, counter): v for (name, counter), v in values.items()
                   if counter in {c for c, _, _ in run.primary.get(model_keys.get(name), [])}}
+    # Repetitions: the median of each.
     return {"label": label, "file": path, "gpu": ctx.get("gpu_name", "?"), "driver": ctx.get("gpu_driver_version", "?"),
             "values": {key: statistics.median(v) for key, v in values.items()}, "model_keys": model_keys,
             "runs": [run] if run else []}
