@@ -42,6 +42,27 @@ inline LinePlacement place_lines(const std::vector<float>& per_line, std::size_t
   return best;
 }
 
+// The same for any set of lines read together (AsyncCopy's latency copies: `lines` from the first,
+// the lines each copy's bytes or box rows cover): the offset 0 .. candidates - 1 whose lines'
+// mean latency is nearest `target`, ties to the smaller offset. Throws std::invalid_argument when
+// no candidate fits.
+inline LinePlacement place_line_set(const std::vector<float>& per_line, const std::vector<std::size_t>& lines,
+                                    std::size_t candidates, double target) {
+  std::size_t last = 0;
+  for (const std::size_t l : lines) last = l > last ? l : last;
+  if (lines.empty() || candidates == 0 || last >= per_line.size())
+    throw std::invalid_argument("place_line_set: the lines do not fit the mapped region");
+  LinePlacement best;
+  double best_gap = INFINITY;
+  for (std::size_t o = 0; o < candidates && o + last < per_line.size(); ++o) {
+    double sum = 0;
+    for (const std::size_t l : lines) sum += per_line[o + l];
+    const double mean = sum / double(lines.size()), gap = std::abs(mean - target);
+    if (gap < best_gap) best_gap = gap, best = {o, mean};
+  }
+  return best;
+}
+
 // Per element of a chase, one line among its candidates so that the chosen lines' mean is
 // nearest `target`: candidates[k * per + j] is element k's candidate j (the same page, another
 // line). Greedy: element k takes the candidate that brings the mean of elements 0..k nearest the

@@ -89,6 +89,29 @@ TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
   EXPECT_THROW(place_lines(per_line, 0, 2, 4, 300.0), std::invalid_argument);
 }
 
+TEST(Placement, ASetOfLinesSitsAtTheTargetAsAChaseWould) {
+  // The slices of ShortChaseSitsAtTheSmsAverageDistance: 270, 290, 300, 340 in pairs of lines.
+  std::vector<float> per_line;
+  for (int g = 0; g < 64; ++g)
+    for (int twice = 0; twice < 2; ++twice)
+      per_line.push_back(g % 4 == 0 ? 270.f : g % 4 == 1 ? 290.f : g % 4 == 2 ? 300.f : 340.f);
+  // A set given as a stride is placed where place_lines places that chase.
+  EXPECT_EQ(place_line_set(per_line, {0, 1}, 16, 300.0).offset_lines, place_lines(per_line, 1, 2, 16, 300.0).offset_lines);
+  EXPECT_EQ(place_line_set(per_line, {0, 2, 4, 6}, 8, 300.0).offset_lines, place_lines(per_line, 2, 4, 8, 300.0).offset_lines);
+  // Copies 16 lines apart (one slice each: 270 at offset 0) and copies of 4 lines (two slices, 280):
+  // each moves to the first offset whose lines' mean is the target.
+  const LinePlacement one = place_line_set(per_line, {0, 16, 32, 48}, 16, 300.0);
+  EXPECT_EQ(one.offset_lines, 4u);
+  EXPECT_DOUBLE_EQ(one.mean_cycles, 300.0);
+  const LinePlacement four = place_line_set(per_line, {0, 1, 2, 3, 16, 17, 18, 19}, 16, 320.0);
+  EXPECT_EQ(four.offset_lines, 4u);  // 300, 300, 340, 340: 320
+  EXPECT_DOUBLE_EQ(four.mean_cycles, 320.0);
+  // Candidates stop where a line would leave the mapped region; none fitting is an error.
+  EXPECT_LE(place_line_set(per_line, {0, 126}, 1000, 0.0).offset_lines, 1u);
+  EXPECT_THROW(place_line_set(per_line, {0, 128}, 4, 300.0), std::invalid_argument);
+  EXPECT_THROW(place_line_set(per_line, {}, 4, 300.0), std::invalid_argument);
+}
+
 TEST(Placement, ElementsOnLinesWhoseMeanIsTheAverage) {
   // Three elements, four candidate lines each (candidates[k * 4 + j]); the SM's average is 300.
   // No candidate of element 0 reads 300: it takes 290 (nearest), element 1 makes up with 310, and
