@@ -103,7 +103,7 @@ void bandwidth(benchmark::State& state, const AsyncCase& c) {
 }
 
 void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_t bytes, std::uint32_t pin_sm,
-             std::optional<TensorBox> box = std::nullopt) {
+             double place_at, std::optional<TensorBox> box = std::nullopt) {
   if (skip_unsupported(state, op)) return;
   guarded(state, [&] {
     std::vector<double> cycles, mhz;
@@ -112,7 +112,7 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
       AsyncLatencyResult r;
       const double seconds = wall_seconds([&] {
         r = runner().latency(op, level, bytes, level == AsyncLevel::dram ? kLatencyCopiesDram : kLatencyCopiesL2,
-                             pin_sm, box, placement++ % kAsyncLatencyPlacements);
+                             pin_sm, box, placement++ % kAsyncLatencyPlacements, place_at);
       });
       cycles.insert(cycles.end(), r.cycles.begin(), r.cycles.end());
       mhz.push_back(r.sm_clock_mhz);
@@ -129,6 +129,12 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
     const double mean_cycles = mean(cycles);
     state.counters["bytes_per_clk"] = mean_cycles > 0 ? bytes / mean_cycles : 0;
     state.counters["bytes"] = bytes;
+    // From the L2: where the copies sit (AsyncCopyRunner::latency), as MemLatency's chains report it.
+    if (const AsyncCopyRunner::Placed& at = runner().placed(); at.placed) {
+      state.counters["l2_placement_offset_bytes"] = double(at.offset_bytes);
+      state.counters["l2_placed_lines_vs_target_cycles"] = at.lines_cycles - at.target_cycles;
+      state.counters["l2_placement_target_cycles"] = at.target_cycles;
+    }
     report_clocks(state, median(mhz));
   });
 }
@@ -136,6 +142,7 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
 void register_async_copy(const SuiteConfig& cfg) {
   const GpuInfo& g = cfg.gpu.info();
   const std::uint32_t sm = cfg.placement.reference_sm;  // where one copy's latency is measured
+  const double place_at = cfg.placement.measured.median_cycles;  // and the L2 distance its lines sit at
   std::vector<BenchmarkPoint> points;
   const std::vector<AsyncLevel> levels = {AsyncLevel::l2, AsyncLevel::dram};
   const std::vector<int> warps = cfg.quick ? std::vector<int>{32} : std::vector<int>{8, 32};
@@ -252,7 +259,7 @@ void register_async_copy(const SuiteConfig& cfg) {
                                            : std::vector<std::uint32_t>{16, 64, 256, 1024, 4096, 16384, 65536})
         points.push_back(
             {bench_name(std::string("AsyncCopy/latency/") + async_op_info(op).name + lv, {{"bytes", bytes}}),
-             [op, level, bytes, sm](benchmark::State& st) { latency(st, op, level, bytes, sm); },
+             [op, level, bytes, sm, place_at](benchmark::State& st) { latency(st, op, level, bytes, sm, place_at); },
              {},
              async_unsupported(op, g)});
     // A tensor copy's latency against its box: the rank (16 KiB boxes) and the swizzle (8 KiB
@@ -267,7 +274,9 @@ void register_async_copy(const SuiteConfig& cfg) {
         points.push_back(
             {bench_name("AsyncCopy/latency/tensor" + lv,
                         {{"box", box_shape(box)}, {"swizzle", swizzle_name(t.swizzle)}}),
-             [level, bytes, box, sm](benchmark::State& st) { latency(st, AsyncOp::tensor, level, bytes, sm, box); },
+             [level, bytes, box, sm, place_at](benchmark::State& st) {
+               latency(st, AsyncOp::tensor, level, bytes, sm, place_at, box);
+             },
              {},
              async_unsupported(AsyncOp::tensor, g)});
       }

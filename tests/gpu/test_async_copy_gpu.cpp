@@ -12,6 +12,7 @@
 #include "fixtures/runners/async_copy_runner.hpp"
 #include "kernels/shared/device_buffer.hpp"
 #include "fixtures/harness/gpu.hpp"
+#include "fixtures/harness/placement.hpp"
 
 #include "tests/gpu/test_sm.hpp"
 
@@ -190,6 +191,27 @@ TEST(AsyncCopy, OneCopysLatencyGrowsWithItsSizeAndItsLevel) {
     // 64 KiB cannot land faster than an SM's shared memory takes it (128 B per clock).
     EXPECT_GE(large_l2 - small_l2, 65536.0 / 128) << async_op_info(op).name;
   }
+}
+
+TEST(AsyncCopy, CopiesFromTheL2SitAtTheGpusMedianDistance) {
+  // AsyncCopy method version 3: the copies' lines are placed where their mean L2 latency from the
+  // SM is the median SM's (docs/asynccopy.md); the source's pattern survives the map (every copy
+  // is checked word by word), and unplaced calls stay unplaced.
+  const GpuInfo& g = Gpu::current().info();
+  const double median_sm = choose_reference_sm().median_cycles;
+  for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::bulk, AsyncOp::tensor})
+    for (std::uint32_t bytes : {16u, 1024u}) {
+      if (async_unsupported(op, g)) continue;
+      EXPECT_NO_THROW(runner().latency(op, AsyncLevel::l2, bytes, 32, test_sm(), std::nullopt, 0, median_sm));
+      const AsyncCopyRunner::Placed at = runner().placed();
+      std::printf("%-12s %5u B: lines at %.2f cycles, the median SM's %.2f (offset %zu B)\n", async_op_info(op).name,
+                  bytes, at.lines_cycles, median_sm, at.offset_bytes);
+      EXPECT_TRUE(at.placed);
+      EXPECT_NEAR(at.lines_cycles, median_sm, 0.01 * median_sm) << async_op_info(op).name << " " << bytes;
+      EXPECT_LT(at.offset_bytes, std::size_t(128) << 10);
+    }
+  runner().latency(AsyncOp::bulk, AsyncLevel::l2, 16, 32, test_sm());
+  EXPECT_FALSE(runner().placed().placed);
 }
 
 }  // namespace
