@@ -6,6 +6,7 @@
 // average distance reads what the SM reads over the whole L2: place_lines picks, among a region's
 // line offsets, the one whose lines' mean latency from the SM is nearest that average.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
@@ -42,24 +43,49 @@ inline LinePlacement place_lines(const std::vector<float>& per_line, std::size_t
   return best;
 }
 
-// The same for any set of lines read together (AsyncCopy's latency copies: `lines` from the first,
-// the lines each copy's bytes or box rows cover): the offset 0 .. candidates - 1 whose lines'
-// mean latency is nearest `target`, ties to the smaller offset. Throws std::invalid_argument when
-// no candidate fits.
-inline LinePlacement place_line_set(const std::vector<float>& per_line, const std::vector<std::size_t>& lines,
-                                    std::size_t candidates, double target) {
+// Copies of one or more lines each (AsyncCopy's latency copies: `copies[k]` the lines copy k's
+// bytes or box rows cover, from the first): a copy is done when its slowest line arrives, so their
+// figure follows the mean over copies of each copy's slowest line, not the mean of every line (two
+// placements of 32 copies of 256 B whose lines' means were both at the target read 459.5 and 466.0
+// cycles on one H200). If a line's latency is an SM term plus the line's own (the L2 map's additive
+// fit), that figure is the SM's term plus one that depends on the lines alone, so the offset whose
+// figure is the median of the candidates' figures, moved by `sm_shift` (how far the GPU's median
+// SM's lines sit from this SM's: target less the map's median), reads on this SM what copies
+// placed alike read on the median SM. Candidates are offsets 0 .. candidates - 1 that keep every
+// line in per_line; ties to the smaller offset. Throws std::invalid_argument when none fits.
+struct CopyPlacement {
+  std::size_t offset_lines = 0;  // the copies' first line, in lines from the region's start
+  double slowest_mean_cycles = 0;  // at that offset, the mean over copies of their slowest line
+  double target_cycles = 0;      // the candidates' median of that mean, plus sm_shift
+};
+inline CopyPlacement place_copies(const std::vector<float>& per_line,
+                                  const std::vector<std::vector<std::size_t>>& copies, std::size_t candidates,
+                                  double sm_shift) {
   std::size_t last = 0;
-  for (const std::size_t l : lines) last = l > last ? l : last;
-  if (lines.empty() || candidates == 0 || last >= per_line.size())
-    throw std::invalid_argument("place_line_set: the lines do not fit the mapped region");
-  LinePlacement best;
-  double best_gap = INFINITY;
-  for (std::size_t o = 0; o < candidates && o + last < per_line.size(); ++o) {
+  for (const auto& c : copies)
+    for (const std::size_t l : c) last = l > last ? l : last;
+  const bool empty = copies.empty() || std::any_of(copies.begin(), copies.end(), [](const auto& c) { return c.empty(); });
+  if (empty || candidates == 0 || last >= per_line.size())
+    throw std::invalid_argument("place_copies: the copies do not fit the mapped region");
+  const std::size_t fit = std::min(candidates, per_line.size() - last);
+  std::vector<double> figure(fit);
+  for (std::size_t o = 0; o < fit; ++o) {
     double sum = 0;
-    for (const std::size_t l : lines) sum += per_line[o + l];
-    const double mean = sum / double(lines.size()), gap = std::abs(mean - target);
-    if (gap < best_gap) best_gap = gap, best = {o, mean};
+    for (const auto& c : copies) {
+      float slowest = per_line[o + c.front()];
+      for (const std::size_t l : c) slowest = std::max(slowest, per_line[o + l]);
+      sum += slowest;
+    }
+    figure[o] = sum / double(copies.size());
   }
+  std::vector<double> sorted = figure;
+  std::nth_element(sorted.begin(), sorted.begin() + fit / 2, sorted.end());
+  CopyPlacement best;
+  best.target_cycles = sorted[fit / 2] + sm_shift;
+  double best_gap = INFINITY;
+  for (std::size_t o = 0; o < fit; ++o)
+    if (const double gap = std::abs(figure[o] - best.target_cycles); gap < best_gap)
+      best_gap = gap, best.offset_lines = o, best.slowest_mean_cycles = figure[o];
   return best;
 }
 

@@ -132,8 +132,9 @@ void latency(benchmark::State& state, AsyncOp op, AsyncLevel level, std::uint32_
     // From the L2: where the copies sit (AsyncCopyRunner::latency), as MemLatency's chains report it.
     if (const AsyncCopyRunner::Placed& at = runner().placed(); at.placed) {
       state.counters["l2_placement_offset_bytes"] = double(at.offset_bytes);
-      state.counters["l2_placed_lines_vs_target_cycles"] = at.lines_cycles - at.target_cycles;
+      state.counters["l2_placed_lines_vs_target_cycles"] = at.copies_cycles - at.target_cycles;
       state.counters["l2_placement_target_cycles"] = at.target_cycles;
+      state.counters["l2_placement_sm_shift_cycles"] = at.sm_shift_cycles;
     }
     report_clocks(state, median(mhz));
   });

@@ -117,21 +117,22 @@ TEST(AsyncCopy, SourcePatternTellsEveryWordApart) {
 
 TEST(AsyncCopy, LatencyCopiesReadTheLinesTheirBytesAndBoxRowsCover) {
   const TensorBox none;
+  using Lines = std::vector<std::vector<std::size_t>>;
   // Plain copies: 16 B copies 4 KiB apart read one line each; 1 KiB copies 8 lines each.
-  EXPECT_EQ(async_latency_lines(AsyncOp::bulk, 16, 4096, 3, none, 0), (std::vector<std::size_t>{0, 32, 64}));
-  const std::vector<std::size_t> kib = async_latency_lines(AsyncOp::ld_st, 1024, 4096, 2, none, 0);
-  EXPECT_EQ(kib.size(), 16u);
-  EXPECT_EQ(kib.front(), 0u);
-  EXPECT_EQ(kib.back(), 39u);
+  EXPECT_EQ(async_latency_lines(AsyncOp::bulk, 16, 4096, 3, none, 0), (Lines{{0}, {32}, {64}}));
+  const Lines kib = async_latency_lines(AsyncOp::ld_st, 1024, 4096, 2, none, 0);
+  EXPECT_EQ(kib, (Lines{{0, 1, 2, 3, 4, 5, 6, 7}, {32, 33, 34, 35, 36, 37, 38, 39}}));
+  // A copy that straddles a line boundary reads both lines.
+  EXPECT_EQ(async_latency_lines(AsyncOp::ld_st, 64, 96, 2, none, 0), (Lines{{0}, {0, 1}}));
   // A tensor copy of 16 B (a box of 4 words, 16 boxes to a tensor row of 256 B; copies 256 B apart,
   // so boxes 0, 16 and 32): each copy the first box of a row, rows 256 B = 2 lines apart.
   const TensorBox small = tensor_box({4, 1});
   const std::size_t region = 3 * 16 * 16;  // three copies of 16 x 16 B, whole rows of boxes
-  EXPECT_EQ(async_latency_lines(AsyncOp::tensor, 16, 256, 3, small, region), (std::vector<std::size_t>{0, 2, 4}));
+  EXPECT_EQ(async_latency_lines(AsyncOp::tensor, 16, 256, 3, small, region), (Lines{{0}, {2}, {4}}));
   // A 2D box of 64 x 4 words (1 KiB): its 4 rows lie a tensor row apart (16 boxes x 256 B = 4 KiB).
   const TensorBox tall = tensor_box({64, 4});
-  const std::vector<std::size_t> rows = async_latency_lines(AsyncOp::tensor, 1024, 1024, 1, tall, 16 * 1024);
-  EXPECT_EQ(rows, (std::vector<std::size_t>{0, 1, 32, 33, 64, 65, 96, 97}));
+  EXPECT_EQ(async_latency_lines(AsyncOp::tensor, 1024, 1024, 1, tall, 16 * 1024),
+            (Lines{{0, 1, 32, 33, 64, 65, 96, 97}}));
   // The layout the tensor map is encoded from: dims in words, strides in bytes.
   const TensorLayout t = tensor_layout(16 * 1024, tall);
   EXPECT_EQ(t.dims[0], 64u * 16u);

@@ -89,27 +89,33 @@ TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
   EXPECT_THROW(place_lines(per_line, 0, 2, 4, 300.0), std::invalid_argument);
 }
 
-TEST(Placement, ASetOfLinesSitsAtTheTargetAsAChaseWould) {
-  // The slices of ShortChaseSitsAtTheSmsAverageDistance: 270, 290, 300, 340 in pairs of lines.
+TEST(Placement, CopiesSitWhereTheirSlowestLinesTypicallyAreMovedByTheSmsShift) {
+  // Slices of 270, 290, 300, 340 cycles, two lines each, repeating every 8 lines.
   std::vector<float> per_line;
   for (int g = 0; g < 64; ++g)
     for (int twice = 0; twice < 2; ++twice)
       per_line.push_back(g % 4 == 0 ? 270.f : g % 4 == 1 ? 290.f : g % 4 == 2 ? 300.f : 340.f);
-  // A set given as a stride is placed where place_lines places that chase.
-  EXPECT_EQ(place_line_set(per_line, {0, 1}, 16, 300.0).offset_lines, place_lines(per_line, 1, 2, 16, 300.0).offset_lines);
-  EXPECT_EQ(place_line_set(per_line, {0, 2, 4, 6}, 8, 300.0).offset_lines, place_lines(per_line, 2, 4, 8, 300.0).offset_lines);
-  // Copies 16 lines apart (one slice each: 270 at offset 0) and copies of 4 lines (two slices, 280):
-  // each moves to the first offset whose lines' mean is the target.
-  const LinePlacement one = place_line_set(per_line, {0, 16, 32, 48}, 16, 300.0);
+  // Copies of one line, 8 lines apart, see one slice per offset: 270 270 290 290 300 300 340 340
+  // over offsets 0-7; the median is 295 (upper median: 300), reached first at offset 4.
+  const CopyPlacement one = place_copies(per_line, {{0}, {8}, {16}}, 8, 0.0);
+  EXPECT_DOUBLE_EQ(one.target_cycles, 300.0);
   EXPECT_EQ(one.offset_lines, 4u);
-  EXPECT_DOUBLE_EQ(one.mean_cycles, 300.0);
-  const LinePlacement four = place_line_set(per_line, {0, 1, 2, 3, 16, 17, 18, 19}, 16, 320.0);
-  EXPECT_EQ(four.offset_lines, 4u);  // 300, 300, 340, 340: 320
-  EXPECT_DOUBLE_EQ(four.mean_cycles, 320.0);
-  // Candidates stop where a line would leave the mapped region; none fitting is an error.
-  EXPECT_LE(place_line_set(per_line, {0, 126}, 1000, 0.0).offset_lines, 1u);
-  EXPECT_THROW(place_line_set(per_line, {0, 128}, 4, 300.0), std::invalid_argument);
-  EXPECT_THROW(place_line_set(per_line, {}, 4, 300.0), std::invalid_argument);
+  // Moved by the SM's shift: a target of 300 - 25 = 275 lands on the 270s, ties to the first.
+  const CopyPlacement nearer = place_copies(per_line, {{0}, {8}, {16}}, 8, -25.0);
+  EXPECT_EQ(nearer.offset_lines, 0u);
+  EXPECT_DOUBLE_EQ(nearer.slowest_mean_cycles, 270.0);
+  // Copies of two lines 2 apart (lines o, o + 2): their slowest, by offset 0-7, is 290 290 300 300
+  // 340 340 340 340: the slowest line counts, not the mean (which would be 280 at offset 0).
+  const CopyPlacement two = place_copies(per_line, {{0, 2}, {8, 10}}, 8, 0.0);
+  EXPECT_DOUBLE_EQ(two.target_cycles, 340.0);
+  EXPECT_EQ(two.offset_lines, 4u);
+  EXPECT_DOUBLE_EQ(two.slowest_mean_cycles, 340.0);
+  // Candidates stop where a line would leave the mapped region; none fitting is an error, and so
+  // is a copy of no lines.
+  EXPECT_LE(place_copies(per_line, {{0, 126}}, 1000, 0.0).offset_lines, 1u);
+  EXPECT_THROW(place_copies(per_line, {{0, 128}}, 4, 0.0), std::invalid_argument);
+  EXPECT_THROW(place_copies(per_line, {}, 4, 0.0), std::invalid_argument);
+  EXPECT_THROW(place_copies(per_line, {{0}, {}}, 4, 0.0), std::invalid_argument);
 }
 
 TEST(Placement, ElementsOnLinesWhoseMeanIsTheAverage) {
