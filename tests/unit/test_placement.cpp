@@ -90,13 +90,13 @@ TEST(Placement, ShortChaseSitsAtTheSmsAverageDistance) {
 }
 
 TEST(Placement, CopiesSitWhereTheirSlowestLinesTypicallyAreMovedByTheSmsShift) {
-  // Slices of 270, 290, 300, 340 cycles, two lines each, repeating every 8 lines.
+  // Slices of 270, 290, 300, 340 cycles, two lines each, repeating every 8 lines (128 lines).
   std::vector<float> per_line;
   for (int g = 0; g < 64; ++g)
     for (int twice = 0; twice < 2; ++twice)
       per_line.push_back(g % 4 == 0 ? 270.f : g % 4 == 1 ? 290.f : g % 4 == 2 ? 300.f : 340.f);
   // Copies of one line, 8 lines apart, see one slice per offset: 270 270 290 290 300 300 340 340
-  // over offsets 0-7; the median is 295 (upper median: 300), reached first at offset 4.
+  // over offsets 0-7. Their typical slowest line is the map's mean, 300: offset 4.
   const CopyPlacement one = place_copies(per_line, {{0}, {8}, {16}}, 8, 0.0);
   EXPECT_DOUBLE_EQ(one.target_cycles, 300.0);
   EXPECT_EQ(one.offset_lines, 4u);
@@ -104,12 +104,15 @@ TEST(Placement, CopiesSitWhereTheirSlowestLinesTypicallyAreMovedByTheSmsShift) {
   const CopyPlacement nearer = place_copies(per_line, {{0}, {8}, {16}}, 8, -25.0);
   EXPECT_EQ(nearer.offset_lines, 0u);
   EXPECT_DOUBLE_EQ(nearer.slowest_mean_cycles, 270.0);
-  // Copies of two lines 2 apart (lines o, o + 2): their slowest, by offset 0-7, is 290 290 300 300
-  // 340 340 340 340: the slowest line counts, not the mean (which would be 280 at offset 0).
+  // Copies of two lines 2 apart (lines o, o + 2): their slowest line by position 0-7 is 290 290
+  // 300 300 340 340 340 340, over the map's 126 positions 39960 / 126 = 317.14 (their lines' mean
+  // would be 300 anywhere: the slowest line counts). The nearest candidate: 300, at offset 2.
   const CopyPlacement two = place_copies(per_line, {{0, 2}, {8, 10}}, 8, 0.0);
-  EXPECT_DOUBLE_EQ(two.target_cycles, 340.0);
-  EXPECT_EQ(two.offset_lines, 4u);
-  EXPECT_DOUBLE_EQ(two.slowest_mean_cycles, 340.0);
+  EXPECT_NEAR(two.target_cycles, 39960.0 / 126.0, 1e-9);
+  EXPECT_EQ(two.offset_lines, 2u);
+  EXPECT_DOUBLE_EQ(two.slowest_mean_cycles, 300.0);
+  // Copies of other shapes each bring their own typical line: one line (300) and two (317.14).
+  EXPECT_NEAR(place_copies(per_line, {{0}, {8, 10}}, 8, 0.0).target_cycles, (300.0 + 39960.0 / 126.0) / 2, 1e-9);
   // Candidates stop where a line would leave the mapped region; none fitting is an error, and so
   // is a copy of no lines.
   EXPECT_LE(place_copies(per_line, {{0, 126}}, 1000, 0.0).offset_lines, 1u);
