@@ -197,7 +197,8 @@ TEST(AsyncCopy, CopiesFromTheL2SitAtTheGpusMedianDistance) {
   // AsyncCopy method version 3: the copies sit where the mean of their slowest lines' L2 latency
   // is what the median SM's typically is (docs/asynccopy.md): copies of one line (16 B) at the
   // median SM's L2 latency, copies of 8 lines (1 KiB) at least there; the source's pattern
-  // survives the map (every copy is checked word by word), and unplaced calls stay unplaced.
+  // survives the map (every copy is checked word by word), and unplaced calls and larger copies stay
+  // unplaced.
   const GpuInfo& g = Gpu::current().info();
   const double median_sm = choose_reference_sm().median_cycles;
   for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::bulk, AsyncOp::tensor})
@@ -218,6 +219,8 @@ TEST(AsyncCopy, CopiesFromTheL2SitAtTheGpusMedianDistance) {
     }
   runner().latency(AsyncOp::bulk, AsyncLevel::l2, 16, 32, test_sm());
   EXPECT_FALSE(runner().placed().placed);
+  runner().latency(AsyncOp::bulk, AsyncLevel::l2, 4 * kAsyncPlacedCopyMaxBytes, 32, test_sm(), std::nullopt, 0, median_sm);
+  EXPECT_FALSE(runner().placed().placed) << "copies beyond kAsyncPlacedCopyMaxBytes are not placed";
 }
 
 }  // namespace
