@@ -221,6 +221,39 @@ def test_an_earlier_methods_spread_stands_in_until_the_new_method_has_enough_boa
             assert rows[0]["status"] == "regressed", rows[0]
 
 
+def test_a_part_the_new_method_never_saw_gets_the_earlier_methods_parts_spread(tmp_path):
+    """m1 ran on two parts whose medians differ 4 %; its successor m2 on PART-A only, but on one-
+    and two-GPU hosts: two groups of one part number, whose spread (near 0) is how far hosts move
+    the figure, not parts. A PART-B board under m2 reading PART-B's 4 % is judged by m1's parts'
+    spread, not flagged (MemLatency v3's 240 MiB chain: -001 boards only, a -000 board 3.8 % slower)."""
+    paths = synthetic_fleet(tmp_path, metrics=2, board=0.002, proc=0.001, part_offset=0.04)
+    rng = random.Random(5)
+    name = "Feat/x/point:0/manual_time"
+    m2 = []
+    for host_gpus in (1, 2):
+        for b in range(3):
+            uuid = f"GPU-m2-h{host_gpus}-{b}"
+            values = {name: ("latency_cycles", "lower", 100 * math.exp(rng.gauss(0, 0.002)), {})}
+            m2.append(write_run(tmp_path / f"{uuid}.json", uuid, "PART-A", values, f"2026-12-{1 + b:02d}T0{host_gpus}:00:00+00:00",
+                                "m2", extra_ctx={"gpu_host_gpu_count": str(host_gpus)}))
+    model = build_model(paths + m2)
+    row = model.row(name, "latency_cycles", "m2")
+    assert set(row["parts"]) == {"PART-A", "PART-A on 2-GPU hosts"} and row["part"] is not None, row
+    assert row["stand_in"]["part"][1] == "m1", row["stand_in"]
+    spreads = compare_stats.model_spreads(row)
+    assert abs(spreads["part"] - 0.04 / math.sqrt(2)) < 0.01 and "part" in spreads["words"], spreads
+    base, other = compare.load(m2[0]), compare.load(m2[1])
+    part_b = compare.load(write_run(tmp_path / "part-b.json", "GPU-part-b", "PART-B",
+                                    {name: ("latency_cycles", "lower", 104.0, {})}, "2026-12-30T00:00:00+00:00", "m2"))
+    rows, _ = compare.compare(base, part_b, [other, other], model=model)
+    assert rows[0]["status"] == "same" and "another board part" in rows[0]["noise"], rows[0]["noise"]
+    # Its own part number's boards are still held to the host groups' tight spread.
+    part_a = compare.load(write_run(tmp_path / "part-a.json", "GPU-part-a", "PART-A",
+                                    {name: ("latency_cycles", "lower", 104.0, {})}, "2026-12-30T00:00:00+00:00", "m2"))
+    rows, _ = compare.compare(base, part_a, [other, other], model=model)
+    assert rows[0]["status"] == "regressed", {k: rows[0].get(k) for k in ("status", "noise", "change_pct", "band_pct")}
+
+
 def test_a_feature_that_moves_as_a_whole_is_judged_by_how_far_boards_move_it_whole(tmp_path):
     """Each metric spreads 2 % between boards, but the feature as a whole only about 0.4 % (the
     median of 60 metrics). A new board whose every metric reads 5 % worse is flagged as a whole

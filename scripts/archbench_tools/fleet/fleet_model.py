@@ -304,15 +304,24 @@ def stand_in(row, rows_before):
     {"board": [sd, df, method, boards]}, {"part": [sd, method]}; None where no earlier method helps. A method change moves
     what a benchmark reads, rarely how far processes and boards spread it, so until the new
     method has run on enough boards its band is the earlier one's, named as such, never a history
-    from a few other boards (compare_stats.model_spreads)."""
+    from a few other boards (compare_stats.model_spreads).
+
+    The parts' spread stands in also where the row's own comes from fewer part numbers than an
+    earlier method's: groups of one part number (its boards on one- and two-GPU hosts) show how far
+    hosts move a figure, not how far parts do. MemLatency v3's 240 MiB chain ran on -001 boards
+    only, on both host kinds, and spread them 0.02 %; a -000 board read it 3.8 % slower, as -000
+    boards always had under the earlier method."""
     out = {}
+    def part_numbers(d):
+        return {resultfile.group_part(g) for g in (d["parts"] or {})}
     for earlier in rows_before:  # newest earlier method first
         d = dict(zip(COLUMNS, earlier))
         if row["process"] is None and "process" not in out and d["process"] is not None:
             out["process"] = [d["process"], d["process_df"], d["method"]]
         if row["board"] is None and "board" not in out and d["board"] is not None:
             out["board"] = [d["board"], d["board_df"], d["method"], d["boards"]]
-        if row["part"] is None and "part" not in out and d["part"] is not None:
+        if "part" not in out and d["part"] is not None and \
+                (row["part"] is None or len(part_numbers(d)) > len(part_numbers(row))):
             out["part"] = [d["part"], d["method"]]
     return out or None
 

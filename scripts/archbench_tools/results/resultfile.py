@@ -148,6 +148,12 @@ def board_group(context):
     return f"{part} on {n}-GPU hosts" if part and n and n > 1 else part
 
 
+def group_part(group):
+    """The part number of a board group (board_group): "692-2G520-0282-001 on 2-GPU hosts" ->
+    "692-2G520-0282-001"; the groups of one part number are boards of one physical part."""
+    return re.sub(r" on \d+-GPU hosts$", "", group) if group else group
+
+
 def is_archbench(doc):
     """Written by archbench (its context has archbench_* keys), or a published reference."""
     ctx = doc.get("context", {})
