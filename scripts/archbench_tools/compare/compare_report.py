@@ -6,7 +6,7 @@ import csv
 import math
 import statistics
 
-from archbench_tools.compare.compare_stats import BOARD_FINGERPRINTS, _stats, board_steps, verdict
+from archbench_tools.compare.compare_stats import BOARD_FINGERPRINTS, board_steps, scipy_stats, verdict
 from archbench_tools.results import resultfile
 
 UNITS = {"cycles": "cycles", "per_clk": "per clk", "bytes_per_second": "B/s", "per_second": "per s", "clock_mhz": "MHz",
@@ -195,6 +195,6 @@ def warnings(base, cont):
                        "compare.py's legacy rules apply")
         if r.context.get("archbench_fault"):
             out.append(f"note: the {side} is a PLANTED-fault run ({r.context['archbench_fault']})")
-    if _stats is None:
+    if scipy_stats() is None:
         out.append("WARNING: scipy is missing (pip install scipy): no p-values; thresholds alone decide")
     return out

@@ -13,10 +13,20 @@ from archbench_tools.results import resultfile
 # Nearly identical repetitions make scipy warn about precision; the p-value is still right.
 _warnings.filterwarnings("ignore", category=RuntimeWarning)
 
-try:
-    from scipy import stats as _stats
-except ImportError:  # the decision still works without a p-value; say so in the report
-    _stats = None
+_SCIPY = []  # [scipy.stats or None], filled on first use
+
+
+def scipy_stats():
+    """scipy.stats, imported on first use (0.8 s: every script that imports compare paid it, the
+    ones that never test a hypothesis too), or None without scipy: the decision still works
+    without a p-value, and the report says so."""
+    if not _SCIPY:
+        try:
+            from scipy import stats
+        except ImportError:
+            stats = None
+        _SCIPY.append(stats)
+    return _SCIPY[0]
 
 # Minimum relative change (%) that counts, by the metric's kind (its unit).
 MIN_EFFECT_PCT = {"cycles": 2.0, "per_clk": 2.0, "bytes_per_second": 2.0, "per_second": 2.0, "clock_mhz": 2.0,
@@ -105,9 +115,9 @@ def welch_p(a, b):
         return None
     if statistics.pvariance(la) == 0 and statistics.pvariance(lb) == 0:
         return 1.0 if statistics.mean(la) == statistics.mean(lb) else 0.0
-    if _stats is None:
+    if scipy_stats() is None:
         return None
-    return float(_stats.ttest_ind(la, lb, equal_var=False).pvalue)
+    return float(scipy_stats().ttest_ind(la, lb, equal_var=False).pvalue)
 
 
 ROBUST_FROM = 5  # centres from which the band is robust (median absolute deviation)
@@ -167,7 +177,7 @@ def lookback(centres, value):
     if sd == 0:
         return (1.0 if math.log(value) == centre else 0.0), 0.0
     t = (math.log(value) - centre) / (sd * math.sqrt(1 + 1 / n))
-    p = float(2 * _stats.t.sf(abs(t), n - 1)) if _stats else None
+    p = float(2 * scipy_stats().t.sf(abs(t), n - 1)) if scipy_stats() else None
     return p, math.expm1(sd)
 
 
@@ -177,8 +187,8 @@ def benjamini_hochberg(ps):
     q = [None] * len(ps)
     if not idx:
         return q
-    if _stats is not None and hasattr(_stats, "false_discovery_control"):
-        adj = _stats.false_discovery_control([ps[i] for i in idx], method="bh")
+    if scipy_stats() is not None and hasattr(scipy_stats(), "false_discovery_control"):
+        adj = scipy_stats().false_discovery_control([ps[i] for i in idx], method="bh")
         for i, v in zip(idx, adj):
             q[i] = float(v)
         return q
@@ -196,8 +206,8 @@ def sign_test_p(worse, better):
     n = worse + better
     if n == 0:
         return 1.0
-    if _stats is not None:
-        return float(_stats.binomtest(worse, n, 0.5).pvalue)
+    if scipy_stats() is not None:
+        return float(scipy_stats().binomtest(worse, n, 0.5).pvalue)
     k = max(worse, better)
     tail = sum(math.comb(n, i) for i in range(k, n + 1)) / 2 ** n
     return min(1.0, 2 * tail)
@@ -291,8 +301,8 @@ _Z_FLEET = 3.2905  # the normal quantile at 1 - FLEET_ALPHA / 2
 def prediction_quantile(df):
     """t quantile at 1 - FLEET_ALPHA / 2 with df degrees of freedom (scipy; else the Cornish-Fisher
     expansion, within 2 % from 4 degrees of freedom on)."""
-    if _stats is not None:
-        return float(_stats.t.ppf(1 - FLEET_ALPHA / 2, df))
+    if scipy_stats() is not None:
+        return float(scipy_stats().t.ppf(1 - FLEET_ALPHA / 2, df))
     z = _Z_FLEET
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 

@@ -122,8 +122,10 @@ def is_derived(name):
     return name.endswith("_sd_pct") or name.endswith("_samples")
 
 
-def uncatalogued(names):
-    ps = patterns()
+def uncatalogued(names, ps=None):
+    """The names the catalogue does not document; `ps`: patterns(), where a caller checks many
+    sets of names (compiling some 540 expressions each time cost 60 ms a benchmark)."""
+    ps = patterns() if ps is None else ps
     return sorted(n for n in names if not is_derived(n) and not any(p.fullmatch(n) for _, p in ps))
 
 
