@@ -194,15 +194,15 @@ TEST(AsyncCopy, OneCopysLatencyGrowsWithItsSizeAndItsLevel) {
 }
 
 TEST(AsyncCopy, CopiesFromTheL2SitAtTheGpusMedianDistance) {
-  // AsyncCopy method version 3: the copies sit where the mean of their slowest lines' L2 latency
+  // AsyncCopy method version 4: the copies sit where the mean of their slowest lines' L2 latency
   // is what the median SM's typically is (docs/asynccopy.md): copies of one line (16 B) at the
-  // median SM's L2 latency, copies of 8 lines (1 KiB) at least there; the source's pattern
+  // median SM's L2 latency, copies of two lines (256 B) at least there; the source's pattern
   // survives the map (every copy is checked word by word), and unplaced calls and larger copies stay
   // unplaced.
   const GpuInfo& g = Gpu::current().info();
   const double median_sm = choose_reference_sm().median_cycles;
   for (AsyncOp op : {AsyncOp::ld_st, AsyncOp::bulk, AsyncOp::tensor})
-    for (std::uint32_t bytes : {16u, 1024u}) {
+    for (std::uint32_t bytes : {16u, kAsyncPlacedCopyMaxBytes}) {
       if (async_unsupported(op, g)) continue;
       EXPECT_NO_THROW(runner().latency(op, AsyncLevel::l2, bytes, 32, test_sm(), std::nullopt, 0, median_sm));
       const AsyncCopyRunner::Placed at = runner().placed();
