@@ -24,7 +24,7 @@ def committed_run(repo_path, tmp_path):
 
 
 H200_BASELINE = "results/nvidia-h200/regression/2026-11-29-full-be7f95f-GPU-abf3d5d9.json.gz"  # in the archive since 5f0afc1
-H200_CURRENT_BASELINE = "results/nvidia-h200/regression/2026-11-30-full-e628dd1-GPU-92bf07f9.json.gz"  # in the tree
+H200_CURRENT_BASELINE = "results/nvidia-h200/regression/2026-11-30-full-7ec2dae-GPU-260c4f31.json.gz"  # in the tree
 
 
 @pytest.fixture
