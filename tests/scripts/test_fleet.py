@@ -221,6 +221,35 @@ def test_an_earlier_methods_spread_stands_in_until_the_new_method_has_enough_boa
             assert rows[0]["status"] == "regressed", rows[0]
 
 
+def test_an_odd_board_does_not_set_the_spread_that_would_pass_it(tmp_path):
+    """Twelve boards of one part spread 0.5 %; a thirteenth reads one metric 7 % low (GPU-01570796's
+    host-to-device copies, 6.6 % below boards that spread 0.6 %). Counted, it would widen the board
+    spread enough to pass itself when a model that holds its run judges it (the dashboard's front
+    page); the model leaves it out of the spread (fleet_model.odd_boards), so compare flags it even
+    so, and the other metric keeps its spread."""
+    paths = synthetic_fleet(tmp_path, boards_per_part=12, metrics=2, board=0.005, proc=0.001, parts=PARTS[:1])
+    odd_name, other = "Feat/x/point:0/manual_time", "Feat/x/point:1/manual_time"
+    odd = []
+    for r in range(2):
+        odd.append(write_run(tmp_path / f"odd-{r}.json", "GPU-odd", "PART-A",
+                             {odd_name: ("latency_cycles", "lower", 107.0, {}), other: ("latency_cycles", "lower", 100.0, {})},
+                             f"2026-11-28T0{r}:00:00+00:00"))
+    model = build_model(paths + odd)
+    row = model.row(odd_name, "latency_cycles")
+    assert row["boards"] == 13 and row["board"] < 0.012, row
+    # Directly: 30 boards 0.7 % apart, one 7 % off (9.4 sd: beyond the t band at 1e-6 from 28 df,
+    # 6.2 sd); from 10 boards the band is 11.6 sd wide and the same board stays in.
+    spread = {f"b{i}": math.log(100) + 0.005 * ((i % 5) - 2) for i in range(30)}
+    assert fleet_model.odd_boards(spread | {"odd": math.log(107)}, {"A": list(spread) + ["odd"]}) == {"odd"}
+    few = {b: spread[b] for b in list(spread)[:10]}
+    assert fleet_model.odd_boards(few | {"odd": math.log(107)}, {"A": list(few) + ["odd"]}) == set()
+    assert fleet_model.odd_boards(spread, {"A": list(spread)}) == set()
+    base, history = compare.load(paths[0]), [compare.load(p) for p in paths[2:6]]
+    rows, _ = compare.compare(base, compare.load(odd[0]), history, model=model)
+    status = {r["name"]: r["status"] for r in rows}
+    assert status[odd_name] == "regressed" and status[other] == "same", status
+
+
 def test_a_part_the_new_method_never_saw_gets_the_earlier_methods_parts_spread(tmp_path):
     """m1 ran on two parts whose medians differ 4 %; its successor m2 on PART-A only, but on one-
     and two-GPU hosts: two groups of one part number, whose spread (near 0) is how far hosts move

@@ -295,15 +295,14 @@ def board_steps(base, cont):
 # spread estimated with few degrees of freedom (Student's t), so that a model of ten boards does not
 # claim the certainty of a model of a hundred.
 FLEET_ALPHA = 1e-3
-_Z_FLEET = 3.2905  # the normal quantile at 1 - FLEET_ALPHA / 2
 
 
-def prediction_quantile(df):
-    """t quantile at 1 - FLEET_ALPHA / 2 with df degrees of freedom (scipy; else the Cornish-Fisher
+def prediction_quantile(df, alpha=FLEET_ALPHA):
+    """t quantile at 1 - alpha / 2 with df degrees of freedom (scipy; else the Cornish-Fisher
     expansion, within 2 % from 4 degrees of freedom on)."""
     if scipy_stats() is not None:
-        return float(scipy_stats().t.ppf(1 - FLEET_ALPHA / 2, df))
-    z = _Z_FLEET
+        return float(scipy_stats().t.ppf(1 - alpha / 2, df))
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 

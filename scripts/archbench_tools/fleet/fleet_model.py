@@ -257,6 +257,46 @@ def counter_quanta(runs):
     return {k: q for k, q in seen.items() if q and q > 1}
 
 
+# A board beyond this two-sided prediction band of the other boards of its part (about 5 sd) does not
+# set how far boards spread: see odd_boards.
+ODD_BOARD_ALPHA = 1e-6
+ODD_BOARDS_MAX = 2
+
+
+def odd_boards(means, by_part):
+    """The boards (at most ODD_BOARDS_MAX, the farthest first) whose mean lies beyond the
+    ODD_BOARD_ALPHA prediction band that the other boards of their part set: they do not count in
+    the board spread. One odd board widened its part's spread enough to pass itself: GPU-01570796's
+    host-to-device copies, 6.6 % below 11 boards of its part that spread 0.6 %, read "healthy" on
+    the dashboard's front page from a model that held its run, and NOT HEALTHY from one without it.
+    The band is far wider than a verdict's (FLEET_ALPHA), so that a healthy board in the tail of
+    many stays in: such a board passes this test with probability 1 - 1e-6. `means`: {board: mean
+    log}; `by_part`: {part: [boards]}."""
+    odd = set()
+    for _ in range(ODD_BOARDS_MAX):
+        groups = [[b for b in bs if b not in odd] for bs in by_part.values()]
+        worst, worst_dev, home = None, 0.0, None
+        for i, bs in enumerate(groups):
+            if len(bs) >= 3:
+                m = _mean([means[b] for b in bs])
+                for b in bs:
+                    if abs(means[b] - m) > worst_dev:
+                        worst, worst_dev, home = b, abs(means[b] - m), i
+        if worst is None:
+            break
+        rest = [[b for b in bs if b != worst] for bs in groups]
+        var, df = pooled([[means[b] for b in bs] for bs in rest])
+        if var is None or var <= 0 or df < BOARD_MIN_DF:
+            break
+        peers = rest[home]
+        centre = _mean([means[b] for b in peers])
+        z = abs(means[worst] - centre) / math.sqrt(var * (1 + 1 / len(peers)))
+        if z <= compare_stats.prediction_quantile(df, ODD_BOARD_ALPHA):
+            break
+        odd.add(worst)
+    return odd
+
+
 def metric_row(obs, method, counter, how, quantum=None):
     """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)];
     `quantum`: the counter's step where it has one (counter_quanta)."""
@@ -272,7 +312,8 @@ def metric_row(obs, method, counter, how, quantum=None):
     by_part = defaultdict(list)
     for b, m in means.items():
         by_part[part_of[b]].append(b)
-    var_means, df_board = pooled([[means[b] for b in bs] for bs in by_part.values()])
+    odd = odd_boards(means, by_part)
+    var_means, df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])
     var_board = None
     if df_board >= BOARD_MIN_DF and var_means is not None:
         # A board's mean holds 1/n of the process variance: what is left is the boards'.
