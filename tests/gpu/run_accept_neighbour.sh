@@ -10,7 +10,7 @@ fi
 tmp=$(mktemp -d)
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-filter=$("$python" "$accept" --print-filter) || exit 1
+filter=$("$python" "$accept" --print-filter --binary "$bin") || exit 1
 run() {  # the short acceptance run into $tmp/$1.json, its verdict into $tmp/$1.txt; prints accept's exit
   "$bin" --benchmark_filter="$filter" --benchmark_out="$tmp/$1.json" --benchmark_out_format=json >/dev/null 2>"$tmp/$1.err" \
     || { echo "archbench failed:" >&2; tail -5 "$tmp/$1.err" >&2; echo 2; return; }

@@ -58,7 +58,7 @@ def test_a_full_run_gives_every_ceiling_with_its_source(full_run):
     wgmma = {r["precision"]: r for r in c["compute"] if r["unit"] == "tensor cores (wgmma)"}
     assert {"f16", "bf16", "tf32", "e4m3", "s8"} <= set(wgmma) and wgmma["f16"]["flop_per_clk_per_sm"] <= 4096.5
     latency = {r["level"]: r for r in c["latency"]}
-    assert 20 < latency["L1 hit (ld.ca chain, 4 KiB or the smallest)"]["cycles"] < 50
+    assert 20 < latency["L1 hit (ld.ca chain, a few lines)"]["cycles"] < 50
     assert latency["DRAM (ld.cg chain, the largest footprint past 2x the L2)"]["cycles"] > 500
     cap = {r["level"]: r for r in c["capacity"]}
     assert cap["L2"]["bytes"] > 50e6 and cap["TLB page (managed memory)"]["bytes"] == 1 << 20

@@ -311,8 +311,27 @@ def test_a_feature_that_moves_as_a_whole_is_judged_by_how_far_boards_move_it_who
 
 # --- accept.py ---------------------------------------------------------------------------------
 
-def concrete(rx):
-    return rx.lstrip("^").replace(r"\d+", "132").replace("\\.", ".") + "manual_time"
+# The benchmark that plays each role on an H200-like GPU (60 MiB L2, 228 KiB shared memory per SM).
+GEOMETRY_CTX = {"gpu_l2_bytes": str(60 << 20), "gpu_smem_per_sm_bytes": str(228 << 10), "gpu_sm_count": "132"}
+ROLE_NAMES = {
+    "dram_read": "Bandwidth/headline/DRAM/read", "dram_write": "Bandwidth/headline/DRAM/write",
+    "dram_copy": "Bandwidth/headline/DRAM/copy", "l2_read": "Bandwidth/headline/L2/read",
+    "l1_chain": "MemLatency/chain/ld.ca/footprint:4096/stride:128",
+    "l2_chain": "MemLatency/chain/ld.cg/footprint:5671680/stride:128",
+    "dram_chain": "MemLatency/chain/ld.cg/footprint:251658240/stride:128",
+    "ffma_peak": "Pipeline/throughput/ffma/ilp:4/warps_per_sm:64/sms:132",
+    "dfma_peak": "Pipeline/throughput/dfma/ilp:4/warps_per_sm:64/sms:132",
+    "f16_tensor_peak": "TensorCore/wgmma/throughput/f16/ss/n:256/warpgroups_per_sm:2/sms:132/fill:random",
+    "clock_ffma": "Scheduling/sustained_clock/ffma/seconds:10", "clock_tensor": "Scheduling/sustained_clock/wgmma_f16/seconds:10",
+    "h2d_pinned": "HostLink/copy/dir:h2d/memory:pinned/size:134217728",
+    "d2h_pinned": "HostLink/copy/dir:d2h/memory:pinned/size:134217728",
+    "l1_capacity": "Geometry/l1/capacity/carveout:0", "l1_line": "Geometry/l1/line",
+    "readonly_capacity": "Geometry/readonly/capacity", "constant_levels": "Geometry/constant/capacity",
+}
+
+
+def concrete(role):
+    return ROLE_NAMES[role] + "/manual_time"
 
 
 HEALTHY = {"bytes_per_second": 4.7e12, "bytes_per_clk_per_sm": 41.0, "latency_cycles": 300.0,
@@ -323,14 +342,15 @@ HEALTHY = {"bytes_per_second": 4.7e12, "bytes_per_clk_per_sm": 41.0, "latency_cy
 def accept_values(scale=None):
     """A run holding every check's benchmark at healthy values; `scale` {check what: factor}."""
     values = {}
-    for group, what, rx, counter, spec, frac in accept.CHECKS:
+    for group, what, role, spec, frac in accept.CHECKS:
+        counter = accept.roles.ROLES[role].counter
         how = "lower" if counter == "latency_cycles" else ("value" if group == "geometry" else "higher")
         v = HEALTHY[counter]
         if group == "links":
             v = 5.5e10
         v *= (scale or {}).get(what, 1.0)
         others = {"link_peak_bytes_per_second": 6.3e10} if group == "links" else {}
-        values[concrete(rx)] = (counter, "5%" if how == "value" else how, v, others)
+        values[concrete(role)] = (counter, "5%" if how == "value" else how, v, others)
     return values
 
 
@@ -342,10 +362,10 @@ def write_accept_fleet(tmp_path, boards=8):
                 for n, (c, how, v, o) in accept_values().items()}
         paths.append(write_run(tmp_path / f"fleet-{b}.json", f"GPU-fleet-{b}", "PART-A", vals,
                                f"2026-11-{b + 1:02d}T00:00:00+00:00",
-                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"}))
+                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980", **GEOMETRY_CTX}))
         paths.append(write_run(tmp_path / f"fleet-{b}-2.json", f"GPU-fleet-{b}", "PART-A", vals,
                                f"2026-11-{b + 1:02d}T01:00:00+00:00",
-                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"}))
+                               extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980", **GEOMETRY_CTX}))
     out = tmp_path / "expected"
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out)],
                        capture_output=True, text=True)
@@ -360,7 +380,7 @@ def run_accept(*args):
 
 def candidate(tmp_path, fname, scale=None, board="GPU-new"):
     return write_run(tmp_path / fname, board, "PART-A", accept_values(scale), "2026-12-01T00:00:00+00:00",
-                     extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980"})
+                     extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", "gpu_max_sm_clock_mhz": "1980", **GEOMETRY_CTX})
 
 
 def test_accept_healthy_and_a_planted_degradation_of_each_group(tmp_path):
@@ -384,13 +404,61 @@ def test_accept_healthy_and_a_planted_degradation_of_each_group(tmp_path):
 
 
 def test_accept_skips_an_l2_check_whose_chain_does_not_fit_the_l2(tmp_path):
-    """A GPU with a 4 MiB L2 (a T4): the 5.4 MiB chain is no L2 hit there, so the check is skipped
-    with its reason, not judged."""
+    """A GPU with a 4 MiB L2 (a T4): no chain of its sweep is past the L1 and within an eighth of the
+    L2, so the L2 check is skipped with its reason, not judged on a DRAM chain."""
     path = write_run(tmp_path / "small-l2.json", "GPU-t4", "PART-A", accept_values(), "2026-12-01T00:00:00+00:00",
-                     extra_ctx={"gpu_l2_bytes": str(4 << 20), "gpu_dram_peak_bytes_per_second": "4.8e12"})
+                     extra_ctx={**GEOMETRY_CTX, "gpu_l2_bytes": str(4 << 20), "gpu_dram_peak_bytes_per_second": "4.8e12"})
     code, out, _ = run_accept(path)
     line = next(l for l in out.splitlines() if "L2 hit latency" in l)
-    assert line.strip().startswith("SKIP") and "does not fit half of this GPU's L2" in line, line
+    assert line.strip().startswith("SKIP") and "an eighth of the L2" in line, line
+
+
+def test_each_check_reads_the_benchmark_that_plays_its_role_on_this_gpu(tmp_path):
+    """An H100-like GPU (50 MiB L2): the DRAM chain is its own sweep's largest footprint (200 MiB),
+    not the H200's 240 MiB, and the L2 chain the largest within an eighth of its L2."""
+    values = accept_values()
+    values["MemLatency/chain/ld.cg/footprint:209715200/stride:128/manual_time"] = \
+        values.pop(concrete("dram_chain"))
+    values["MemLatency/chain/ld.cg/footprint:8006528/stride:128/manual_time"] = ("latency_cycles", "lower", 500.0, {})
+    path = write_run(tmp_path / "h100.json", "GPU-h100", "PART-A", values, "2026-12-01T00:00:00+00:00",
+                     extra_ctx={**GEOMETRY_CTX, "gpu_l2_bytes": str(50 << 20), "gpu_dram_peak_bytes_per_second": "4.8e12"})
+    run = compare.load(path)
+    checks = {c.what: c for c in accept.judge(run, resultfile.load(path), None)}
+    assert checks["DRAM latency"].name.startswith("MemLatency/chain/ld.cg/footprint:209715200/")
+    assert checks["L2 hit latency"].name.startswith("MemLatency/chain/ld.cg/footprint:5671680/")
+
+
+def test_a_verdict_the_fleet_did_not_decide_says_so(tmp_path):
+    """Without a model the verdict is by specification only, with how much the fleet has learnt; a
+    model too small for a spread (2 boards) says it is learning; neither reads like a fleet verdict."""
+    code, out, _ = run_accept(candidate(tmp_path, "alone.json"))
+    verdict = out.strip().splitlines()[-1]
+    assert code == 0 and verdict.startswith("Verdict: healthy by specification only (") and "learning: 0 of 5" in verdict
+    model = write_accept_fleet(tmp_path, boards=2)
+    code, out, _ = run_accept(candidate(tmp_path, "young.json"), "--expected", model)
+    verdict = out.strip().splitlines()[-1]
+    assert code == 0 and verdict != "Verdict: healthy" and "learning: 2 of 5 boards" in verdict, out
+
+
+def test_a_fleet_slow_as_a_whole_fails_the_specification_floor(tmp_path):
+    """Every board 10 % below the specification's floor: the fleet model calls the slow board
+    normal, the floor (90 % of the theoretical DRAM bandwidth) does not."""
+    slow = {"DRAM read headline": 0.8}  # 3.76 TB/s of 4.8: 78 %
+    rng = random.Random(5)
+    paths = []
+    for b in range(8):
+        for r in range(2):
+            vals = {n: (c, how, v * math.exp(rng.gauss(0, 0.002)) if how != "5%" else v, o)
+                    for n, (c, how, v, o) in accept_values(slow).items()}
+            paths.append(write_run(tmp_path / f"slowfleet-{b}-{r}.json", f"GPU-slow-{b}", "PART-A", vals,
+                                   f"2026-11-{b + 1:02d}T0{r}:00:00+00:00",
+                                   extra_ctx={"gpu_dram_peak_bytes_per_second": "4.8e12", **GEOMETRY_CTX}))
+    out_dir = tmp_path / "slow-expected"
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "fleet_model.py"), *paths, "--out-dir", str(out_dir)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    code, out, _ = run_accept(candidate(tmp_path, "slow-new.json", slow), "--expected", str(out_dir / "nvidia-test-gpu.json.xz"))
+    assert code == 1 and "memory (DRAM read headline)" in out and "below the specification's floor" in out, out
 
 
 def test_accept_above_the_physical_limit_fails(tmp_path):
@@ -404,7 +472,7 @@ def test_accept_without_a_fleet_model_falls_back_to_the_specification(tmp_path):
     code, out, _ = run_accept(path)  # no committed model for this GPU
     assert code == 0 and "no fleet model for this GPU model" in out, out
     assert "the specification, at least 90 % of the theoretical DRAM bandwidth" in out, out
-    assert "not judged" in out and re.search(r"Verdict: healthy \(\d+ of \d+ checks judged\)", out), out
+    assert "not judged" in out and re.search(r"Verdict: healthy by specification only \(\d+ of \d+ checks judged", out), out
     code, out, _ = run_accept(candidate(tmp_path, "halved.json", {"DRAM read headline": 0.5}))
     assert code == 1 and "memory (DRAM read headline)" in out, out
 
@@ -439,12 +507,28 @@ def test_accept_bad_input_is_one_line_and_exit_2(tmp_path):
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
 
 
+SWEEP = [concrete(r) for r in ROLE_NAMES] + [
+    "MemLatency/chain/ld.cg/footprint:8006528/stride:128/manual_time",
+    "MemLatency/chain/ld.ca/footprint:5671680/stride:128/manual_time",
+    "Pipeline/throughput/ffma/ilp:4/warps_per_sm:64/sms:66/manual_time"]
+
+
 def test_the_filter_names_exactly_the_checks_in_google_benchmarks_dialect():
-    f = accept.acceptance_filter()
+    f = accept.acceptance_filter(SWEEP, GEOMETRY_CTX)
     assert "\\" not in f  # Google Benchmark's regex has no \d or \.
-    names = [concrete(rx) for _, _, rx, *_ in accept.CHECKS]
-    assert all(re.search(f, n) for n in names)
-    assert not re.search(f, "Bandwidth/read/ld/width:16/footprint:8192/manual_time")
+    assert all(re.search(f, concrete(r)) for r in ROLE_NAMES)
+    for other in SWEEP[len(ROLE_NAMES):] + ["Bandwidth/read/ld/width:16/footprint:8192/manual_time"]:
+        assert not re.search(f, other), other
+
+
+def fake_lister(tmp_path):
+    """A stand-in binary: --info as archbench prints it, --benchmark_list_tests the sweep above."""
+    fake = tmp_path / "lister"
+    fake.write_text("#!/bin/sh\ncase \"$*\" in *--info*) printf 'device 0: NVIDIA TEST GPU\\n  L2 61440 KiB (max persisting "
+                    "38400 KiB), shared memory 228 KiB/SM\\n';; *) printf '%s\\n' " +
+                    " ".join(f"'{n}'" for n in SWEEP) + ";; esac\n")
+    fake.chmod(0o755)
+    return str(fake)
 
 
 def test_the_committed_node_runs_are_judged_gpu_by_gpu(tmp_path):
@@ -538,14 +622,16 @@ def test_accept_node_judges_every_link_by_the_links_model(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
 
 
-def test_the_node_filter_adds_the_links_p2p_benchmarks():
-    plain, node = accept.acceptance_filter(), accept.acceptance_filter(node=True)
+def test_the_node_filter_adds_the_links_p2p_benchmarks(tmp_path):
+    plain, node = accept.acceptance_filter(SWEEP, GEOMETRY_CTX), accept.acceptance_filter(SWEEP, GEOMETRY_CTX, node=True)
     assert "\\" not in node and node.startswith(plain)
     for name in ("P2P/copy/src:0/dst:1/dir:uni/size:268435456", "P2P/latency/gpu:1/peer:0/level:peer_dram"):
         assert re.search(node, name) and not re.search(plain, name)
-    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), "--print-filter", "--node"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0 and r.stdout.strip() == node
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), "--print-filter", "--node", "--binary",
+                        fake_lister(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == node, r.stderr
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "accept.py"), "--print-filter"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--binary" in r.stderr
 
 
 def test_a_boards_group_is_its_part_and_the_hosts_gpu_count_above_one():

@@ -442,6 +442,12 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
                              statistics.stdev(b) / abs(statistics.mean(b)) if statistics.mean(b) else 0)
                 row["sigma_pct"] = 100 * spread
                 threshold = max(threshold, BAND_SIGMAS * 100 * spread)
+            elif band is not None:
+                # Single runs without a history: what the fleet model knows of this pair (the same
+                # board's process spread, else the spread between boards) is the noise, not a blanket floor.
+                threshold = max(threshold, band)
+                row["noise"] = f"fleet: {band_words}"
+                row["fleet"] = band_words
             else:
                 threshold = max(threshold, HOST_FLOOR_PCT if row["feature"] in HOST_FEATURES else floor_pct)
             if band is not None:

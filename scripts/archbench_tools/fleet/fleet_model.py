@@ -534,6 +534,21 @@ def model_for(gpu_name, directory=DEFAULT_DIR):
     return load_model(path) if gpu_name and os.path.exists(path) else None
 
 
+BASELINES = os.path.join(ROOT, "results", "baselines.json")
+
+
+def baseline_for(gpu_name, index=BASELINES):
+    """The committed baseline run of a GPU model (results/baselines.json: the run every later one of
+    the model is compared with when no run of its own board exists yet), or None."""
+    try:
+        with open(index, encoding="utf-8") as f:
+            entry = json.load(f).get("baselines", {}).get(gpu_name)
+    except (OSError, ValueError, AttributeError):
+        return None
+    path = os.path.join(ROOT, entry["path"]) if isinstance(entry, dict) and entry.get("path") else None
+    return path if path and os.path.exists(path) else None
+
+
 def show(model, pattern):
     rx = re.compile(pattern) if pattern else None
     print(model.describe())

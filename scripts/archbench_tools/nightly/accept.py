@@ -7,7 +7,7 @@ Usage:
                                                                       the links between them (DIR/p2p.json[.gz])
     accept.py --run BINARY [--out DIR] [--junit OUT.xml]              measure the short acceptance run, judge it
                                                                       (DIR: default ~/.local/share/archbench/accept)
-    accept.py --print-filter [--node]                                 the short run's --benchmark_filter (--node:
+    accept.py --print-filter --binary B [--node]                      the short run's --benchmark_filter on this GPU (--node:
                                                                       with the links' P2P benchmarks, for
                                                                       run_node.py)
 
@@ -49,6 +49,7 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import roles  # noqa: E402
 
 GROUPS = ("memory", "compute", "clocks and power", "links", "geometry")
 
@@ -89,57 +90,71 @@ LINK_PEAK = _entry_peak("link_peak_bytes_per_second", "the host link's peak (PCI
 TENSOR_PEAK = _entry_peak("peak_flop_per_clk_per_sm", "the dense tensor peak per SM per clock")
 PIPE_PEAK = _entry_peak("peak_results_per_clk_per_sm", "the pipeline's peak results per SM per clock")
 
+# group, what, role (results/roles.py: the benchmark that plays it on this GPU, from the run's own
+# geometry), spec, floor fraction of the specification. The floor holds whatever the fleet model
+# says: a fleet that is slow as a whole still fails it.
 CHECKS = [
-    # group, what, regex, counter, spec, floor fraction for the fallback
-    ("memory", "DRAM read headline", r"^Bandwidth/headline/DRAM/read/", "bytes_per_second", DRAM_PEAK, 0.90),
-    ("memory", "DRAM write headline", r"^Bandwidth/headline/DRAM/write/", "bytes_per_second", DRAM_PEAK, 0.90),
-    ("memory", "DRAM copy headline", r"^Bandwidth/headline/DRAM/copy/", "bytes_per_second", DRAM_PEAK, 0.80),
-    ("memory", "L2 read headline", r"^Bandwidth/headline/L2/read/", "bytes_per_clk_per_sm", None, None),
-    ("memory", "L1 hit latency", r"^MemLatency/chain/ld\.ca/footprint:4096/stride:128/", "latency_cycles", None, None),
-    ("memory", "L2 hit latency (5.4 MiB chain)", r"^MemLatency/chain/ld\.cg/footprint:5671680/stride:128/",
-     "latency_cycles", None, None),
-    ("memory", "DRAM latency (240 MiB chain)", r"^MemLatency/chain/ld\.cg/footprint:251658240/stride:128/",
-     "latency_cycles", None, None),
-    ("compute", "FP32 FMA peak, every SM", r"^Pipeline/throughput/ffma/ilp:4/warps_per_sm:64/sms:\d+/",
-     "thread_inst_per_clk_per_sm", PIPE_PEAK, 0.95),
-    ("compute", "FP64 FMA peak, every SM", r"^Pipeline/throughput/dfma/ilp:4/warps_per_sm:64/sms:\d+/",
-     "thread_inst_per_clk_per_sm", PIPE_PEAK, 0.95),
-    ("compute", "FP16 tensor peak (wgmma), every SM",
-     r"^TensorCore/wgmma/throughput/f16/ss/n:256/warpgroups_per_sm:2/sms:\d+/fill:random/", "flop_per_clk_per_sm",
-     TENSOR_PEAK, 0.70),
-    ("clocks and power", "sustained SM clock, FP32 load", r"^Scheduling/sustained_clock/ffma/", "sm_clock_sustained_mhz",
-     CLOCK_PEAK, 0.95),
-    ("clocks and power", "sustained SM clock, tensor load (power-bound)", r"^Scheduling/sustained_clock/wgmma_f16/",
-     "sm_clock_sustained_mhz", CLOCK_PEAK, 0.65),
-    ("links", "host to device, pinned 128 MiB", r"^HostLink/copy/dir:h2d/memory:pinned/size:134217728/",
-     "bytes_per_second", LINK_PEAK, 0.70),
-    ("links", "device to host, pinned 128 MiB", r"^HostLink/copy/dir:d2h/memory:pinned/size:134217728/",
-     "bytes_per_second", LINK_PEAK, 0.70),
-    ("geometry", "L1 capacity (no carveout)", r"^Geometry/l1/capacity/carveout:0/", "capacity_bytes", None, None),
-    ("geometry", "L1 line", r"^Geometry/l1/line/", "line_bytes", None, None),
-    ("geometry", "read-only cache capacity", r"^Geometry/readonly/capacity/", "capacity_bytes", None, None),
-    ("geometry", "constant cache levels", r"^Geometry/constant/capacity/", "levels", None, None),
+    ("memory", "DRAM read headline", "dram_read", DRAM_PEAK, 0.90),
+    ("memory", "DRAM write headline", "dram_write", DRAM_PEAK, 0.90),
+    ("memory", "DRAM copy headline", "dram_copy", DRAM_PEAK, 0.80),
+    ("memory", "L2 read headline", "l2_read", None, None),
+    ("memory", "L1 hit latency", "l1_chain", None, None),
+    ("memory", "L2 hit latency", "l2_chain", None, None),
+    ("memory", "DRAM latency", "dram_chain", None, None),
+    ("compute", "FP32 FMA peak, every SM", "ffma_peak", PIPE_PEAK, 0.95),
+    ("compute", "FP64 FMA peak, every SM", "dfma_peak", PIPE_PEAK, 0.95),
+    ("compute", "FP16 tensor peak (wgmma), every SM", "f16_tensor_peak", TENSOR_PEAK, 0.70),
+    ("clocks and power", "sustained SM clock, FP32 load", "clock_ffma", CLOCK_PEAK, 0.95),
+    ("clocks and power", "sustained SM clock, tensor load (power-bound)", "clock_tensor", CLOCK_PEAK, 0.65),
+    ("links", "host to device, pinned 128 MiB", "h2d_pinned", LINK_PEAK, 0.70),
+    ("links", "device to host, pinned 128 MiB", "d2h_pinned", LINK_PEAK, 0.70),
+    ("geometry", "L1 capacity (no carveout)", "l1_capacity", None, None),
+    ("geometry", "L1 line", "l1_line", None, None),
+    ("geometry", "read-only cache capacity", "readonly_capacity", None, None),
+    ("geometry", "constant cache levels", "constant_levels", None, None),
 ]
+# A fleet model learns a check's spread between boards from this many boards of its method
+# (fleet_model.BOARD_MIN_DF degrees of freedom need about five); until then the verdict says it is learning.
+LEARNING_BOARDS = 5
 SPEC_COUNTERS = ("link_peak_bytes_per_second", "peak_flop_per_clk_per_sm", "peak_results_per_clk_per_sm")
 
 
-def _gbench_regex(rx):
-    """A check's regex in the dialect Google Benchmark compiles (no \\d, no escaped dot)."""
-    return rx.rstrip("/").replace(r"(\d+)", "[0-9]+").replace(r"\d", "[0-9]").replace(r"\.", "[.]")
+def acceptance_filter(entries, ctx, node=False):
+    """The short acceptance run's --benchmark_filter on the GPU `ctx` describes: exactly the
+    benchmarks its sweep (`entries`: a listing or a run) gives the checks' roles; with `node`, the
+    links' P2P benchmarks too (run_node.py runs them alone, after the GPUs)."""
+    entries = list(entries)
+    keys = [k for _, _, role, *_ in CHECKS if (k := roles.find(role, entries, ctx))]
+    links = [rx.rstrip("/").replace(r"(\d+)", "[0-9]+").replace(r"\d", "[0-9]").replace(r"\.", "[.]")
+             for _, rx, *_ in fleet_model.LINK_FIGURES.values()] if node else []
+    return "|".join([roles.exact_filter(k.replace("/manual_time", "") for k in keys)] + links)
 
 
-def acceptance_filter(node=False):
-    """The short acceptance run's --benchmark_filter: exactly the benchmarks the checks read; with
-    `node`, the links' P2P benchmarks too (run_node.py runs them alone, after the GPUs)."""
-    rxs = [rx for _, _, rx, *_ in CHECKS] + ([rx for _, rx, *_ in fleet_model.LINK_FIGURES.values()] if node else [])
-    return "|".join(_gbench_regex(rx) for rx in rxs)
+def listing(binary):
+    """(names, context) of what BINARY would run on this machine's GPU: its --info and its listing of
+    the checks' families, so that the short run's filter follows this GPU's own sweep."""
+    info = subprocess.run([binary, "--info"], capture_output=True, text=True)
+    if info.returncode != 0:
+        raise compare.InputError(f"{binary} --info failed (exit {info.returncode}): "
+                                 f"{(info.stderr or info.stdout).strip().splitlines()[-1:] or ['no output']}")
+    families = sorted({roles.ROLES[role].family for _, _, role, *_ in CHECKS})
+    names = subprocess.run([binary, "--benchmark_list_tests",
+                            "--benchmark_filter=" + "|".join("^" + f.replace(".", "[.]") + "/" for f in families)],
+                           capture_output=True, text=True)
+    if names.returncode != 0:
+        raise compare.InputError(f"{binary} --benchmark_list_tests failed (exit {names.returncode})")
+    return [n.strip() for n in names.stdout.splitlines() if n.strip()], roles.context_from_info(info.stdout)
 
 
 class Check:
+    # What decided a check (`judged_by`): "fleet" (the fleet model's spread between boards),
+    # "specification" (a fraction of the peak the run computed), "limit" (above a physical limit),
+    # "run" (its benchmark failed); None: not judged.
     def __init__(self, group, what, name=None):
         self.group, self.what, self.name = group, what, name
         self.status, self.value, self.expected, self.bound, self.unit, self.basis, self.margin = \
             "skipped", None, None, None, "", "", None
+        self.judged_by, self.boards, self.not_applicable = None, None, False
 
     def line(self):
         fmt = (lambda v: "-" if v is None else f"{v:.4g}")
@@ -147,13 +162,6 @@ class Check:
         margin = "" if self.margin is None else f" (margin {self.margin:+.2f} %)"
         return (f"  {mark}  {self.what:46s} {fmt(self.value):>10s} {self.unit:20s} expected {fmt(self.expected):>10s}, "
                 f"limit {fmt(self.bound):>10s}{margin}: {self.basis}")
-
-
-def _pick(run, rx):
-    """The benchmark keys of the run that match; where the name has an sms axis, the most SMs."""
-    hits = [n for n in list(run.values) + sorted(run.errors) if re.search(rx, n)]
-    sms = [(int(m.group(1)), n) for n in hits if (m := re.search(r"/sms:(\d+)/", n))]
-    return max(sms)[1] if sms else (hits[0] if hits else None)
 
 
 def _entry_counters(run_doc, name):
@@ -164,26 +172,54 @@ def _entry_counters(run_doc, name):
     return {}
 
 
+def _fleet_judgement(c, row, part, how, tol, kind, v):
+    """Judges `c` by a fleet-model row; False where the row cannot (its board spread unknown)."""
+    parts = row.get("parts") or {}
+    expected = parts.get(part, row["median"])
+    c.boards = row.get("boards")
+    if how == "value":
+        c.expected = c.bound = expected
+        c.margin = tol - 100 * abs(v - expected) / abs(expected) if expected else None
+        c.status = "pass" if c.margin is not None and c.margin >= -1e-9 else "fail"
+        c.basis, c.judged_by = f"the fleet's value ({row['boards']} boards), tolerance {tol:g} %", "fleet"
+        return True
+    if compare_stats.model_row_sigma(row)[0] is None:
+        return False
+    sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
+    where = f"boards of part {part}" if part in parts else "boards and parts of the model"
+    allowed = max(100 * math.expm1(compare_stats.prediction_quantile(df) * sigma), compare.MIN_EFFECT_PCT[kind])
+    c.expected = expected
+    c.bound = expected * (1 - allowed / 100) if how == "higher" else expected * (1 + allowed / 100)
+    worse = 100 * ((expected - v) / expected if how == "higher" else (v - expected) / expected)
+    c.margin = allowed - worse
+    c.status = "pass" if c.margin >= 0 else "fail"
+    c.basis = (f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
+               f"{compare_stats.model_spreads(row, use_part=part not in parts)['words']} -> {allowed:.2f} % allowed")
+    c.judged_by = "fleet"
+    return True
+
+
 def judge(run, doc, model):
-    """The checks of one run: a list of Check."""
+    """The checks of one run: a list of Check. Each check's benchmark is the one that plays its role
+    on this GPU (results/roles.py), from the run's own geometry."""
     ctx, part = run.context, resultfile.board_group(run.context)
+    names = list(run.values) + sorted(run.errors) + sorted(run.skips)
     out = []
-    for group, what, rx, counter, spec, frac in CHECKS:
+    for group, what, role, spec, frac in CHECKS:
+        counter = roles.ROLES[role].counter
         c = Check(group, what)
         out.append(c)
-        name = _pick(run, rx)
+        name = roles.find(role, names, ctx)
         if name is None:
-            c.basis = "not measured in this run"
+            c.basis = f"not measured in this run: {roles.missing_reason(role, names, ctx)}"
             continue
         c.name = name
-        # A latency check that means one level holds only where the footprint fits that level: the
-        # L2 check's chain must fit in half the L2 (one partition, on a GPU that splits it).
-        footprint = re.search(r"/footprint:(\d+)/", name)
-        if what.startswith("L2 hit latency") and footprint and 2 * int(footprint.group(1)) > _ctx_number(ctx, "gpu_l2_bytes"):
-            c.basis = f"its {int(footprint.group(1)) / 2 ** 20:.1f} MiB chain does not fit half of this GPU's L2: not an L2 hit here"
+        if name in run.skips:
+            c.not_applicable = True
+            c.basis = "does not apply to this GPU (the run registered it as skipped, with its reason)"
             continue
         if name in run.errors:
-            c.status, c.basis = "fail", "the benchmark failed in this run (its error entry)"
+            c.status, c.basis, c.judged_by = "fail", "the benchmark failed in this run (its error entry)", "run"
             continue
         how_tol = {cn: (how, tol) for cn, how, tol in run.primary.get(name, [])}
         values = run.values.get(name, {}).get(counter)
@@ -196,38 +232,20 @@ def judge(run, doc, model):
         kind = compare.metric_kind(counter)
         peak = spec(_entry_counters(doc, name) or {}, ctx, frac) if spec else None
         if peak and v > peak[1] * 1.005:
-            c.status, c.bound, c.expected = "fail", peak[1], peak[1]
+            c.status, c.bound, c.expected, c.judged_by = "fail", peak[1], peak[1], "limit"
             c.basis = f"above the physical limit: {peak[2]} ({peak[1]:.4g})"
             c.margin = 100 * (peak[1] / v - 1)
             continue
         row = model.row(name, counter, run.methods.get(name)) if model else None
-        sigma, basis = None, None
-        if row is not None:
-            parts = row.get("parts") or {}
-            expected = parts.get(part, row["median"])
-            if how == "value":
-                sigma = 0.0
-                basis = f"the fleet's value ({row['boards']} boards), tolerance {tol:g} %"
-            elif compare_stats.model_row_sigma(row)[0] is not None:
-                sigma, df = compare_stats.model_row_sigma(row, same_part=part in parts)
-                where = f"boards of part {part}" if part in parts else "boards and parts of the model"
-                basis = (f"fleet: {row['boards']} boards; {where} spread {100 * sigma:.2f} % ({df} df)"
-                         f"{compare_stats.model_spreads(row, use_part=part not in parts)['words']}")
-        if sigma is not None:
-            c.expected = expected
-            if how == "value":
-                c.bound = expected
-                c.margin = tol - 100 * abs(v - expected) / abs(expected) if expected else None
-                c.status = "pass" if c.margin is not None and c.margin >= -1e-9 else "fail"
-                c.basis = basis
-                continue
-            allowed = max(100 * math.expm1(compare_stats.prediction_quantile(df) * sigma), compare.MIN_EFFECT_PCT[kind])
-            c.bound = expected * (1 - allowed / 100) if how == "higher" else expected * (1 + allowed / 100)
-            worse = 100 * ((expected - v) / expected if how == "higher" else (v - expected) / expected)
-            c.margin = allowed - worse
-            c.status = "pass" if c.margin >= 0 else "fail"
-            c.basis = basis + f" -> {allowed:.2f} % allowed"
+        if row is not None and _fleet_judgement(c, row, part, how, tol, kind, v):
+            # The specification's floor holds too: a fleet that is slow as a whole fails it.
+            if peak and peak[0] and how == "higher" and v < peak[0] * peak[1]:
+                c.status, c.judged_by = "fail", "specification"
+                c.margin = 100 * (v / (peak[0] * peak[1]) - 1)
+                c.basis += f"; but below the specification's floor, {100 * peak[0]:.0f} % of {peak[2]}"
             continue
+        if row is not None:
+            c.boards = row.get("boards")
         why = "no fleet model" if model is None else ("the fleet model lacks it" if row is None else
                                                      f"the fleet's board spread is unknown ({row['boards']} boards)")
         if peak and peak[0] and how == "higher":
@@ -235,9 +253,32 @@ def judge(run, doc, model):
             c.margin = 100 * (v / c.bound - 1)
             c.status = "pass" if v >= c.bound else "fail"
             c.basis = f"{why}: the specification, at least {100 * peak[0]:.0f} % of {peak[2]}"
+            c.judged_by = "specification"
         else:
             c.basis = f"{why}, and no specification bounds it: not judged"
     return out
+
+
+def judgement(checks):
+    """How much of a verdict the fleet model decided: "fleet" (every applicable check), "partial"
+    (some by the fleet, the others by the specification or not at all), "specification" (none by the
+    fleet: a verdict by specification only), "none" (nothing judged)."""
+    applicable = [c for c in checks if not c.not_applicable]
+    by = [c.judged_by for c in applicable]
+    if not any(by):
+        return "none"
+    if all(b in ("fleet", "limit", "run") for b in by):
+        return "fleet"
+    return "partial" if "fleet" in by else "specification"
+
+
+def learning(checks):
+    """(boards, LEARNING_BOARDS): the fewest boards a check's fleet row rests on, where a check is
+    not yet judged by the fleet; None where every check is."""
+    waiting = [c for c in checks if not c.not_applicable and c.judged_by not in ("fleet", "limit", "run")]
+    if not waiting:
+        return None
+    return min((c.boards or 0) for c in waiting), LEARNING_BOARDS
 
 
 LINK_SPEC_FLOOR = 0.5  # without a links model: a copy reaches at least half the link's computed peak
@@ -256,7 +297,7 @@ def judge_links(doc, links):
         peak_note = f"the link's computed peak ({peak / 1e9:.1f} GB/s here)" if peak else "the link's computed peak"
         if counter == "pct_of_peak" and v > 100.5:
             c.status, c.expected, c.bound, c.margin = "fail", 100.0, 100.0, 100 * (100.0 / v - 1)
-            c.basis = f"above the physical limit: {peak_note}"
+            c.basis, c.judged_by = f"above the physical limit: {peak_note}", "limit"
             continue
         fig = (links or {}).get("figures", {}).get(key)
         if fig and fig.get("sd") is not None:
@@ -266,6 +307,7 @@ def judge_links(doc, links):
             worse = 100 * ((c.expected - v) / c.expected if how == "higher" else (v - c.expected) / c.expected)
             c.margin = allowed - worse
             c.status = "pass" if c.margin >= 0 else "fail"
+            c.judged_by = "fleet"
             c.basis = (f"links model: {fig['n']} pairs of {len(links.get('nodes', []))} node(s), spread "
                        f"{100 * fig['sd']:.2f} % -> {allowed:.2f} % allowed" +
                        (f"; share of {peak_note}" if counter == "pct_of_peak" else ""))
@@ -273,6 +315,7 @@ def judge_links(doc, links):
             c.expected, c.bound = 100.0, 100 * LINK_SPEC_FLOOR
             c.margin = 100 * (v / c.bound - 1)
             c.status = "pass" if v >= c.bound else "fail"
+            c.judged_by = "specification"
             c.basis = f"no links model: the specification, at least {100 * LINK_SPEC_FLOOR:.0f} % of {peak_note}"
         else:
             c.basis = "no links model, and no specification bounds a latency: not judged"
@@ -280,18 +323,33 @@ def judge_links(doc, links):
 
 
 def verdict_line(checks):
+    """The verdict's last line. Healthy by the fleet model reads "Verdict: healthy"; a verdict the
+    fleet decided only in part, or not at all, says so and why, so that it never reads the same."""
     failed = [c for c in checks if c.status == "fail"]
-    if not failed:
-        judged = sum(c.status == "pass" for c in checks)
-        if not judged:
-            return "Verdict: not judged (no check could be)"
-        return "Verdict: healthy" + ("" if judged == len(checks) else f" ({judged} of {len(checks)} checks judged)")
-    groups = []
-    for g in GROUPS:
-        bad = [c.what for c in failed if c.group == g]
-        if bad:
-            groups.append(f"{g} ({'; '.join(bad)})")
-    return "Verdict: NOT HEALTHY: " + ", ".join(groups)
+    if failed:
+        groups = []
+        for g in GROUPS:
+            bad = [c.what for c in failed if c.group == g]
+            if bad:
+                groups.append(f"{g} ({'; '.join(bad)})")
+        return "Verdict: NOT HEALTHY: " + ", ".join(groups)
+    applicable = [c for c in checks if not c.not_applicable]
+    judged = sum(c.status == "pass" for c in applicable)
+    if not judged:
+        return "Verdict: not judged (no check could be)"
+    how = judgement(checks)
+    n_fleet = sum(c.judged_by == "fleet" for c in applicable)
+    n_spec = sum(c.judged_by == "specification" for c in applicable)
+    count = f"{judged} of {len(applicable)} checks judged"
+    if len(applicable) < len(checks):
+        count += f"; {len(checks) - len(applicable)} do not apply to this GPU"
+    learn = learning(checks)
+    learn_words = f"; learning: {learn[0]} of {learn[1]} boards" if learn else ""
+    if how == "fleet":
+        return "Verdict: healthy" + ("" if judged == len(applicable) else f" ({count})")
+    if how == "specification":
+        return f"Verdict: healthy by specification only ({count}{learn_words})"
+    return f"Verdict: healthy, partly judged ({count}: {n_fleet} by the fleet model, {n_spec} by specification only{learn_words})"
 
 
 def report(run, checks, model):
@@ -300,7 +358,8 @@ def report(run, checks, model):
              f"GPU: {ctx.get('gpu_name')} {ctx.get('gpu_uuid')} (part {resultfile.board_group(ctx) or 'unknown'}), commit "
              f"{str(ctx.get('archbench_git_sha', ''))[:12]}",
              model.describe() if model else "no fleet model for this GPU model: the specification and the physical "
-                                            "limits judge, where they can"]
+                                            "limits judge, where they can; a site builds its own model from its "
+                                            "runs (scripts/fleet_model.py DIR, docs/regression.md, section 4b)"]
     for g in GROUPS:
         cs = [c for c in checks if c.group == g]
         if cs:
@@ -355,7 +414,13 @@ def load_run(path, extra=()):
 
 
 def model_of(run, path):
-    return fleet_model.load_model(path) if path else fleet_model.model_for(run.context.get("gpu_name"))
+    """The fleet model that judges `run`: `path`, else the committed one of its GPU model (None where
+    there is none). A model of another GPU model is bad input, never a silent verdict."""
+    model = fleet_model.load_model(path) if path else fleet_model.model_for(run.context.get("gpu_name"))
+    if model is not None and model.doc.get("gpu_name") and model.doc["gpu_name"] != run.context.get("gpu_name"):
+        raise compare.InputError(f"{path}: a fleet model of '{model.doc['gpu_name']}', but the run is of "
+                                 f"'{run.context.get('gpu_name')}'")
+    return model
 
 
 def node_outlier(per_run):
@@ -374,7 +439,9 @@ def run_short(binary, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     before = set(glob.glob(os.path.join(out_dir, "*", "*.json")))
     t0 = time.time()
-    r = subprocess.run([binary, f"--benchmark_filter={acceptance_filter()}", f"--results_dir={out_dir}", "--tag=accept"],
+    names, ctx = listing(binary)
+    r = subprocess.run([binary, f"--benchmark_filter={acceptance_filter(names, ctx)}", f"--results_dir={out_dir}",
+                        "--tag=accept"],
                        stdout=subprocess.DEVNULL)
     made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
     if r.returncode != 0 or not made:
@@ -400,14 +467,27 @@ def main(argv=None):
     ap.add_argument("--links", metavar="MODEL", help="with --node: the links model (default: the committed one of "
                                                       "the GPU's model, fleet_model.py --links)")
     ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
+    ap.add_argument("--binary", help=argparse.SUPPRESS)
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
     argv = sys.argv[1:] if argv is None else argv
     if "--print-filter" in argv:  # --node takes no folder here
-        if any(a not in ("--print-filter", "--node") for a in argv):
-            print("accept.py: error: --print-filter takes --node alone", file=sys.stderr)
+        rest = [a for a in argv if a not in ("--print-filter", "--node")]
+        binary = rest[1] if len(rest) == 2 and rest[0] == "--binary" else \
+            (rest[0][len("--binary="):] if len(rest) == 1 and rest[0].startswith("--binary=") else None)
+        if binary is None:
+            print("accept.py: error: --print-filter needs --binary BINARY (the filter follows this GPU's own sweep) "
+                  "and takes --node alone besides", file=sys.stderr)
             return 2
-        print(acceptance_filter(node="--node" in argv))
+        if not os.access(binary, os.X_OK):
+            print(f"accept.py: error: {binary}: not an executable", file=sys.stderr)
+            return 2
+        try:
+            names, ctx = listing(binary)
+        except compare.InputError as e:
+            print(f"accept.py: error: {e}", file=sys.stderr)
+            return 2
+        print(acceptance_filter(names, ctx, node="--node" in argv))
         return 0
     args = ap.parse_args(argv)
     try:
@@ -435,7 +515,7 @@ def main(argv=None):
             run, doc = load_run(p, extra)
             model = model_of(run, args.expected)
             checks = judge(run, doc, model)
-            if all(c.status == "skipped" and c.basis == "not measured in this run" for c in checks):
+            if all(c.status == "skipped" and c.basis.startswith("not measured in this run") for c in checks):
                 raise compare.InputError(f"{p}: measures none of the acceptance checks (run `accept.py --run BINARY`, "
                                          "or the whole suite)")
             per_run.append((run, checks))

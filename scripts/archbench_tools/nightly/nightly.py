@@ -27,6 +27,7 @@ Exit codes: 0 no regression (or nothing to compare with yet), 1 regression, 2 er
 import argparse
 import datetime
 import glob
+import json
 import os
 import statistics
 import subprocess
@@ -35,6 +36,10 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import passthrough  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.report import dashboard  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.nightly import accept  # noqa: E402
+from archbench_tools.nightly import history  # noqa: E402
+from archbench_tools.results import roles  # noqa: E402
 
 
 def default_history():
@@ -57,7 +62,8 @@ def prune(runs, keep):
     for board_runs in by_board.values():
         for old in board_runs[:-keep] if keep > 0 else []:
             stem = old.path[:-5]
-            for p in [old.path, stem + ".md", stem + "-table.csv"] + glob.glob(stem + "-trend-*.png"):
+            for p in [old.path, stem + ".md", stem + "-table.csv", stem + "-changepoints.csv"] + \
+                    glob.glob(stem + "-trend-*.png"):
                 if os.path.exists(p):
                     os.remove(p)
         kept += board_runs[-keep:] if keep > 0 else board_runs
@@ -77,49 +83,99 @@ def steps_and_blips(tonight, last_night):
     return steps, new, blips
 
 
-def trend_plots(runs, rows, out_dir, stem, limit):
-    """One PNG per regressed benchmark: its metric over the history, the band, tonight marked."""
+def trend_plots(runs, rows, out_dir, stem, limit, points=()):
+    """One PNG per regressed benchmark: its metric over the history, the band, tonight marked, and
+    the change points found in its series (history.analyse) as vertical lines."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return []
-    paths = []
-    regressed = [r for r in rows if r["status"] in ("regressed", "value changed")][:limit]
-    for k, r in enumerate(regressed):
-        # The history of tonight's method only: it is split where the method changed.
-        method = r.get("cont_method")
-        pts = [(run.context.get("date", "?")[:10], statistics.median(run.values[r["name"]][r["counter"]]))
-               for run in runs if r["counter"] in run.values.get(r["name"], {}) and run.methods.get(r["name"]) == method]
-        if len(pts) < 2:
+    paths, seen = [], set()
+    for r in rows:
+        if len(paths) >= limit or (r["name"], r["counter"]) in seen:
+            continue
+        seen.add((r["name"], r["counter"]))
+        idx, ys = history.series(runs, r["name"], r["counter"])
+        if len(ys) < 2:
             continue
         fig, ax = plt.subplots(figsize=(7, 3))
-        xs = list(range(len(pts)))
-        ys = [p[1] for p in pts]
+        xs = list(range(len(ys)))
         ax.plot(xs, ys, marker="o", label=r["counter"])
         ax.plot(xs[-1], ys[-1], marker="o", color="red", markersize=9, label="tonight")
         if r.get("sigma_pct") and r["how"] != "value":
             ref = r["ref"]
             band = ref * r["threshold_pct"] / 100
             ax.axhspan(ref - band, ref + band, color="grey", alpha=0.2, label="band")
+        marked = False
+        for c in points:
+            if c["name"] == r["name"] and c["counter"] == r["counter"] and c["night"] in idx:
+                ax.axvline(idx.index(c["night"]) - 0.5, color="purple", linestyle="--",
+                           label=None if marked else "change point")
+                marked = True
         ax.set_xticks(xs)
-        ax.set_xticklabels([p[0] for p in pts], rotation=45, fontsize=6)
+        ax.set_xticklabels([history.night_label(runs[i])[:10] + " " + history.commit(runs[i])[:7] for i in idx],
+                           rotation=45, fontsize=6, ha="right")
         ax.set_title(compare.short(r["name"]), fontsize=8)
         ax.set_ylabel(r["counter"], fontsize=8)
         ax.legend(fontsize=6)
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
-        p = os.path.join(out_dir, f"{stem}-trend-{k}.png")
+        p = os.path.join(out_dir, f"{stem}-trend-{len(paths)}.png")
         fig.savefig(p, dpi=100)
         plt.close(fig)
         paths.append(p)
     return paths
 
 
+def anchor_of(cur, runs, baseline_path):
+    """The fixed anchor a night is judged against besides the night before: baseline.json (or
+    --baseline) where given, else the board's first run in the history, else the GPU model's
+    committed baseline. It does not move with the window, so a slow loss adds up against it."""
+    if baseline_path and os.path.basename(baseline_path) == "baseline.json":
+        return baseline_path, "the history's baseline.json"
+    board = cur.context.get("gpu_uuid")
+    own = [r for r in runs if r.context.get("gpu_uuid") == board and os.path.abspath(r.path) != os.path.abspath(cur.path)]
+    if own:
+        return own[0].path, f"the board's first night in the history ({history.night_label(own[0])}, commit {history.commit(own[0])})"
+    committed = fleet_model.baseline_for(cur.context.get("gpu_name"))
+    if committed:
+        return committed, f"the committed baseline of {cur.context.get('gpu_name')} ({os.path.basename(committed)})"
+    return None, None
+
+
+def acceptance(cur, model):
+    """accept.py's checks on tonight's run against the fleet model: (verdict line, failed checks)."""
+    try:
+        doc = resultfile.load(cur.path)
+    except resultfile.ResultError:
+        return None, []
+    checks = accept.judge(cur, doc, model)
+    if all(c.basis.startswith("not measured in this run") for c in checks):
+        return None, []
+    return accept.verdict_line(checks), [c for c in checks if c.status == "fail"]
+
+
+def detectability_table(cur, model, nights=30):
+    """The smallest step and drift a night of this board can show, for the acceptance checks' metrics."""
+    lines = [f"| check | metric | smallest step flagged | smallest drift a night flagged within {nights} nights |",
+             "|---|---|---|---|"]
+    names = list(cur.values)
+    for _, what, role, *_ in accept.CHECKS:
+        key = roles.find(role, names, cur.context)
+        counter = roles.ROLES[role].counter
+        row = model.row(key, counter, cur.methods.get(key)) if (model and key) else None
+        step, drift = history.detectable(row, compare.metric_kind(counter), nights) if row else (None, None)
+        lines.append(f"| {what} | {counter} | " + ("unknown (no process spread in the model) | |" if step is None else
+                                                    f"{step:.2f} % | {drift:.3f} % |"))
+    return lines
+
+
 def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=None):
-    """Compares `current` (a path) with the baseline and the history; writes the report; returns
-    (exit status, report path)."""
+    """Compares `current` (a path) with last night (the baseline) and its history, with the fixed
+    anchor, and with the fleet model through accept.py's checks; dates every change over the
+    board's history; writes the report; returns (exit status, report path)."""
     cur = compare.load(current)
     base = compare.load(baseline_path)
     earlier = [r for r in runs if os.path.abspath(r.path) not in (os.path.abspath(current), os.path.abspath(baseline_path))]
@@ -127,13 +183,55 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=
     # by a few % in some latencies, which a history of other boards would report as a change.
     hist, note = compare.noise_history(cur, earlier)
     hist = hist[-window:] if window > 0 else []
-    # The fleet's spreads (results/reference/expected): no band narrower than boards differ by.
+    # The fleet's spreads (results/reference/expected): no band is narrower than boards differ by.
     model = compare.fleet_model(cur.context.get("gpu_name"), expected)
     rows, features = compare.compare(base, cur, hist, model=model)
     stem = os.path.basename(current)[:-5]
-    lines = compare.warnings(base, cur) + ([note] if note else []) + \
+    # The anchor: a fixed run, so that a loss too slow for any one night still adds up.
+    anchor_path, anchor_words = anchor_of(cur, runs, baseline_path)
+    anchor_rows, anchor_features = [], {}
+    if anchor_path and os.path.abspath(anchor_path) != os.path.abspath(baseline_path):
+        anchor = compare.load(anchor_path)
+        anchor_rows, anchor_features = compare.compare(anchor, cur, [], model=model)
+    verdict_accept, failed_checks = acceptance(cur, model)
+    tonight, anchored = compare.verdict(features), compare.verdict(anchor_features)
+    raised = (["tonight against last night"] if tonight else []) + (["the anchor"] if anchored else []) + \
+        (["acceptance (the fleet model)"] if failed_checks else [])
+    lines = [f"# Nightly: {os.path.basename(current)}", "",
+             f"**{'REGRESSION, raised by ' + ', '.join(raised) if raised else 'No regression'}**", "",
+             f"- tonight against last night ({os.path.basename(baseline_path)}): "
+             f"{'REGRESSION in ' + '; '.join(tonight) if tonight else 'no regression'}",
+             f"- against the anchor, {anchor_words}: " + (
+                 ("REGRESSION in " + "; ".join(anchored) if anchored else "no regression") if anchor_rows else
+                 ("the same run as last night's" if anchor_path else "no anchor yet")),
+             f"- acceptance: {verdict_accept or 'none of its checks in this run'}"]
+    body_board = [r for r in runs if r.context.get("gpu_uuid") == cur.context.get("gpu_uuid")]
+    if len(body_board) >= 2:
+        changed = history.stack_changes(body_board[-2], body_board[-1])
+        if changed:
+            lines.append(f"- the software stack changed since last night: {', '.join(changed)}")
+    lines += [""] + compare.warnings(base, cur) + ([note] if note else []) + \
         ([f"note: {model.describe()}: no band is narrower than the spread that applies"] if model else []) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
+    if anchor_rows:
+        moved = sorted((r for r in anchor_rows if r["status"] == "regressed"), key=lambda r: -r.get("worse_pct", 0))
+        lines += ["", f"## Against the anchor: {anchor_words}", ""]
+        lines += [f"- `{compare.short(r['name'])}` {r['counter']}: {r['worse_pct']:+.2f} % worse than the anchor "
+                  f"(band {r['threshold_pct']:.2f} %)" for r in moved[:15]] or ["- nothing left the anchor's band"]
+    # Change points over the board's whole history (its own nights, oldest first).
+    keys = [(n, c, h) for n, decl in cur.primary.items() if n in cur.values for c, h, _ in decl]
+    lines += ["", "## Change points over the board's history", "",
+              f"{len(body_board)} nights of board {cur.context.get('gpu_uuid', '?')[:12]}; {history.METHOD_NOTE}.", ""]
+    if history.ruptures() is None:
+        lines.append("- not computed: the Python package `ruptures` is not installed (pip install ruptures)")
+        points = []
+    else:
+        points = history.analyse(body_board, keys, model)
+        lines += [f"- `{compare.short(c['name'])}` {c['counter']}: {history.describe(c)}" for c in points[:30]] or \
+            ["- none"]
+        if len(points) > 30:
+            lines.append(f"- ... and {len(points) - 30} more (the table)")
+    lines += ["", "## What this board's nights can see", ""] + detectability_table(cur, model)
     # Last night: the previous run against its own baseline and history.
     before = [r for r in runs if str(r.context.get("date", "")) < str(cur.context.get("date", ""))]
     if len(before) >= 2:
@@ -145,20 +243,24 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=
                   f"- steps (changed last night too, the same way: they persist): {len(steps)}",
                   f"- new tonight (one night so far): {len(new)}",
                   f"- one-night blips (changed last night, back tonight): {len(blips)}"]
-        for title, keys in (("step", steps), ("new", new), ("blip", blips)):
-            for name, counter in keys[:10]:
+        for title, keys_ in (("step", steps), ("new", new), ("blip", blips)):
+            for name, counter in keys_[:10]:
                 lines.append(f"  - {title}: `{compare.short(name)}` {counter}")
     table = os.path.join(gpu_dir, f"{stem}-table.csv")
     compare.write_table(table, rows)
     lines += ["", f"Full table: `{os.path.basename(table)}`"]
-    plots = trend_plots(runs, rows, gpu_dir, stem, plots_limit)
+    history.write_csv(os.path.join(gpu_dir, f"{stem}-changepoints.csv"), points)
+    lines += [f"Change points: `{stem}-changepoints.csv`"]
+    trend_rows = [r for r in rows if r["status"] in ("regressed", "value changed")] + \
+        [r for r in anchor_rows if r["status"] == "regressed"]
+    plots = trend_plots(body_board or runs, trend_rows, gpu_dir, stem, plots_limit, points)
     if plots:
-        lines += ["", "## Trends of the regressed benchmarks", ""]
+        lines += ["", "## Trends of the regressed benchmarks (change points marked)", ""]
         lines += [f"![trend]({os.path.basename(p)})" for p in plots]
     path = os.path.join(gpu_dir, f"{stem}.md")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    return (1 if compare.verdict(features) else 0), path
+    return (1 if raised else 0), path
 
 
 def main(argv=None):
@@ -250,7 +352,11 @@ def night(args, extra):
         same_board = [r for r in before if r.context.get("gpu_uuid") == board]
         baseline = (same_board or before)[-1].path if before else None
     if not baseline:
-        print(f"nightly.py: {current} is the first run of this GPU model: nothing to compare with yet", file=sys.stderr)
+        # The first night of a GPU model the project knows: its committed baseline and fleet model.
+        baseline = fleet_model.baseline_for(compare.load(current).context.get("gpu_name"))
+    if not baseline:
+        print(f"nightly.py: {current} is the first run of this GPU model, and the project has no baseline of it: "
+              "nothing to compare with yet", file=sys.stderr)
         return 0
     try:
         status, path = report(gpu_dir, current, runs, baseline, args.window, args.plots, args.expected)

@@ -26,6 +26,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.dates  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import roles  # noqa: E402
+from archbench_tools.compare.compare import benchmark_key  # noqa: E402
+
+
+def compare_key(b):
+    return benchmark_key(str(b.get("run_name") or b.get("name", "")))
 
 QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2 hit"),
               ("dram_latency_cycles", "DRAM"), ("smem_latency_cycles", "shared memory")]
@@ -57,15 +63,15 @@ def from_run(doc):
         clocks.append(smem[0]["sm_clock_mhz"])
     # The headlines of the Bandwidth feature (the best shape on the GPU), the L2 reads of shared
     # and private data at the footprint nearest a third of the L2, and the API's L2 size.
-    for key, prefix in (("l1_read_bytes_per_second", "Bandwidth/headline/L1/read/"),
-                        ("l2_read_bytes_per_second", "Bandwidth/headline/L2/read/"),
-                        ("dram_read_bytes_per_second", "Bandwidth/headline/DRAM/read/"),
-                        ("dram_write_bytes_per_second", "Bandwidth/headline/DRAM/write/"),
-                        ("dram_copy_bytes_per_second", "Bandwidth/headline/DRAM/copy/")):
-        b = next((b for b in rows if b["name"].startswith(prefix) and "bytes_per_second" in b), None)
-        if b:
+    ctx = doc.get("context", {})
+    by_key = {compare_key(b): b for b in rows}
+    for key, role in (("l1_read_bytes_per_second", "l1_read"), ("l2_read_bytes_per_second", "l2_read"),
+                      ("dram_read_bytes_per_second", "dram_read"), ("dram_write_bytes_per_second", "dram_write"),
+                      ("dram_copy_bytes_per_second", "dram_copy")):
+        b = by_key.get(roles.find(role, rows, ctx))
+        if b and "bytes_per_second" in b:
             q[key] = b["bytes_per_second"]
-    smem = next((b for b in rows if b["name"].startswith("Bandwidth/headline/smem/read/")), None)
+    smem = by_key.get(roles.find("smem_read", rows, ctx))
     if smem and "bytes_per_clk_per_sm" in smem:
         q["smem_read_bytes_per_clk_per_sm"] = smem["bytes_per_clk_per_sm"]
     for case in ("shared", "private"):

@@ -18,6 +18,7 @@ import re
 import sys
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import roles  # noqa: E402
 
 FORMAT = "archbench-ceilings"
 VERSION = 1
@@ -170,18 +171,16 @@ def compute(run):
 
 
 # --- Latencies and capacities -----------------------------------------------------------------------
-def _chain(run, op, footprint_pick):
-    """MemLatency's chain of `op` at 128 B strides, the footprint footprint_pick chooses."""
-    rx = rf"^MemLatency/chain/{re.escape(op)}/footprint:(\d+)/stride:128$"
-    found = {int(m.group(1)): n for n in run.entries if (m := re.search(rx, n))}
-    if not found:
+def _role(run, role):
+    """(name, entry) of the benchmark that plays `role` on this run's GPU (results/roles.py), or None."""
+    key = roles.find(role, run.entries.values(), run.ctx)
+    if key is None:
         return None
-    f = footprint_pick(sorted(found))
-    return (found[f], run.entries[found[f]]) if f else None
+    name = key.replace("/manual_time", "")
+    return (name, run.entries[name]) if name in run.entries else None
 
 
 def latency(run):
-    l2 = _number(run.ctx, "gpu_l2_bytes") or 0
     rows = []
 
     def add(level, hit, counter, ns_counter=None, why="no such benchmark in this run"):
@@ -194,17 +193,16 @@ def latency(run):
         row["ns"] = b.get(ns_counter) if ns_counter and b.get(ns_counter) else (b[counter] * 1e3 / clock if clock else None)
         rows.append(row)
 
-    add("L1 hit (ld.ca chain, 4 KiB or the smallest)", _chain(run, "ld.ca", lambda fs: 4096 if 4096 in fs else fs[0]),
-        "latency_cycles", "latency_ns")
+    add("L1 hit (ld.ca chain, a few lines)", _role(run, "l1_chain"), "latency_cycles", "latency_ns",
+        roles.missing_reason("l1_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
     near_far = run.best(r"^Geometry/l2/sm_map$", "near_median_cycles")
     add("L2 hit, near partition (median SM)", near_far, "near_median_cycles")
     add("L2 hit, far partition (median SM)", near_far, "far_median_cycles")
     add("L2 hit, every SM x slice (median)", run.best(r"^Geometry/l2/slice_map$", "median_cycles"), "median_cycles")
-    add("L2 hit (ld.cg chain, one SM)", _chain(run, "ld.cg", lambda fs: min(fs, key=lambda f: abs(f - l2 / 8)) if l2 else None),
-        "latency_cycles", "latency_ns", "no L2 size in the context")
-    add("DRAM (ld.cg chain, the largest footprint past 2x the L2)",
-        _chain(run, "ld.cg", lambda fs: fs[-1] if l2 and fs[-1] >= 2 * l2 else None), "latency_cycles", "latency_ns",
-        "no chain past twice the L2 in this run")
+    add("L2 hit (ld.cg chain, one SM, within an eighth of the L2)", _role(run, "l2_chain"), "latency_cycles", "latency_ns",
+        roles.missing_reason("l2_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
+    add("DRAM (ld.cg chain, the largest footprint past 2x the L2)", _role(run, "dram_chain"), "latency_cycles",
+        "latency_ns", roles.missing_reason("dram_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
     tlb = run.best(r"^Tlb/geometry/ld\.cg/mapping:managed$", "levels")
     for i in (1, 2):
         add(f"TLB miss, level {i} (penalty over a hit, managed memory)", tlb, f"level{i}_miss_penalty_cycles",
