@@ -13,8 +13,9 @@ points in 2,000 (at 20: 1 in 1,000), against the issue's budget of one per 1,000
 A cheap screen (the best one split's and a straight line's gain in the same units) leaves out a
 series that cannot reach the penalty, so that a whole suite's 10,000 series take seconds.
 
-A change point at night k is a step where the two segments' lines meet more than STEP_SIGMAS noise
-apart at k, else a drift (the slope changed there: a drift begins at k).
+A change point at night k is a step where the two segments' lines are more than STEP_SIGMAS noise
+apart at k, and more than three nights of the new segment's slope; else a drift (the slope changed
+there: a drift begins at k).
 """
 import math
 import os
@@ -129,7 +130,9 @@ def change_points(logs, sigma):
     for j, k in enumerate(bkps):
         (a1, b1), (a2, b2) = fits[j], fits[j + 1]
         jump = (a2 + b2 * k) - (a1 + b1 * k)
-        kind = "step" if abs(jump) >= STEP_SIGMAS else "drift"
+        # A drift's first night already shows one night's worth of its slope: a step is a jump beyond
+        # the noise and beyond what the new slope explains.
+        kind = "step" if abs(jump) >= STEP_SIGMAS and abs(jump) >= 3 * abs(b2) else "drift"
         out.append((k, kind, jump * sigma, b2 * sigma))
     return out
 
