@@ -15,7 +15,9 @@ series that cannot reach the penalty, so that a whole suite's 10,000 series take
 
 A change point at night k is a step where the two segments' lines are more than STEP_SIGMAS noise
 apart at k, and more than three nights of the new segment's slope; else a drift (the slope changed
-there: a drift begins at k).
+there: a drift begins at k). Each is confirmed robustly: a step moves the two segments' medians by
+STEP_SIGMAS noise or more, a drift moves its segment by twice that, so that one odd night (a first
+night, a blip) inside a segment makes no change point.
 """
 import math
 import os
@@ -26,11 +28,13 @@ from archbench_tools.compare import compare_stats
 PENALTY = 30.0
 MIN_SEGMENT = 3
 STEP_SIGMAS = 3.0
+REPORTED_FRACTION = 0.5  # a change point is reported from half the metric kind's least effect (compare_stats)
 SCREEN_GAIN = PENALTY / 3  # a series whose best single change gains less than this cannot reach PENALTY
 STACK_KEYS = (("gpu_driver_version", "driver"), ("gpu_cuda_runtime_version", "CUDA runtime"),
               ("gpu_cuda_driver_api_version", "CUDA driver API"), ("gpu_vbios_version", "VBIOS"))
 METHOD_NOTE = ("PELT (ruptures.Pelt, model='linear', min_size=3, jump=1), penalty 30 on ln(value) / noise; noise: "
-               "the larger of the fleet's process spread and 1.4826 x MAD(night-to-night differences) / sqrt 2")
+               "the larger of the fleet's process spread and 1.4826 x MAD(night-to-night differences) / sqrt 2; confirmed by the "
+               "segments' medians; reported from half the metric kind's least effect")
 
 _RUPTURES = []
 
@@ -133,6 +137,14 @@ def change_points(logs, sigma):
         # A drift's first night already shows one night's worth of its slope: a step is a jump beyond
         # the noise and beyond what the new slope explains.
         kind = "step" if abs(jump) >= STEP_SIGMAS and abs(jump) >= 3 * abs(b2) else "drift"
+        # Confirmed robustly, so that one odd night inside a segment (a first night, a blip) does not
+        # make a change: a step moves the segments' medians by more than the noise's band, a drift
+        # moves its segment by more than twice that along its length.
+        left, right = z[bounds[j]:k], z[k:bounds[j + 2]]
+        if kind == "step" and abs(statistics.median(right) - statistics.median(left)) < STEP_SIGMAS:
+            continue
+        if kind == "drift" and abs(b2) * (len(right) - 1) < 2 * STEP_SIGMAS:
+            continue
         out.append((k, kind, jump * sigma, b2 * sigma))
     return out
 
@@ -171,9 +183,14 @@ def analyse(runs, keys, model=None):
         method = runs[idx[-1]].methods.get(name)
         row = model.row(name, counter, method) if model is not None else None
         sigma = noise(logs, row)
+        least = compare_stats.MIN_EFFECT_PCT[compare_stats.metric_kind(counter)] * REPORTED_FRACTION
         for k, kind, jump, slope in change_points(logs, sigma):
             at, prev = runs[idx[k]], runs[idx[k - 1]]
             size = 100 * math.expm1(jump if kind == "step" else slope)
+            # A change too small to matter (a step, or a drift over its nights so far, under half the
+            # metric kind's least effect) is not reported: noise estimated from a few nights is small.
+            if abs(size) * (1 if kind == "step" else len(vals) - k) < least:
+                continue
             worse = (size < 0) if how == "higher" else (size > 0)
             found.append({"name": name, "counter": counter, "kind": kind, "night": idx[k], "date": night_label(at),
                           "commits": (commit(prev), commit(at)), "size_pct": size, "worse": worse,
