@@ -127,11 +127,14 @@ def judgement(runs, newest):
         history, _ = compare.noise_history(newest.run, [r.run for r in earlier])
         out["base"], out["history"] = base, earlier
         out["rows"], out["features"] = compare.compare(base.run, newest.run, history, model=model)
-    if not own:
-        checks = accept.judge(newest.run, newest.doc, model)
+    # The acceptance verdict on every card, nightly's too (as nightly's report puts it on top): the
+    # two cannot disagree silently. `how` says how much of it the fleet model decided (accept.judgement).
+    checks = accept.judge(newest.run, newest.doc, model)
+    if not all(c.basis.startswith("not measured in this run") for c in checks):
         out["accept"] = {"line": accept.verdict_line(checks)[len("Verdict: "):],
                          "failed": [c for c in checks if c.status == "fail"],
                          "passed": sum(c.status == "pass" for c in checks), "checks": len(checks),
+                         "how": accept.judgement(checks),
                          "basis": model.describe() if model else "no fleet model: the specification and physical limits"}
     return out
 
