@@ -108,16 +108,22 @@ def red_cards(chrome, site, expect_red):
     dom_text, _, _ = open_page(chrome, os.path.join(site, "index.html"))
     dom = Dom()
     dom.feed(dom_text)
-    problems, red, section = [], 0, None
+    problems, red, sections = [], 0, []
     for tag, a in dom.elements:
         if tag == "section" and "card" in a.get("class", "").split():
-            section = a
+            sections.append((a, []))
             red += "bad" in a.get("class", "").split()
         said = a.get("data-verdict") or a.get("data-accept")
-        if section is not None and said and said != "none":
-            should = said.startswith("REGRESSION") or said.startswith("NOT HEALTHY")
-            if should != ("bad" in section.get("class", "").split()):
-                problems.append(f"{section.get('id')}: drawn {'red' if not should else 'not red'} for '{said[:60]}'")
+        if sections and said and said != "none":
+            sections[-1][1].append(said)
+    # A card shows compare's verdict and the acceptance verdict: red when either is a regression or
+    # a failure, and only then.
+    for section, said in sections:
+        if not said:
+            continue
+        should = any(x.startswith("REGRESSION") or x.startswith("NOT HEALTHY") for x in said)
+        if should != ("bad" in section.get("class", "").split()):
+            problems.append(f"{section.get('id')}: drawn {'red' if not should else 'not red'} for '{' / '.join(said)[:60]}'")
     if red != expect_red:
         problems.append(f"{red} red card(s) on {os.path.basename(site)}'s front page, expected {expect_red}")
     return problems
