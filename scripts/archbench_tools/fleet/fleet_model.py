@@ -552,9 +552,11 @@ def baseline_for(gpu_name, index=BASELINES):
 def show(model, pattern):
     rx = re.compile(pattern) if pattern else None
     print(model.describe())
+    from archbench_tools.nightly import history  # the smallest loss a night can see (history.detectable)
     print(f"{'benchmark / counter':70s} {'median':>12s} {'runs':>5s} {'boards':>6s} {'process':>8s} {'board':>8s} "
-          f"{'part':>8s}  fingerprint")
-    print("(~x.xx%: unknown for this method; an earlier method's spread stands in)")
+          f"{'part':>8s} {'step':>7s} {'drift':>8s}  fingerprint")
+    print("(~x.xx%: unknown for this method; an earlier method's spread stands in. step, drift: the smallest step "
+          "nightly flags on one board and the smallest drift a night it flags within 30 nights)")
     pct = (lambda s: "unknown" if s is None else f"{100 * s:.2f}%")
 
     def spread(d, key):
@@ -565,8 +567,11 @@ def show(model, pattern):
         if rx and not rx.search(name):
             continue
         fp = f"{d['fingerprint'][0]} slope {d['fingerprint'][1]} r2 {d['fingerprint'][2]}" if d["fingerprint"] else ""
+        step, drift = history.detectable(d, compare.metric_kind(counter)) if d["how"] in ("higher", "lower") else \
+            (None, None)
         print(f"{(name + ' ' + counter)[:70]:70s} {d['median']:>12.6g} {d['runs']:>5d} {d['boards']:>6d} "
-              f"{spread(d, 'process'):>8s} {spread(d, 'board'):>8s} {pct(d['part']):>8s}  {fp}")
+              f"{spread(d, 'process'):>8s} {spread(d, 'board'):>8s} {pct(d['part']):>8s} "
+              f"{'-' if step is None else f'{step:.2f}%':>7s} {'-' if drift is None else f'{drift:.3f}%':>8s}  {fp}")
 
 
 def main(argv=None):

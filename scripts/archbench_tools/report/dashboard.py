@@ -23,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 from archbench_tools import paths
 from archbench_tools.nightly import accept  # noqa: E402
+from archbench_tools.nightly import history  # noqa: E402
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.report import report  # noqa: E402
@@ -230,6 +231,27 @@ def history_rows(runs, newest, judged):
     return rows, note
 
 
+def change_points(runs, newest, rows):
+    """The change points of the newest run's board over its own runs (nightly/history.py: dated to
+    the night and commit), each attached to its row (row["changes"], for its plot); returns them as
+    [(row name, counter, words)] for the page."""
+    board = [r for r in runs if r.board == newest.board]
+    if len(board) < 2 * history.MIN_SEGMENT or history.ruptures() is None:
+        return []
+    model = fleet_models(newest.run.context.get("gpu_name"))
+    by_key = {(r["key"], r["counter"]): r for r in rows}
+    keys = [(r["key"], r["counter"], how) for r in rows
+            for c, how, _ in newest.run.primary.get(r["key"], []) if c == r["counter"]]
+    out = []
+    for c in history.analyse([r.run for r in board], keys, model):
+        row = by_key.get((c["name"], c["counter"]))
+        if row is None:
+            continue
+        row.setdefault("changes", []).append((board[c["night"]].date, newest.board))
+        out.append((row["name"], row["counter"], history.describe(c), row["anchor"]))
+    return out
+
+
 def draw_history(row, path):
     """The metric over the model's runs (colour: board), the band, and where the method changed."""
     import matplotlib
@@ -258,6 +280,10 @@ def draw_history(row, path):
     changes = [i for i in range(1, len(points)) if points[i][2] != points[i - 1][2]]
     for k, i in enumerate(changes):
         ax.axvline(i - 0.5, color="#c0392b", lw=0.8, ls="--", label=None if k else "method changed")
+    for k, (date, board) in enumerate(row.get("changes", [])):
+        at = [i for i, p in enumerate(points) if p[0] == date and p[3] == board]
+        if at:
+            ax.axvline(at[0] - 0.5, color="#7d3c98", lw=1.2, ls="-.", label=None if k else "change point (this board)")
     ax.set_xticks(range(len(points)))
     ax.set_xticklabels([str(p[0][0])[5:16].replace("T", " ") for p in points], rotation=60, ha="right", fontsize=6)
     ax.set_ylabel(f"{counter} ({unit})" if unit else counter, fontsize=8)
@@ -444,15 +470,19 @@ def build(results_dir, out, reference_dir):
     for gpu, runs in models.items():
         newest = newest_runs[gpu]
         rows, note = history_rows(runs, newest, judged_newest.get(gpu) or judgement(runs, newest))
+        changes = change_points(runs, newest, rows)
         os.makedirs(os.path.join(out, "plots", gpu, "history"), exist_ok=True)
         for row in rows:
-            if row["drawn"]:
+            if row["drawn"] or row.get("changes"):
                 row["plot"] = f"../plots/{gpu}/history/{row['anchor']}.svg"
                 draw_history(row, os.path.join(out, "plots", gpu, "history", f"{row['anchor']}.svg"))
         roof = roofline_picture(newest, os.path.join(out, "plots", gpu, "roofline.svg"))
         with open(os.path.join(out, "history", f"{gpu}.html"), "w") as fh:
             fh.write(env.get_template("history.html").render(root="..", title=f"History: {gpu}", gpu=gpu, rows=rows,
-                                                           runs=runs, newest=newest, note=note,
+                                                           runs=runs, newest=newest, note=note, changes=changes,
+                                                           change_method=history.METHOD_NOTE,
+                                                           change_why=None if history.ruptures() else
+                                                           "not computed: the Python package ruptures is not installed",
                                                            roofline=f"../plots/{gpu}/roofline.svg" if roof else None,
                                                            features=sorted(features), models=sorted(models)))
 
