@@ -32,13 +32,19 @@ def context(profile):
         return json.load(f)["context"]
 
 
+_LISTINGS = {}
+
+
 def listing(profile):
+    if profile in _LISTINGS:
+        return _LISTINGS[profile]
     binary = os.environ.get("ARCHBENCH_BIN")
     if not binary:
         pytest.skip("ARCHBENCH_BIN is not set (ctest sets it to the built archbench)")
     r = subprocess.run([binary, f"--gpu_profile={profile}", "--benchmark_list_tests"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    return [n for n in r.stdout.split() if "/" in n], r.stderr
+    _LISTINGS[profile] = [n for n in r.stdout.split() if "/" in n], r.stderr
+    return _LISTINGS[profile]
 
 
 @pytest.mark.parametrize("profile", PROFILES, ids=[os.path.basename(p).split(".")[0] for p in PROFILES])
