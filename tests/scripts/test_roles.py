@@ -2,6 +2,7 @@
 and H200 runs' contexts, and the described A100, L40S, RTX 4090, B200 and RTX 5090), every role that
 accept.py's checks and ceilings.py read names a benchmark of that GPU's own sweep, as the built binary
 lists it (--gpu_profile), or is skipped there with the binary's reason. ARCHBENCH_BIN names the binary."""
+import functools
 import glob
 import os
 import subprocess
@@ -23,6 +24,7 @@ PROFILES = sorted(glob.glob(os.path.join(ROOT, "results", "reference", "describe
 HOPPER_ONLY = {"f16_tensor_peak", "clock_tensor"}  # wgmma: registered, and skipped off sm_90
 
 
+@functools.lru_cache(maxsize=None)
 def context(profile):
     """The profile's context (a described GPU's file is a context alone, not a run)."""
     if profile.endswith(".gz"):
