@@ -19,8 +19,7 @@ from archbench_tools.nightly import accept  # noqa: E402
 from archbench_tools.results import resultfile, roles  # noqa: E402
 
 PROFILES = sorted(glob.glob(os.path.join(ROOT, "results", "reference", "described", "*.json"))) + \
-    [os.path.join(ROOT, "results", "nvidia-h100-80gb-hbm3", "2026-11-22-2.json.gz")] + \
-    [p for p in [fleet_model.baseline_for("NVIDIA H200")] if p]
+    [p for p in [fleet_model.baseline_for("NVIDIA H100 80GB HBM3"), fleet_model.baseline_for("NVIDIA H200")] if p]
 HOPPER_ONLY = {"f16_tensor_peak", "clock_tensor"}  # wgmma: registered, and skipped off sm_90
 
 

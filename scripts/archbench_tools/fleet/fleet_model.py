@@ -534,6 +534,38 @@ def model_for(gpu_name, directory=DEFAULT_DIR):
     return load_model(path) if gpu_name and os.path.exists(path) else None
 
 
+def typicality(run, model):
+    """How typical a board is (its run: a compare.Run), as the median over its primary metrics that
+    the model can judge of |ln(value / the median of its part)| in units of the spread one board has
+    about it (compare_stats.model_row_sigma): near 0.67 for a board drawn at random from a normal
+    fleet, higher for a board in a slow or fast group of some metrics. Returns (score, metrics)."""
+    part = resultfile.board_group(run.context)
+    zs = []
+    for name, decl in run.primary.items():
+        for counter, how, _ in decl:
+            values = run.values.get(name, {}).get(counter)
+            row = model.row(name, counter, run.methods.get(name))
+            if not values or row is None or how not in ("higher", "lower") or not row.get("median"):
+                continue
+            sigma, _ = compare_stats.model_row_sigma(row, same_part=part in (row.get("parts") or {}))
+            v = statistics.median(values)
+            if sigma and v > 0:
+                expected = (row.get("parts") or {}).get(part, row["median"])
+                zs.append(abs(math.log(v / expected)) / sigma)
+    return (statistics.median(zs) if zs else None), len(zs)
+
+
+def typical_baseline(runs, model):
+    """The rule for a GPU model's committed baseline: among the full runs of the newest run's methods
+    (every benchmark's method identifier the newest run's), the most typical board (typicality).
+    Returns [(score, metrics, run)] best first."""
+    newest = max(runs, key=lambda r: str(r.context.get("date", "")))
+    same = [r for r in runs if all(r.methods.get(n) == m for n, m in newest.methods.items() if n in r.values)
+            and len(r.values) >= 0.9 * len(newest.values)]
+    scored = [(*typicality(r, model), r) for r in same]
+    return sorted((s for s in scored if s[0] is not None), key=lambda s: s[0])
+
+
 BASELINES = os.path.join(ROOT, "results", "baselines.json")
 
 
@@ -583,6 +615,10 @@ def main(argv=None):
     ap.add_argument("--exclude", nargs="*", default=[], metavar="GLOB", help="leave out the files whose name matches")
     ap.add_argument("--min-runs", type=int, default=2, help="a GPU model needs this many runs (default 2)")
     ap.add_argument("--links", action="store_true", help="RUNS are nodes' P2P runs: write the links model")
+    ap.add_argument("--typical", action="store_true",
+                    help="rank RUNS (full runs of one GPU model) by how typical their board is of the model "
+                         "(--expected, default the committed one): the first is the rule's baseline")
+    ap.add_argument("--expected", metavar="MODEL", help="with --typical: the fleet model")
     args, rest = ap.parse_known_args(argv)
     try:
         if args.links:
@@ -599,6 +635,22 @@ def main(argv=None):
                 raise compare.InputError(f"{path}: cannot write: {e.strerror or e}")
             counts = ", ".join(f"{key} {fig['n']}" for key, fig in sorted(doc["figures"].items()))
             print(f"{path}: values per figure {counts}, from {len(doc['nodes'])} node(s)")
+            return 0
+        if args.typical:
+            if rest or not args.runs:
+                raise compare.InputError(f"unknown option {rest[0]}" if rest else "no runs given")
+            runs = [compare.load(p) for p in run_files(args.runs)]
+            gpus = {r.context.get("gpu_name") for r in runs}
+            if len(gpus) != 1:
+                raise compare.InputError(f"--typical ranks the runs of one GPU model, not {sorted(map(str, gpus))}")
+            model = load_model(args.expected) if args.expected else model_for(gpus.pop())
+            if model is None:
+                raise compare.InputError("no fleet model of this GPU model: give --expected MODEL")
+            ranked = typical_baseline(runs, model)
+            print(f"{'score':>6s} {'metrics':>7s}  board         part                  run")
+            for score, n, r in ranked:
+                print(f"{score:6.4f} {n:7d}  {str(r.context.get('gpu_uuid', '?'))[:12]:12s}  "
+                      f"{str(resultfile.board_group(r.context)):20s}  {r.path}")
             return 0
         if args.show:
             show(load_model(args.show), (args.runs or [None])[0])
