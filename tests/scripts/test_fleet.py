@@ -645,3 +645,17 @@ def test_a_boards_group_is_its_part_and_the_hosts_gpu_count_above_one():
     assert group({"gpu_board_part_number": "P", "gpu_visible_count": "1"}) == "P"
     assert group({"gpu_board_part_number": "P", "gpu_host_gpu_count": "n/a"}) == "P"
     assert group({"gpu_host_gpu_count": "2"}) is None
+
+
+def test_the_baseline_rule_picks_a_typical_board_not_one_of_a_slow_group(tmp_path):
+    """fleet_model.typical_baseline: among runs of one method, the board nearest its part's median in
+    board spreads comes first; a board 6 % slow in every metric (a slow group's) comes last."""
+    paths = synthetic_fleet(tmp_path, boards_per_part=8, runs_per_board=1, metrics=60, proc=0.002, board=0.01)
+    model = build_model(paths)
+    runs = [compare.load(p) for p in paths]
+    slow = runs[3]
+    for entry in slow.values.values():
+        entry["latency_cycles"] = [v * 1.06 for v in entry["latency_cycles"]]
+    ranked = fleet_model.typical_baseline(runs, model)
+    assert ranked[-1][2] is slow and ranked[0][0] < 1.0 < ranked[-1][0]
+    assert all(n == 60 for _, n, _ in ranked)
