@@ -90,7 +90,7 @@ sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
 say "pip install -r $requirements (pip's output in $log)"
 if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
   pip_cause=$(cause)
-  apt_python=(python3-matplotlib python3-scipy python3-jinja2)
+  apt_python=(python3-matplotlib python3-scipy python3-jinja2 python3-numpy)
   (( tests )) && apt_python+=(python3-pytest python3-wheel)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
@@ -102,6 +102,12 @@ if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
       [ -x "$nvcc_bin/$t" ] || compgen -G "build/sass-tools/nvidia/*/bin/$t" >/dev/null || return 1
     done
   }
+  # ruptures (nightly's change points) has no apt package: its wheel beside the system's Python too,
+  # on apt's numpy and scipy; scripts/archbench_tools/nightly/history.py looks for it there.
+  if ! python3 -c "import ruptures" >/dev/null 2>&1 && [ ! -d build/python-extras/ruptures ]; then
+    python3 -m pip install -q --no-deps --target build/python-extras ruptures >>"$log" 2>&1 ||
+      say "note: pip could not install ruptures into build/python-extras: nightly reports no change points (all of it in $log)"
+  fi
   if (( tests )) && ! have_sass_tools; then
     # --target installs beside the system's Python, not into it (PEP 668 allows that).
     python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" >>"$log" 2>&1 ||

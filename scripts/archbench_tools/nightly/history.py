@@ -45,7 +45,18 @@ def ruptures():
         try:
             import ruptures as rpt
         except ImportError:
+            # Where pip may not install into the system's Python (PEP 668), setup.sh puts the wheel in
+            # build/python-extras, beside it.
+            import sys
+            from archbench_tools import paths
+            extras = os.path.join(paths.root(), "build", "python-extras")
             rpt = None
+            if os.path.isdir(os.path.join(extras, "ruptures")):
+                sys.path.append(extras)
+                try:
+                    import ruptures as rpt
+                except ImportError:
+                    rpt = None
         _RUPTURES.append(rpt)
     return _RUPTURES[0]
 
