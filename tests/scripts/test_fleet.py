@@ -659,3 +659,40 @@ def test_the_baseline_rule_picks_a_typical_board_not_one_of_a_slow_group(tmp_pat
     ranked = fleet_model.typical_baseline(runs, model)
     assert ranked[-1][2] is slow and ranked[0][0] < 1.0 < ranked[-1][0]
     assert all(n == 60 for _, n, _ in ranked)
+
+
+def test_a_group_of_odd_boards_is_named_by_compare_and_accept_not_called_a_regression(tmp_path):
+    """A board of twelve slower by 6 % in some metrics: the model keeps it out of the board spread and
+    names it (the row's odd boards; odd_boards, sequential, finds a group of one or two boards far
+    enough apart: two boards 6 % apart mask each other); compare of such a board
+    against another healthy board lists those metrics as the group's, not a regression, and accept
+    names the group; a new board 6 % slower there, which the model has never seen, is a regression."""
+    rng = random.Random(9)
+    slow_boards, paths = {"GPU-A-0"}, []
+    for b in range(12):
+        uuid = f"GPU-A-{b}"
+        effects = [rng.gauss(0, 0.002) for _ in range(40)]
+        for r in range(2):
+            values = {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower",
+                      100 * math.exp(effects[m] + rng.gauss(0, 0.001)) * (1.06 if uuid in slow_boards and m < 10 else 1.0), {})
+                      for m in range(40)}
+            paths.append(write_run(tmp_path / f"{uuid}-{r}.json", uuid, "PART-A", values,
+                                   f"2026-11-{b + 1:02d}T0{r}:00:00+00:00"))
+    model = build_model(paths)
+    odd = model.row("Feat/x/point:3/manual_time", "latency_cycles")["odd"]
+    assert set(odd) == slow_boards and all(5 < pct < 7 for pct in odd.values()), odd
+    slow, healthy = compare.load(paths[0]), compare.load(paths[-1])
+    rows, features = compare.compare(healthy, slow, [], model=model)
+    assert not compare.verdict(features), features
+    grouped = [r for r in rows if r["status"] == "board group"]
+    assert len(grouped) == 10 and "GPU-A-0 is one of the fleet's odd boards" in grouped[0]["group"]
+    assert "moved as a board group the fleet model names" in compare.verdict_line(rows, features)
+    assert any("group: GPU-A-0" in line and "10 metric(s)" in line
+               for line in accept.group_lines(slow, [], model))
+    # A board the model has never seen, slow in the same metrics: no group of the model's, a regression.
+    new = write_run(tmp_path / "new.json", "GPU-new", "PART-A",
+                    {n: (c, h, v * (1.06 if int(n.split(":")[1].split("/")[0]) < 10 else 1.0), o)
+                     for n, (c, h, v, o) in {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower", 100.0, {})
+                                             for m in range(40)}.items()}, "2026-12-01T00:00:00+00:00")
+    rows, features = compare.compare(healthy, compare.load(new), [], model=model)
+    assert compare.verdict(features) and not [r for r in rows if r["status"] == "board group"]

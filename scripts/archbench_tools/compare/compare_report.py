@@ -68,7 +68,8 @@ def summary(base, cont, rows, features, history_n, top, markdown, notes=()):
                 for row in table]
     out += method_section(rows, top, markdown)
     out += board_section(base, cont, rows, top, markdown)
-    movers = sorted((r for r in rows if r["status"] not in ("same", "method changed", "another board")),
+    out += group_section(rows, top, markdown)
+    movers = sorted((r for r in rows if r["status"] not in ("same", "method changed", "another board", "board group")),
                     key=lambda r: (r["status"] == "improved", -abs(r["change_pct"]) if math.isfinite(r["change_pct"]) else -1e30))
     out.append("")
     out.append(f"{h}Top movers ({min(top, len(movers))} of {len(movers)} changed)" if movers else "No benchmark changed.")
@@ -105,9 +106,11 @@ def verdict_line(rows, features):
     bad = verdict(features)
     n_method = sum(r["status"] == "method changed" for r in rows)
     n_board = sum(r["status"] == "another board" for r in rows)
+    n_group = sum(r["status"] == "board group" for r in rows)
     judged = len(rows) - n_method
     tail = ", ".join(x for x in (f"{n_method} metric(s) of another method" if n_method else "",
-                                 f"{n_board} moved as the other board's fingerprint" if n_board else "") if x)
+                                 f"{n_board} moved as the other board's fingerprint" if n_board else "",
+                                 f"{n_group} moved as a board group the fleet model names" if n_group else "") if x)
     tail = f" ({tail}: listed above, not judged)" if tail else ""
     if judged == 0:
         return "NOTHING JUDGED: no metric of the same method in both files" + tail
@@ -155,6 +158,32 @@ def board_section(base, cont, rows, top, markdown):
                     f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; the board's {r['board_pct']:+.2f} %)")
             out.append(("- " + line) if markdown else "  " + line)
     return out
+
+
+def group_section(rows, top, markdown):
+    """The metrics where a board of the pair is one of the fleet model's odd boards and moved by that
+    much: the group is named (compare_stats.odd_group), the move not judged."""
+    moved = [r for r in rows if r["status"] == "board group"]
+    if not moved:
+        return []
+    h = "## " if markdown else ""
+    groups = {}
+    for r in moved:
+        groups.setdefault(r["group"].split(" is one of")[0], []).append(r)
+    out = ["", f"{h}Board groups: {len(moved)} metric(s) moved as a board the fleet model knows apart, not judged"]
+    for board, rs in sorted(groups.items()):
+        families = sorted({"/".join(compare_feature_family(r["name"])) for r in rs})
+        out.append(("- " if markdown else "  ") + f"{board}: one of the fleet's odd boards in {len(rs)} of these metric(s) "
+                   f"({', '.join(families[:4])}{', ...' if len(families) > 4 else ''})")
+    for r in sorted(moved, key=lambda r: -abs(r["change_pct"]))[:top]:
+        line = (f"GROUP         {short(r['name'])}  {r['counter']}: {fmt_value(r['ref'], r['kind'])} -> "
+                f"{fmt_value(r['cont'], r['kind'])} ({r['change_pct']:+.2f} %; the group's {r['group_pct']:+.2f} %)")
+        out.append(("- " + line) if markdown else "  " + line)
+    return out
+
+
+def compare_feature_family(name):
+    return resultfile.family_of_name(name).split("/")[:2]
 
 
 def write_table(path, rows):

@@ -378,6 +378,21 @@ def model_row_sigma(row, same_part=True):
     return math.sqrt(var), spreads["board_df"]
 
 
+def odd_group(model_row, base, cont):
+    """(the % a move between these two boards is expected to be, words) where one of them is among
+    the fleet model's odd boards of the metric (fleet_model.odd_boards: beyond the band the other
+    boards of its part set, a group of its own, such as the H200's two slow boards at the L2-edge
+    writes); None where neither is."""
+    odd = model_row.get("odd") or {}
+    ob, oc = odd.get(base.context.get("gpu_uuid")), odd.get(cont.context.get("gpu_uuid"))
+    if ob is None and oc is None:
+        return None
+    words = "; ".join(f"{uuid[:12]} is one of the fleet's odd boards of this metric ({pct:+.2f} % from the other "
+                      f"boards of its part)" for uuid, pct in ((base.context.get("gpu_uuid"), ob),
+                                                               (cont.context.get("gpu_uuid"), oc)) if pct is not None)
+    return 100 * ((1 + (oc or 0.0) / 100) / (1 + (ob or 0.0) / 100) - 1), words
+
+
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, model=None):
     """Rows, one per benchmark x primary metric present on both sides, and feature summaries.
     `model` (fleet_model.Model): the fleet's spreads, below which no band is set (fleet_band)."""
@@ -430,6 +445,9 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             threshold = MIN_EFFECT_PCT[row["kind"]]
             fleet = model.row(name, counter, method) if model is not None else None
             band, band_words = fleet_band(fleet, base, cont) if fleet else (None, None)
+            group = odd_group(fleet, base, cont) if fleet and other_node else None
+            if group is not None:
+                row["group_pct"], row["group"] = group
             if len(centres) + 1 >= 3:
                 p, sigma = lookback(centres + [ma], mb)
                 row.update(p=p, noise=f"history of {len(centres) + 1}")
@@ -503,6 +521,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             r["status"] = "regressed" if r["worse_pct"] > 0 else "improved"
             if "board_pct" in r and abs(r["change_pct"] - r["board_pct"]) < r["threshold_pct"]:
                 r["status"] = "another board"  # the move is the boards' fingerprint's
+            elif "group_pct" in r and abs(r["change_pct"] - r["group_pct"]) < r["threshold_pct"]:
+                r["status"] = "board group"  # a board the fleet model knows apart: named, not judged
     shift_bands = {}
     if model is not None:
         # A whole feature's move, judged by how far processes (one board) or boards move it whole.
@@ -527,8 +547,8 @@ def feature_shifts(rows, shift_bands=None):
         measured = [r["worse_pct"] for r in rs if "worse_pct" in r and math.isfinite(r["worse_pct"])
                     and math.isfinite(r.get("threshold_pct", 0.0))]  # not the rows not judged
         f = {"compared": len(rs),
-             "changed": sum(r["status"] not in ("same", "method changed", "another board") for r in rs),
-             "another_board": sum(r["status"] == "another board" for r in rs),
+             "changed": sum(r["status"] not in ("same", "method changed", "another board", "board group") for r in rs),
+             "another_board": sum(r["status"] in ("another board", "board group") for r in rs),
              "method_changed": sum(r["status"] == "method changed" for r in rs),
              "improved": sum(r["status"] == "improved" for r in rs),
              "regressed": sum(r["status"] == "regressed" for r in rs),

@@ -56,7 +56,7 @@ FINGERPRINT_MIN_BOARDS = 6
 FINGERPRINT_MIN_R2 = 0.6
 BOARD_MIN_DF = 4  # a board spread from fewer degrees of freedom is unknown: its own error is too large
 COLUMNS = ["method", "counter", "how", "median", "runs", "boards", "sample", "process", "process_df", "board",
-           "board_df", "part", "parts", "fingerprint", "quantum", "stand_in"]
+           "board_df", "part", "parts", "fingerprint", "quantum", "stand_in", "odd"]
 NODE_NOTE = ("every board of these runs ran in its own node (one machine per board): no run separates the node "
              "from the board, so the node spread is unknown and the board spread of HostLink, Launch and P2P holds it")
 
@@ -299,7 +299,9 @@ def odd_boards(means, by_part):
 
 def metric_row(obs, method, counter, how, quantum=None):
     """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)];
-    `quantum`: the counter's step where it has one (counter_quanta)."""
+    `quantum`: the counter's step where it has one (counter_quanta). Returns (the row up to
+    `quantum`, its odd boards: {board: % from the mean of the other boards of its part}), the group
+    of boards the board spread leaves out, which compare and accept name (odd_boards)."""
     logs_by_board = defaultdict(list)
     part_of, fp_of = {}, defaultdict(dict)
     for _, board, part, v, _, fps in obs:
@@ -331,12 +333,17 @@ def metric_row(obs, method, counter, how, quantum=None):
             if slope is not None and r2 >= FINGERPRINT_MIN_R2 and (fingerprint is None or r2 > fingerprint[2]):
                 fingerprint = [key, _r(slope), _r(r2, 3)]
     median = math.exp(statistics.median(means.values()))
+    odd_pct = {}
+    for b in sorted(odd):
+        peers = [means[x] for x in by_part[part_of[b]] if x not in odd]
+        if peers:
+            odd_pct[b] = _r(100 * math.expm1(means[b] - _mean(peers)), 3)
     return [method, counter, how, _r(median, 6), len(obs), len(means),
             _r(statistics.median(samples), 3) if samples else None,
             _r(math.sqrt(var_proc), 3) if var_proc is not None else None, df_proc,
             _r(math.sqrt(var_board), 3) if var_board is not None else None, df_board,
             _r(part_sd, 3), {p: _r(v, 6) for p, v in sorted(part_medians.items()) if len(by_part[p]) >= 2} or None,
-            fingerprint, quantum]
+            fingerprint, quantum], (odd_pct or None)
 
 
 def stand_in(row, rows_before):
@@ -404,13 +411,13 @@ def build(runs):
         if newest not in by_method:
             continue  # the newest run did not report this metric: its method's numbers are elsewhere
         quantum = quanta.get((compare.feature_of(name), counter))
-        row = metric_row(by_method[newest], newest, counter, how, quantum)
+        row, odd = metric_row(by_method[newest], newest, counter, how, quantum)
         d = dict(zip(COLUMNS, row))
         before = None
         if d["process"] is None or d["board"] is None or d["part"] is None:
             earlier = sorted((m for m in by_method if m != newest), key=lambda m: -order[(name, m)])
-            before = stand_in(d, [metric_row(by_method[m], m, counter, how, quantum) for m in earlier])
-        metrics.setdefault(name, []).append(row + [before])
+            before = stand_in(d, [metric_row(by_method[m], m, counter, how, quantum)[0] for m in earlier])
+        metrics.setdefault(name, []).append(row + [before, odd])
     return metrics, runs
 
 
@@ -447,8 +454,8 @@ def feature_rows(runs):
         for feature, ws in worse.items():
             if len(ws) >= compare_stats.FEATURE_MIN_METRICS:
                 obs[feature].append((r, board, part, math.exp(statistics.median(ws)), None, {}))
-    return {f: dict(zip(COLUMNS, metric_row(o, None, "feature_shift", "lower") + [None]))
-            for f, o in sorted(obs.items())}
+    rows = {f: metric_row(o, None, "feature_shift", "lower") for f, o in sorted(obs.items())}
+    return {f: dict(zip(COLUMNS, row + [None, odd])) for f, (row, odd) in rows.items()}
 
 
 def document(gpu_name, metrics, runs):
@@ -507,6 +514,12 @@ class Model:
         if d is None or (method is not None and d["method"] != method):
             return None
         return d
+
+    def odd_of(self, board):
+        """[(name, counter, % from the other boards of its part)] of the metrics where `board` is one of
+        the model's odd boards (a group of its own, left out of the board spread: odd_boards)."""
+        return sorted((name, counter, d["odd"][board]) for (name, counter), d in self.rows.items()
+                      if d.get("odd") and board in d["odd"])
 
     def describe(self):
         parts = ", ".join(f"{n} board(s) of part {p}" for p, n in self.doc["parts"].items())

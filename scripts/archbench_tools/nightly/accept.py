@@ -322,6 +322,24 @@ def judge_links(doc, links):
     return out
 
 
+def group_lines(run, checks, model):
+    """Where the board is one of the fleet model's odd boards (a group of its own: the H200's two slow
+    boards at the L2-edge writes), the group named, as compare names it: a check among those metrics
+    has judged it above; the others are no check's, and compare lists them as the group's, not judged."""
+    board = run.context.get("gpu_uuid")
+    odd = model.odd_of(board) if model is not None and board else []
+    if not odd:
+        return []
+    checked = {c.name for c in checks}
+    rest = [(n, c, pct) for n, c, pct in odd if n not in checked]
+    families = {}
+    for name, _, pct in rest:
+        families.setdefault("/".join(resultfile.family_of_name(name).split("/")[:2]), []).append(pct)
+    words = ", ".join(f"{fam} ({len(p)}, {min(p):+.1f} to {max(p):+.1f} %)" for fam, p in sorted(families.items()))
+    return [f"group: {board[:12]} is one of the fleet model's odd boards of its part in {len(odd)} metric(s)"
+            + (f"; outside the checks: {words}" if rest else "")]
+
+
 def verdict_line(checks):
     """The verdict's last line. Healthy by the fleet model reads "Verdict: healthy"; a verdict the
     fleet decided only in part, or not at all, says so and why, so that it never reads the same."""
@@ -367,6 +385,7 @@ def report(run, checks, model):
             lines += [c.line() for c in cs]
     n = {s: sum(c.status == s for c in checks) for s in ("pass", "fail", "skipped")}
     lines.append(f"{n['pass']} passed, {n['fail']} failed, {n['skipped']} skipped")
+    lines += group_lines(run, checks, model)
     lines.append(verdict_line(checks))
     return lines
 

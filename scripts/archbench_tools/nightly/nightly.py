@@ -72,7 +72,8 @@ def prune(runs, keep):
 
 def statuses(rows):
     """Judged changes only: a method change is listed by compare, never a step or a blip."""
-    return {(r["name"], r["counter"]): r["status"] for r in rows if r["status"] not in ("same", "method changed")}
+    return {(r["name"], r["counter"]): r["status"] for r in rows
+            if r["status"] not in ("same", "method changed", "another board", "board group")}
 
 
 def steps_and_blips(tonight, last_night):
