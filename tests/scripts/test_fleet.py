@@ -225,8 +225,9 @@ def test_an_odd_board_does_not_set_the_spread_that_would_pass_it(tmp_path):
     """Twelve boards of one part spread 0.5 %; a thirteenth reads one metric 7 % low (GPU-01570796's
     host-to-device copies, 6.6 % below boards that spread 0.6 %). Counted, it would widen the board
     spread enough to pass itself when a model that holds its run judges it (the dashboard's front
-    page); the model leaves it out of the spread (fleet_model.odd_boards), so compare flags it even
-    so, and the other metric keeps its spread."""
+    page); the model leaves it out of the spread (fleet_model.odd_boards) and names it: in-sample
+    compare lists the metric as the board's group (a check's metric it judges: the next test), a model
+    without it flags it, and the other metric keeps its spread."""
     paths = synthetic_fleet(tmp_path, boards_per_part=12, metrics=2, board=0.005, proc=0.001, parts=PARTS[:1])
     odd_name, other = "Feat/x/point:0/manual_time", "Feat/x/point:1/manual_time"
     odd = []
@@ -247,7 +248,11 @@ def test_an_odd_board_does_not_set_the_spread_that_would_pass_it(tmp_path):
     base, history = compare.load(paths[0]), [compare.load(p) for p in paths[2:6]]
     rows, _ = compare.compare(base, compare.load(odd[0]), history, model=model)
     status = {r["name"]: r["status"] for r in rows}
-    assert status[odd_name] == "regressed" and status[other] == "same", status
+    # In-sample, a metric no check reads is named as the odd board's group, as accept.py names it
+    # (one answer per board); out-of-sample, and wherever a check reads it, the move is judged.
+    assert status[odd_name] == "board group" and status[other] == "same", status
+    rows, _ = compare.compare(base, compare.load(odd[0]), history, model=build_model(paths))
+    assert {r["name"]: r["status"] for r in rows}[odd_name] == "regressed"
 
 
 def test_a_part_the_new_method_never_saw_gets_the_earlier_methods_parts_spread(tmp_path):
@@ -696,3 +701,21 @@ def test_a_group_of_odd_boards_is_named_by_compare_and_accept_not_called_a_regre
                                              for m in range(40)}.items()}, "2026-12-01T00:00:00+00:00")
     rows, features = compare.compare(healthy, compare.load(new), [], model=model)
     assert compare.verdict(features) and not [r for r in rows if r["status"] == "board group"]
+
+
+def test_a_checks_metric_is_judged_whatever_group_the_board_is_in(tmp_path):
+    """GPU-01570796's host-to-device copies, 6.6 % low: an acceptance check's benchmark. The model names
+    the board odd there, and compare still flags it, as accept.py fails it (one answer)."""
+    rng = random.Random(4)
+    check = "HostLink/copy/dir:h2d/memory:pinned/size:134217728/manual_time"
+    paths = []
+    for b in range(14):
+        uuid = f"GPU-B-{b}"
+        for r in range(2):
+            v = 5.5e10 * math.exp(rng.gauss(0, 0.004)) * (0.934 if b == 0 else 1.0)
+            paths.append(write_run(tmp_path / f"{uuid}-{r}.json", uuid, "PART-A",
+                                   {check: ("bytes_per_second", "higher", v, {})}, f"2026-11-{b + 1:02d}T0{r}:00:00+00:00"))
+    model = build_model(paths)
+    assert "GPU-B-0" in (model.row(check, "bytes_per_second")["odd"] or {})
+    rows, features = compare.compare(compare.load(paths[-1]), compare.load(paths[0]), [], model=model)
+    assert rows[0]["status"] == "regressed" and compare.verdict(features), rows[0]

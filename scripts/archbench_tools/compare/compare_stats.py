@@ -402,6 +402,10 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
     # Another board whose fingerprint differs: a latency that contains such an access moves by
     # that many cycles on it, and that move is the board's, not a change.
     boards = board_steps(base, cont)
+    # The benchmarks that play a role (results/roles.py: the acceptance checks and the headlines) are
+    # judged whatever group a board is in, as accept.py judges them; a group only names the others.
+    from archbench_tools.results import roles
+    judged_always = {k for k in roles.resolve(list(cont.values), cont.context).values() if k}
     for name in sorted(set(base.values) & set(cont.values)):
         method = cont.methods.get(name)
         method_moved = method is None or base.methods.get(name) != method
@@ -445,7 +449,7 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             threshold = MIN_EFFECT_PCT[row["kind"]]
             fleet = model.row(name, counter, method) if model is not None else None
             band, band_words = fleet_band(fleet, base, cont) if fleet else (None, None)
-            group = odd_group(fleet, base, cont) if fleet and other_node else None
+            group = odd_group(fleet, base, cont) if fleet and other_node and name not in judged_always else None
             if group is not None:
                 row["group_pct"], row["group"] = group
             if len(centres) + 1 >= 3:

@@ -203,7 +203,7 @@ def judge(run, doc, model):
     """The checks of one run: a list of Check. Each check's benchmark is the one that plays its role
     on this GPU (results/roles.py), from the run's own geometry."""
     ctx, part = run.context, resultfile.board_group(run.context)
-    names = list(run.values) + sorted(run.errors) + sorted(run.skips)
+    names = roles.Index(list(run.values) + sorted(run.errors) + sorted(run.skips))
     out = []
     for group, what, role, spec, frac in CHECKS:
         counter = roles.ROLES[role].counter

@@ -14,12 +14,19 @@ Usage: nightly.py --binary PATH [--filter REGEX] [--repetitions N] [--history DI
    scripts/compare.py: the look-back band of
    each benchmark, Benjamini-Hochberg over all, a minimum effect per metric kind, and
    per-feature shifts).
-3. Tells a step from a blip: a benchmark that also changed the night before, the same way, is a
+3. Judges the night twice more: against a fixed anchor (baseline.json, else the board's first
+   night, else the model's committed baseline: results/baselines.json), so that a slow loss adds
+   up, and by accept.py's checks against the fleet model; the report's top says which raised it.
+4. Dates every change over the board's history with change points (nightly/history.py: PELT from
+   ruptures), tells a step from a drift, names a driver, runtime or VBIOS change, and says the
+   smallest step and drift each acceptance check's metric can show.
+5. Tells a step from a blip: a benchmark that also changed the night before, the same way, is a
    step (it persists); one that changed tonight only is new; one that changed the night before
    and is back tonight was a one-night blip.
-4. Writes DIR/<gpu-slug>/<timestamp>.md (the one-screen summary in Markdown, the steps and blips,
-   a trend plot of each regressed benchmark over the history) and <timestamp>-table.csv.
-5. Rebuilds the dashboard over the history (scripts/dashboard.py; --site, default DIR/site;
+6. Writes DIR/<gpu-slug>/<timestamp>.md (the verdicts, the one-screen summary in Markdown, the change
+   points, the steps and blips, a trend plot of each regressed benchmark over the history with its
+   change points), <timestamp>-table.csv and <timestamp>-changepoints.csv.
+7. Rebuilds the dashboard over the history (scripts/dashboard.py; --site, default DIR/site;
    --no-site skips it): open DIR/site/index.html.
 
 Exit codes: 0 no regression (or nothing to compare with yet), 1 regression, 2 error.
@@ -162,7 +169,7 @@ def detectability_table(cur, model, nights=30):
     """The smallest step and drift a night of this board can show, for the acceptance checks' metrics."""
     lines = [f"| check | metric | smallest step flagged | smallest drift a night flagged within {nights} nights |",
              "|---|---|---|---|"]
-    names = list(cur.values)
+    names = roles.Index(list(cur.values))
     for _, what, role, *_ in accept.CHECKS:
         key = roles.find(role, names, cur.context)
         counter = roles.ROLES[role].counter
@@ -317,7 +324,11 @@ def night(args, extra):
             print("nightly.py: error: --binary is required (or --compare-latest)", file=sys.stderr)
             return 2
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")  # unique, sortable
-        os.makedirs(args.history, exist_ok=True)
+        try:
+            os.makedirs(args.history, exist_ok=True)
+        except OSError as e:
+            print(f"nightly.py: error: --history {args.history}: cannot make it: {e.strerror or e}", file=sys.stderr)
+            return 2
         scratch = os.path.join(args.history, f".running-{stamp}.json")
         cmd = [args.binary, "--isolate", f"--benchmark_repetitions={args.repetitions}",
                f"--benchmark_filter={args.filter}", f"--benchmark_out={scratch}", "--benchmark_out_format=json", *extra]

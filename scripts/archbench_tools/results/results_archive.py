@@ -92,7 +92,13 @@ def blob_bytes(entry):
     """The archived file's bytes, from git's object store; checked against the recorded SHA-256."""
     try:
         data = _git("cat-file", "blob", entry["blob"], data=True)
-    except (ArchiveError, FileNotFoundError):
+    except FileNotFoundError:
+        raise ArchiveError("git is not installed: the archive lives in git's history")
+    except ArchiveError as e:
+        if "dubious ownership" in str(e) or "safe.directory" in str(e):
+            # git refuses a checkout another user owns: its own words, not a shallow clone's
+            raise ArchiveError(f"git refuses this checkout, which another user owns (dubious ownership): run as its "
+                               f"owner, or `git config --global --add safe.directory {ROOT}`")
         raise ArchiveError(f"{entry['path']}: its blob {entry['blob'][:12]} (commit {entry['commit'][:12]}) is not in "
                            "this clone (a shallow clone? `git fetch --unshallow` brings the history)")
     if hashlib.sha256(data).hexdigest() != entry["sha256"]:
@@ -179,6 +185,8 @@ def main(argv=None):
     except ArchiveError as e:
         print(f"results_archive.py: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`list | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

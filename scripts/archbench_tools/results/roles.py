@@ -44,18 +44,21 @@ def _key(e):
     return benchmark_key(str(_entry(e).get("run_name") or _entry(e).get("name", "")))
 
 
+class Index:
+    """The entries by family, each as (key, axes): read once, however many roles look."""
+
+    def __init__(self, entries):
+        self.by_family = {}
+        for e in entries:
+            d = _entry(e)
+            self.by_family.setdefault(resultfile.family(d), []).append((_key(d), resultfile.axes(d)))
+
+
 def _members(entries, family, **axes):
     """(key, axes) of the entries of `family` whose axes include `axes` (compared as text)."""
+    index = entries if isinstance(entries, Index) else Index(entries)
     want = {k: str(v) for k, v in axes.items()}
-    out = []
-    for e in entries:
-        d = _entry(e)
-        if resultfile.family(d) != family:
-            continue
-        a = resultfile.axes(d)
-        if all(a.get(k) == v for k, v in want.items()):
-            out.append((_key(d), a))
-    return out
+    return [(key, a) for key, a in index.by_family.get(family, []) if all(a.get(k) == v for k, v in want.items())]
 
 
 def _int(a, axis):
@@ -130,7 +133,7 @@ class Role:
         self.what, self.family, self.counter, self._find = what, family, counter, finder
 
     def find(self, entries, ctx):
-        return self._find(list(entries), ctx)
+        return self._find(entries if isinstance(entries, Index) else Index(entries), ctx)
 
 
 ROLES = {
@@ -189,8 +192,8 @@ def missing_reason(role, entries, ctx):
 
 def resolve(entries, ctx, roles=None):
     """{role: key or None} for every role (or the ones named)."""
-    entries = list(entries)
-    return {r: ROLES[r].find(entries, ctx)[0] for r in (roles or ROLES)}
+    index = Index(entries)
+    return {r: ROLES[r].find(index, ctx)[0] for r in (roles or ROLES)}
 
 
 def exact_filter(keys):
