@@ -47,18 +47,30 @@ def ruptures():
         except ImportError:
             # Where pip may not install into the system's Python (PEP 668), setup.sh puts the wheel in
             # build/python-extras, beside it.
-            import sys
             from archbench_tools import paths
-            extras = os.path.join(paths.root(), "build", "python-extras")
-            rpt = None
-            if os.path.isdir(os.path.join(extras, "ruptures")):
-                sys.path.append(extras)
-                try:
-                    import ruptures as rpt
-                except ImportError:
-                    rpt = None
+            rpt = _load_package(os.path.join(paths.root(), "build", "python-extras", "ruptures"))
         _RUPTURES.append(rpt)
     return _RUPTURES[0]
+
+
+def _load_package(folder):
+    """A package from its folder, without touching the import path (the package's own absolute imports
+    find it registered under its name); None where it is not there or does not load."""
+    import importlib.util
+    import sys
+    init = os.path.join(folder, "__init__.py")
+    if not os.path.exists(init):
+        return None
+    name = os.path.basename(folder)
+    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[folder])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        del sys.modules[name]
+        return None
+    return module
 
 
 def series(runs, name, counter):
