@@ -154,7 +154,7 @@ class Check:
         self.group, self.what, self.name = group, what, name
         self.status, self.value, self.expected, self.bound, self.unit, self.basis, self.margin = \
             "skipped", None, None, None, "", "", None
-        self.judged_by, self.boards, self.not_applicable = None, None, False
+        self.judged_by, self.boards, self.not_applicable, self.other_method = None, None, False, False
 
     def line(self):
         fmt = (lambda v: "-" if v is None else f"{v:.4g}")
@@ -246,8 +246,11 @@ def judge(run, doc, model):
             continue
         if row is not None:
             c.boards = row.get("boards")
-        why = "no fleet model" if model is None else ("the fleet model lacks it" if row is None else
-                                                     f"the fleet's board spread is unknown ({row['boards']} boards)")
+        elif model is not None and model.row(name, counter) is not None:
+            c.other_method = True  # the model holds this benchmark under another (newer or older) method
+        why = "no fleet model" if model is None else (
+            "the fleet model holds another method of it" if c.other_method else
+            "the fleet model lacks it" if row is None else f"the fleet's board spread is unknown ({row['boards']} boards)")
         if peak and peak[0] and how == "higher":
             c.expected, c.bound = peak[1], peak[0] * peak[1]
             c.margin = 100 * (v / c.bound - 1)
@@ -275,7 +278,8 @@ def judgement(checks):
 def learning(checks):
     """(boards, LEARNING_BOARDS): the fewest boards a check's fleet row rests on, where a check is
     not yet judged by the fleet; None where every check is."""
-    waiting = [c for c in checks if not c.not_applicable and c.judged_by not in ("fleet", "limit", "run")]
+    waiting = [c for c in checks if not c.not_applicable and not c.other_method and
+               c.judged_by not in ("fleet", "limit", "run")]
     if not waiting:
         return None
     return min((c.boards or 0) for c in waiting), LEARNING_BOARDS
@@ -363,6 +367,9 @@ def verdict_line(checks):
         count += f"; {len(checks) - len(applicable)} do not apply to this GPU"
     learn = learning(checks)
     learn_words = f"; learning: {learn[0]} of {learn[1]} boards" if learn else ""
+    other = sum(c.other_method for c in applicable)
+    if other:
+        learn_words += f"; {other} of a method the fleet model does not hold (it holds the newest)"
     if how == "fleet":
         return "Verdict: healthy" + ("" if judged == len(applicable) else f" ({count})")
     if how == "specification":
