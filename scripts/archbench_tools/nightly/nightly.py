@@ -34,9 +34,7 @@ Exit codes: 0 no regression (or nothing to compare with yet), 1 regression, 2 er
 import argparse
 import datetime
 import glob
-import json
 import os
-import statistics
 import subprocess
 import sys
 from archbench_tools.compare import compare  # noqa: E402
