@@ -209,7 +209,7 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=
              f"{'REGRESSION in ' + '; '.join(tonight) if tonight else 'no regression'}",
              f"- against the anchor, {anchor_words}: " + (
                  ("REGRESSION in " + "; ".join(anchored) if anchored else "no regression") if anchor_rows else
-                 ("the same run as last night's" if anchor_path else "no anchor yet")),
+                 ("the run compared with above" if anchor_path else "no anchor yet")),
              f"- acceptance: {verdict_accept or 'none of its checks in this run'}"]
     body_board = [r for r in runs if r.context.get("gpu_uuid") == cur.context.get("gpu_uuid")]
     if len(body_board) >= 2:
