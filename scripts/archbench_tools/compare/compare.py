@@ -16,7 +16,8 @@ What is compared (docs/regression.md has the whole rule):
       against the spread of the history and the baseline (t distribution, n - 1 degrees of
       freedom), and the change must leave the band of 3 standard deviations;
     * else with repetitions on both sides (>= 2): Welch's t-test on the logarithms (scipy);
-    * else (single runs, no history) the noise is unknown: the change must exceed --floor;
+    * else (single runs, no history) the fleet model's band for the pair, where it has the metric;
+      else the noise is unknown: the change must exceed --floor;
     * in every case the band is at least 3 standard errors of the difference of the medians
       where a benchmark reports the spread of its own samples (<metric>_sd_pct, _samples), and
       at least the range over CUDA contexts where it reports one (<metric>_context_min/_max).
