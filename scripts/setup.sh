@@ -23,7 +23,7 @@ done
 apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
 # The method guard's git, the fleet test's single-node Slurm, the dashboard test's headless browser
 # (Debian's chromium; where apt has none, as on Ubuntu, that one test skips and says so).
-(( tests )) && apt_packages+=(git slurmd slurmctld slurm-client munge chromium)
+(( tests )) && apt_packages+=(git python3-venv slurmd slurmctld slurm-client munge chromium)
 optional_packages=(chromium)
 requirements=scripts/requirements.txt
 (( tests )) && requirements=scripts/requirements-ci.txt

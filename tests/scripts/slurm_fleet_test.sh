@@ -11,6 +11,9 @@ for tool in slurmctld slurmd munged sbatch sinfo; do
   command -v "$tool" >/dev/null 2>&1 || { echo "no $tool (apt-get install slurmd slurmctld slurm-client munge): skipped"; exit 77; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "slurmd needs root here: skipped"; exit 77; }
+# slurmd reads the cgroup file system whatever its plugins (a root made with debootstrap has none).
+grep -qsE ' cgroup2? ' /proc/mounts ||
+  { echo "no cgroup file system mounted (slurmd needs one): skipped"; exit 77; }
 
 tmp=$(mktemp -d)
 pids=()
@@ -60,6 +63,9 @@ for _ in $(seq 60); do
   sleep 1
 done
 if ! sinfo -h -o %t 2>/dev/null | grep -q idle; then
+  if grep -qis cgroup "$tmp/log/slurmd.log"; then
+    echo "slurmd cannot use this machine's cgroups: skipped"; grep -i cgroup "$tmp/log/slurmd.log" | tail -n 3; exit 77
+  fi
   echo "FAIL: the Slurm node never became idle"; tail -n 20 "$tmp"/log/*.log; exit 1
 fi
 

@@ -277,6 +277,14 @@ def _source_link(benchmark):
     return f"[`{benchmark}`](#feature-{feature.lower()})"
 
 
+def text(value):
+    """A value from a run's context as Markdown text: HTML's special characters escaped, so that a
+    context holding markup (a '<script>' in a GPU's name) shows as text in a browser, as the dashboard
+    shows it."""
+    import html
+    return html.escape(str(value), quote=False)
+
+
 def gpu_card(path, doc, out):
     """The report's first section for one run: the GPU's card. The roofline (a picture written to
     `out`), then the hierarchy (capacity, latency, read/write/copy bandwidth per level) and the compute
@@ -287,8 +295,8 @@ def gpu_card(path, doc, out):
     if all("not_measured" in x for x in c["bandwidth"] + c["compute"] + c["latency"] + c["capacity"]):
         return []
     r = c["run"]
-    lines = ["", f"## {r['gpu_name']}: the GPU's card (`{os.path.basename(path)}`)", "",
-             f"Board {r['gpu_uuid']} (part {r['board_part']}), commit `{str(r['commit'])[:12]}`"
+    lines = ["", f"## {text(r['gpu_name'])}: the GPU's card (`{os.path.basename(path)}`)", "",
+             f"Board {text(r['gpu_uuid'])} (part {text(r['board_part'])}), commit `{str(r['commit'])[:12]}`"
              + (f", {r['sm_count']:.0f} SMs" if r["sm_count"] else "")
              + (f" at up to {r['max_sm_clock_mhz']:.0f} MHz" if r["max_sm_clock_mhz"] else "")
              + (" (a quick run: fewer points)" if r["quick"] else "") + "."]
@@ -406,7 +414,7 @@ def write_report(files, out, reference):
     lines = ["# archbench report", ""]
     for f, doc in docs.items():
         ctx = doc["context"]
-        lines.append(f"- `{f}`: {ctx.get('gpu_name', '?')}, commit `{ctx.get('archbench_git_sha', '?')}`, "
+        lines.append(f"- `{f}`: {text(ctx.get('gpu_name', '?'))}, commit `{ctx.get('archbench_git_sha', '?')}`, "
                      f"{len(doc['benchmarks'])} benchmarks, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.failed(b))} errors, "
                      f"{sum(1 for b in doc['benchmarks'] if resultfile.skip_reason(b) is not None)} skipped (not for this GPU)")
