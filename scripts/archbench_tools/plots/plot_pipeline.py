@@ -97,11 +97,13 @@ def plot_throughput(datasets, out_dir, feature="Pipeline", one_sm=False):
             ax.set_ylim(0, 105)
         ax.tick_params(labelsize=7)
         ax.grid(True, alpha=0.3)
-        if i == 0:
-            ax.legend(fontsize=6)
     for j in range(len(ops), rows_n * cols):
         axes[j // cols][j % cols].axis("off")
-    return finish(fig, f"{feature} throughput", datasets, out_dir, f"{feature.lower()}_throughput", dpi=130)
+    # One legend under the panels (the ILPs' colours are the same in each): inside one, where
+    # matplotlib 3.6 and 3.11 place "best" differently, it covered points.
+    return finish(fig, f"{feature} throughput", datasets, out_dir, f"{feature.lower()}_throughput", dpi=130,
+                  legend_below=max((axes[j // cols][j % cols] for j in range(len(ops))),
+                                   key=lambda a: len(a.get_legend_handles_labels()[1])))
 
 
 SCRIPT = Script(__doc__, "Pipeline", load,

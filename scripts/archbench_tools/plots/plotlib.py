@@ -85,10 +85,17 @@ def run_title(title, datasets):
     return title + (f": {datasets[0][0]}" if len(datasets) == 1 else "")
 
 
-def finish(fig, title, datasets, out_dir, stem, dpi=120):
-    """A figure's common end: its title (run_title), the layout, and the PNG and SVG (save)."""
+def finish(fig, title, datasets, out_dir, stem, dpi=120, legend_below=None):
+    """A figure's common end: its title (run_title), the layout, and the PNG and SVG (save).
+    `legend_below`: an axis whose legend the figure shows once, under its panels, where it covers no
+    point whatever a matplotlib version's "best" place would be."""
     fig.suptitle(run_title(title, datasets))
-    fig.tight_layout()
+    if legend_below is not None:
+        handles, labels = legend_below.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=min(8, len(labels)), fontsize=7)
+        fig.tight_layout(rect=(0, 0.08, 1, 1))
+    else:
+        fig.tight_layout()
     return save(fig, out_dir, stem, dpi)
 
 
