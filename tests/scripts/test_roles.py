@@ -66,7 +66,10 @@ def test_every_role_names_a_benchmark_of_the_gpus_own_sweep(profile):
     assert fp["l1_chain"] <= 4096 and 2 * smem < fp["l2_chain"] <= l2 / 8 and fp["dram_chain"] >= 2 * l2, fp
 
 
-@pytest.mark.parametrize("profile", PROFILES, ids=[os.path.basename(p).split(".")[0] for p in PROFILES])
+FILTERED = [p for p in PROFILES if "b200" in p]  # the binary's own regex dialect, on a GPU it skips wgmma on
+
+
+@pytest.mark.parametrize("profile", FILTERED, ids=[os.path.basename(p).split(".")[0] for p in FILTERED])
 def test_the_short_runs_filter_names_exactly_the_checks_benchmarks(profile):
     ctx = context(profile)
     names, _ = listing(profile)
