@@ -10,8 +10,10 @@ fleet model's process spread for the metric (what processes on one board spread 
 timer's step) and 1.4826 x the median absolute deviation of its night-to-night differences / sqrt 2
 (robust to a step or a drift). PENALTY was set on Gaussian series of 30 nights: 0 false change
 points in 2,000 (at 20: 1 in 1,000), against the issue's budget of one per 1,000 metrics per 30 nights.
-A cheap screen (the best one split's and a straight line's gain in the same units) leaves out a
-series that cannot reach the penalty, so that a whole suite's 10,000 series take seconds.
+A cheap screen leaves out a series whose best single split, or straight line, removes less than a
+third of the penalty in the same units (a heuristic: piecewise lines can gain more than either, and
+the synthetic tests' steps and drifts gain tens of times the penalty), so that a whole suite's
+10,000 series take seconds.
 
 A change point at night k is a step where the two segments' lines are more than STEP_SIGMAS noise
 apart at k, and more than three nights of the new segment's slope; else a drift (the slope changed
@@ -29,7 +31,7 @@ PENALTY = 30.0
 MIN_SEGMENT = 3
 STEP_SIGMAS = 3.0
 REPORTED_FRACTION = 0.5  # a change point is reported from half the metric kind's least effect (compare_stats)
-SCREEN_GAIN = PENALTY / 3  # a series whose best single change gains less than this cannot reach PENALTY
+SCREEN_GAIN = PENALTY / 3  # a series whose best single split or line gains less is not segmented
 STACK_KEYS = (("gpu_driver_version", "driver"), ("gpu_cuda_runtime_version", "CUDA runtime"),
               ("gpu_cuda_driver_api_version", "CUDA driver API"), ("gpu_vbios_version", "VBIOS"))
 METHOD_NOTE = ("PELT (ruptures.Pelt, model='linear', min_size=3, jump=1), penalty 30 on ln(value) / noise; noise: "
