@@ -378,13 +378,15 @@ def model_row_sigma(row, same_part=True):
     return math.sqrt(var), spreads["board_df"]
 
 
-def odd_group(model_row, base, cont):
+def odd_group(model_row, base, cont, against_history=False):
     """(the % a move between these two boards is expected to be, words) where one of them is among
     the fleet model's odd boards of the metric (fleet_model.odd_boards: beyond the band the other
     boards of its part set, a group of its own, such as the H200's two slow boards at the L2-edge
-    writes); None where neither is."""
+    writes); None where neither is. `against_history`: the move is measured from the history's median
+    (compare's look-back reference), not from the baseline's board, whose offset then does not count."""
     odd = model_row.get("odd") or {}
-    ob, oc = odd.get(base.context.get("gpu_uuid")), odd.get(cont.context.get("gpu_uuid"))
+    ob = None if against_history else odd.get(base.context.get("gpu_uuid"))
+    oc = odd.get(cont.context.get("gpu_uuid"))
     if ob is None and oc is None:
         return None
     words = "; ".join(f"{uuid[:12]} is one of the fleet's odd boards of this metric ({pct:+.2f} % from the other "
@@ -449,7 +451,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             threshold = MIN_EFFECT_PCT[row["kind"]]
             fleet = model.row(name, counter, method) if model is not None else None
             band, band_words = fleet_band(fleet, base, cont) if fleet else (None, None)
-            group = odd_group(fleet, base, cont) if fleet and other_node and name not in judged_always else None
+            group = odd_group(fleet, base, cont, against_history=len(centres) >= 2) \
+                if fleet and other_node and name not in judged_always else None
             if group is not None:
                 row["group_pct"], row["group"] = group
             if len(centres) + 1 >= 3:
