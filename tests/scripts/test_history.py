@@ -43,14 +43,13 @@ def h200():
 def _process_sd(model, b, counter):
     method = compare.label_method(b.get("label", ""))
     row = model.row(compare.benchmark_key(b["name"]), counter, method)
-    sd = history.noise([0.0], row) if row else 0.0005
-    return sd
+    return max(history.process_noise(row), 1e-5) if row else 0.0005
 
 
 def night_doc(base, model, night, rng, scale=None, ctx=None):
     """One night: every primary metric with its process noise; `scale` {family prefix: factor}."""
     doc = copy.deepcopy(base)
-    doc["context"].update({"date": f"2026-12-01T00:00:00+00:00".replace("01T00", f"{1 + night // 24:02d}T{night % 24:02d}"),
+    doc["context"].update({"date": f"2026-12-{1 + night // 24:02d}T{night % 24:02d}:00:00+00:00",
                            "archbench_git_sha": "c0ffee0"})
     doc["context"].update(ctx or {})
     for b in doc["benchmarks"]:
@@ -166,7 +165,7 @@ def test_aa_change_points_over_the_whole_suite_stay_within_one_per_thousand_metr
     rows = [r for r in model.rows.values() if r["how"] in ("higher", "lower") and r["median"] and r["median"] > 0]
     found = 0
     for row in rows:
-        sd = history.noise([0.0], row)
+        sd = max(history.process_noise(row), 1e-5)
         logs = [math.log(row["median"]) + rng.gauss(0, sd) for _ in range(30)]
         found += len(history.change_points(logs, history.noise(logs, row)))
     assert len(rows) > 5000

@@ -550,8 +550,10 @@ def model_for(gpu_name, directory=DEFAULT_DIR):
 def typicality(run, model):
     """How typical a board is (its run: a compare.Run), as the median over its primary metrics that
     the model can judge of |ln(value / the median of its part)| in units of the spread one board has
-    about it (compare_stats.model_row_sigma): near 0.67 for a board drawn at random from a normal
-    fleet, higher for a board in a slow or fast group of some metrics. Returns (score, metrics)."""
+    about it (compare_stats.model_row_sigma): lower for a board nearer its fleet, higher for one in a
+    slow or fast group of some metrics. A relative score: the model's spreads hold stand-ins, timer
+    steps and exact values, so boards score under the 0.67 a standard normal would give (the H100's
+    two 0.117, the H200's 0.11-0.72). Returns (score, metrics)."""
     part = resultfile.board_group(run.context)
     zs = []
     for name, decl in run.primary.items():

@@ -74,16 +74,6 @@ def _entry_peak(counter, source):
     return spec
 
 
-def _ctx_number(ctx, key):
-    """A context number (Google Benchmark writes them as strings); infinity where it is absent, so a
-    check that needs it is not skipped for want of it."""
-    try:
-        v = float(ctx.get(key, ""))
-        return v if v > 0 else math.inf
-    except ValueError:
-        return math.inf
-
-
 DRAM_PEAK = _ctx_peak("gpu_dram_peak_bytes_per_second", "the theoretical DRAM bandwidth (memory clock x bus width)")
 CLOCK_PEAK = _ctx_peak("gpu_max_sm_clock_mhz", "the maximum SM clock the device reports")
 LINK_PEAK = _entry_peak("link_peak_bytes_per_second", "the host link's peak (PCIe generation x width)")

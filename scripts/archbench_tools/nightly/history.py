@@ -95,21 +95,26 @@ def series(runs, name, counter):
     return idx[::-1], vals[::-1]
 
 
+def process_noise(row):
+    """The fleet model's process spread of a metric (log-sd), with its counter's timer step; 0 where
+    the model does not know it."""
+    if row is None:
+        return 0.0
+    proc = compare_stats.model_spreads(row, use_part=False)["process"] or 0.0
+    if row.get("quantum") and row.get("median"):
+        proc = math.sqrt(proc ** 2 + (row["quantum"] / row["median"]) ** 2 / 12)
+    return proc
+
+
 def noise(logs, row=None):
-    """The series' noise (log-sd): the larger of the fleet's process spread (with the counter's
-    timer step) and the robust night-to-night estimate."""
+    """The series' noise (log-sd): the larger of the fleet's process spread (process_noise) and the
+    robust night-to-night estimate."""
     diffs = [b - a for a, b in zip(logs, logs[1:])]
     est = 0.0
     if len(diffs) >= 3:
         centre = statistics.median(diffs)
         est = 1.4826 * statistics.median(abs(d - centre) for d in diffs) / math.sqrt(2)
-    model = 0.0
-    if row is not None:
-        spreads = compare_stats.model_spreads(row, use_part=False)
-        model = spreads["process"] or 0.0
-        if row.get("quantum") and row.get("median"):
-            model = math.sqrt(model ** 2 + (row["quantum"] / row["median"]) ** 2 / 12)
-    return max(est, model, 1e-5)
+    return max(est, process_noise(row), 1e-5)
 
 
 def _gain_screen(z):
