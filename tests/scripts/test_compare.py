@@ -1,7 +1,9 @@
 """compare.py: the declared metric per family (never wall time), history-based bands, the
 false-discovery control, feature shifts, planted regressions found in their feature alone, the
 one-screen summary and the full table, and bad input as a clear error (pytest)."""
+import contextlib
 import csv
+import io
 import json
 import math
 import os
@@ -67,6 +69,18 @@ def suite(rng, noise=0.002, slow=None, pct=3.0, reps=1):
 
 
 def run(*args):
+    """compare.py's main in this process (its imports cost 2 s a process); the command line itself
+    is tried by run_command."""
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            code = compare.main(list(args))
+    except SystemExit as e:
+        code = e.code
+    return code, out.getvalue()
+
+
+def run_command(*args):
     r = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
     return r.returncode, r.stdout + r.stderr
 
@@ -277,15 +291,15 @@ def test_bad_input_is_a_clear_error(tmp_path):
     good = write(tmp_path, "a.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles:lower", {"latency_cycles": 4.0})])
     truncated = tmp_path / "t.json"
     truncated.write_text('{"context": {}, "benchmarks": [{"name": ')
-    code, out = run(good, str(truncated))
+    code, out = run_command(good, str(truncated))
     assert code == 2 and "t.json: not valid JSON" in out and "Traceback" not in out
-    code, out = run(good, str(tmp_path / "missing.json"))
+    code, out = run_command(good, str(tmp_path / "missing.json"))
     assert code == 2 and "missing.json: cannot read" in out and "Traceback" not in out
     (tmp_path / "list.json").write_text("[]")
-    code, out = run(good, str(tmp_path / "list.json"))
+    code, out = run_command(good, str(tmp_path / "list.json"))
     assert code == 2 and "the top level is a list" in out
     bad = write(tmp_path, "bad.json", [entry("Pipeline/latency/ffma", "primary=latency_cycles", {"latency_cycles": 4.0})])
-    code, out = run(good, bad)
+    code, out = run_command(good, bad)
     assert code == 2 and "malformed primary declaration" in out and "Traceback" not in out
 
 
@@ -760,11 +774,11 @@ def test_history_first_as_the_usage_line_shows_it(tmp_path):
                                                  {"latency_cycles": 100.0 + i})], date=f"2026-11-2{i}T00:00:00+00:00")
             for i in range(3)]
     old, base, cont = (str(p) for p in runs)
-    want = run(base, cont, "--history", old)
+    want = run_command(base, cont, "--history", old)
     assert want[0] == 0 and f"baseline:  {base}" in want[1] and f"contender: {cont}" in want[1], want[1]
     for args in (("--history", old, base, cont), (base, "--history", old, cont)):
-        assert run(*args) == want, args
-    code, out = run("--history", old)
+        assert run_command(*args) == want, args
+    code, out = run_command("--history", old)
     assert code == 2 and "the following arguments are required: baseline, contender" in out
 
 

@@ -1,5 +1,7 @@
 """nightly.py with a stand-in binary: history, baseline, report, trend plots, exit codes (pytest)."""
+import contextlib
 import glob
+import io
 import os
 import subprocess
 import sys
@@ -9,19 +11,29 @@ NIGHTLY = os.path.join(HERE, "..", "..", "scripts", "nightly.py")
 FAKE = os.path.join(HERE, "fake_archbench.py")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.nightly import nightly as nightly_module  # noqa: E402
 
 
 def nightly(tmp_path, env=None, *extra, site=False):
-    """One night; the dashboard rebuilt only where a test asks (site=True): it costs ~15 s."""
+    """One night, in this process (a night's imports cost 2-3 s a process; the command line itself
+    is tried once below); the dashboard rebuilt only where a test asks (site=True): it costs ~15 s."""
     fake = tmp_path / "archbench"
     if not fake.exists():
         fake.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} \"$@\"\n")
         fake.chmod(0o755)
-    e = dict(os.environ, **(env or {}))
-    r = subprocess.run([sys.executable, NIGHTLY, "--binary", str(fake), "--history", str(tmp_path / "h"),
-                        "--repetitions", "3", *([] if site else ["--no-site"]), *extra],
-                       capture_output=True, text=True, env=e)
-    return r.returncode, r.stdout + r.stderr
+    saved = dict(os.environ)
+    os.environ.update(env or {})
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            code = nightly_module.main(["--binary", str(fake), "--history", str(tmp_path / "h"), "--repetitions", "3",
+                                        *([] if site else ["--no-site"]), *extra])
+    except SystemExit as e:
+        code = e.code
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return code, out.getvalue()
 
 
 def test_first_run_then_clean_then_a_regression_a_blip_and_a_step(tmp_path):
