@@ -245,6 +245,10 @@ def test_an_odd_board_does_not_set_the_spread_that_would_pass_it(tmp_path):
     few = {b: spread[b] for b in list(spread)[:10]}
     assert fleet_model.odd_boards(few | {"odd": math.log(107)}, {"A": list(few) + ["odd"]}) == set()
     assert fleet_model.odd_boards(spread, {"A": list(spread)}) == set()
+    # Two boards together 6 % off (the L2-edge writes of GPU-260c4f31 and GPU-c4447e9c): tested first
+    # with the other among its peers, each lies inside the band the other widens; both are named.
+    pair = spread | {"odd1": math.log(106), "odd2": math.log(106.3)}
+    assert fleet_model.odd_boards(pair, {"A": list(pair)}) == {"odd1", "odd2"}
     base, history = compare.load(paths[0]), [compare.load(p) for p in paths[2:6]]
     rows, _ = compare.compare(base, compare.load(odd[0]), history, model=model)
     status = {r["name"]: r["status"] for r in rows}
