@@ -56,7 +56,7 @@ for i in range(reps):
         bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
                       "real_time": 1.0, "label": f"primary={counter}:{how} | method=fake-1",
                       counter: value * (1 + rng.gauss(0, 0.001))})
-json.dump({"context": {"gpu_name": "NVIDIA H100 80GB HBM3", "gpu_uuid": f"GPU-{device}",
+json.dump({"context": {"gpu_name": os.environ.get("FAKE_GPU_NAME", "NVIDIA H100 80GB HBM3"), "gpu_uuid": f"GPU-{device}",
                        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "host_name": os.environ.get("FAKE_HOST", "node0"), "gpu_driver_version": "580.159.04",
                        "archbench_method_ids": "label"},

@@ -119,3 +119,24 @@ def test_a_board_is_compared_with_its_own_nights(tmp_path):
     assert code == 0, text
     assert "uuid GPU-1" in text.split("contender:")[0]  # the baseline is board 1's previous night
     assert "no run of the contender's board" not in text
+
+
+def test_a_gpu_model_the_project_never_saw_is_judged_by_the_sites_own_model(tmp_path):
+    """No committed model or baseline of this GPU model: the first night has nothing to compare with;
+    later nights compare board by board; once the site builds its model from its history
+    (fleet_model.py HISTORY --out-dir HISTORY/expected), nightly reads it and says so."""
+    new = {"FAKE_GPU_NAME": "NVIDIA Made-Up GPU"}
+    code, out = nightly(tmp_path, new)
+    assert code == 0 and "nothing to compare with yet" in out, out
+    for board in range(3):
+        for _ in range(2):
+            nightly(tmp_path, new, "--", f"--device={board}")
+    gpu_dir = tmp_path / "h" / "nvidia-made-up-gpu"
+    text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
+    assert "the site's own" not in text
+    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "scripts", "fleet_model.py"), str(tmp_path / "h"),
+                        "--out-dir", str(tmp_path / "h" / "expected")], capture_output=True, text=True)
+    assert r.returncode == 0 and os.path.exists(tmp_path / "h" / "expected" / "nvidia-made-up-gpu.json.xz"), r.stderr
+    code, out = nightly(tmp_path, new, "--", "--device=0")
+    text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
+    assert code == 0 and "(the site's own, built from this history)" in text, text

@@ -151,6 +151,28 @@ def anchor_of(cur, runs, baseline_path):
     return None, None
 
 
+def site_model_path(history_dir, gpu_name):
+    """Where a site keeps the fleet model it builds from its own history (docs/acceptance.md):
+    `fleet_model.py HISTORY --out-dir HISTORY/expected`."""
+    return fleet_model.model_path(gpu_name, os.path.join(history_dir, "expected"))
+
+
+def fleet_of(gpu_name, history_dir, expected=None):
+    """The fleet model: --expected, else the project's committed one of this GPU model, else the
+    site's own (site_model_path), else None."""
+    if expected:
+        return compare.fleet_model(gpu_name, expected)
+    model = compare.fleet_model(gpu_name)
+    if model is None and gpu_name and os.path.exists(site_model_path(history_dir, gpu_name)):
+        model = compare.fleet_model(gpu_name, site_model_path(history_dir, gpu_name))
+    return model
+
+
+def site_model(model, gpu_dir):
+    return bool(model and model.path) and os.path.abspath(model.path) == os.path.abspath(
+        site_model_path(os.path.dirname(gpu_dir), model.doc.get("gpu_name", "")))
+
+
 def acceptance(cur, model):
     """accept.py's checks on tonight's run against the fleet model: (verdict line, failed checks)."""
     try:
@@ -189,8 +211,8 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=
     # by a few % in some latencies, which a history of other boards would report as a change.
     hist, note = compare.noise_history(cur, earlier)
     hist = hist[-window:] if window > 0 else []
-    # The fleet's spreads (results/reference/expected): no band is narrower than boards differ by.
-    model = compare.fleet_model(cur.context.get("gpu_name"), expected)
+    # The fleet's spreads: no band is narrower than boards differ by.
+    model = fleet_of(cur.context.get("gpu_name"), os.path.dirname(gpu_dir), expected)
     rows, features = compare.compare(base, cur, hist, model=model)
     stem = os.path.basename(current)[:-5]
     # The anchor: a fixed run, so that a loss too slow for any one night still adds up.
@@ -216,8 +238,9 @@ def report(gpu_dir, current, runs, baseline_path, window, plots_limit, expected=
         changed = history.stack_changes(body_board[-2], body_board[-1])
         if changed:
             lines.append(f"- the software stack changed since last night: {', '.join(changed)}")
+    whose = " (the site's own, built from this history)" if site_model(model, gpu_dir) else ""
     lines += [""] + compare.warnings(base, cur) + ([note] if note else []) + \
-        ([f"note: {model.describe()}: no band is narrower than the spread that applies"] if model else []) + [""]
+        ([f"note: {model.describe()}{whose}: no band is narrower than the spread that applies"] if model else []) + [""]
     lines += compare.summary(base, cur, rows, features, len(hist), 15, True)
     if anchor_rows:
         moved = sorted((r for r in anchor_rows if r["status"] == "regressed"), key=lambda r: -r.get("worse_pct", 0))
@@ -288,7 +311,9 @@ def main(argv=None):
     ap.add_argument("--site", help="the dashboard's folder, rebuilt after the run (default HISTORY/site)")
     ap.add_argument("--no-site", action="store_true", help="do not rebuild the dashboard")
     ap.add_argument("--expected", metavar="MODEL",
-                    help="the fleet model (default: the committed results/reference/expected/<gpu-slug>.json.xz)")
+                    help="the fleet model (default: the committed results/reference/expected/<gpu-slug>.json.xz, "
+                         "else the site's HISTORY/expected/<gpu-slug>.json.xz: fleet_model.py HISTORY --out-dir "
+                         "HISTORY/expected builds it)")
     args = ap.parse_args(argv)
     status = night(args, extra)
     if not args.no_site and status != 2:
