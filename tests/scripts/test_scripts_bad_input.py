@@ -182,3 +182,31 @@ def test_the_reports_geometry_table_holds_no_label_internals():
     assert rows == [("L1 sets and ways", "not inferred: no floor in the element count against spacing",
                      "confidence 0.00", "Geometry/l1/sets_ways")], rows
     assert all("|" not in cell and "primary=" not in cell for row in rows for cell in row)
+
+
+# Commands that print a result (a closed pipe meets their first write), with the arguments that make
+# them print; and the same commands into a full device (/dev/full): the output cannot be written.
+PRINTING = [("compare.py", [GOOD, GOOD]), ("accept.py", [GOOD]), ("ceilings.py", [GOOD]), ("cv_table.py", [GOOD]),
+            ("validate_results.py", [GOOD]), ("export_model.py", ["--format", "json", GOOD]), ("plot.py", ["--help"]),
+            ("fleet_model.py", ["--show", os.path.join(SCRIPTS, "..", "results", "reference", "expected",
+                                                       "nvidia-h200.json.xz")]),
+            ("results_archive.py", ["list"])]
+
+
+@pytest.mark.parametrize("script,args", PRINTING, ids=[p[0] for p in PRINTING])
+def test_a_closed_pipe_or_a_full_output_ends_a_command_without_a_traceback(script, args):
+    """`tool | head` ends quietly (SIGPIPE, as Unix tools do); an output that cannot be written is
+    one line and exit 2 (archbench_tools/__init__.py owns both rules)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *args], stdout=write_end,
+                       stderr=subprocess.PIPE, text=True)
+    os.close(write_end)
+    assert r.returncode in (0, -13) and "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *args], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        err = r.stderr.strip()
+        assert r.returncode == 2 and err.endswith("error: cannot write the output: No space left on device"), err
+        assert "Traceback" not in err

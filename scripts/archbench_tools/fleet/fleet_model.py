@@ -703,8 +703,6 @@ def main(argv=None):
     except re.error as e:
         print(f"fleet_model.py: error: bad pattern: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (`--show ... | head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

@@ -185,8 +185,6 @@ def main(argv=None):
     except ArchiveError as e:
         print(f"results_archive.py: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # the reader went away (`list | head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
