@@ -1,8 +1,8 @@
 """The tools as one package (issue 66, step 3): every module lives in scripts/archbench_tools/ by
 layer and none patches sys.path; every scripts/<tool>.py is the command or the module of the same
 name in it; pyproject.toml has a command for every tool; and `pip install .` into a fresh virtual
-environment gives every command, which runs (--help) inside a checkout and says in one line
-(exit 2) that it needs one outside."""
+environment gives every command, which runs inside a checkout and outside one (the package's data
+root), except the tools that work on a checkout's git tree, which say so in one line (exit 2)."""
 import glob
 import os
 import re
@@ -95,19 +95,25 @@ def test_pip_install_gives_every_command(tmp_path):
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "ARCHBENCH_ROOT"}
-    for name in names:
-        exe = str(bin_dir / name)
-        r = subprocess.run([exe, "--help"], capture_output=True, text=True, cwd=os.path.join(ROOT, "docs"), env=env)
-        assert r.returncode == 0 and "usage:" in r.stdout, (name, r.stderr[-500:])
-    # A feature's plots by its name, the module found from the feature table.
+    # Inside a checkout: a feature's plots by its name, the module found from the feature table.
     r = subprocess.run([str(bin_dir / "archbench-plot"), "MemLatency", os.path.join(ROOT, "tests", "data", "h100_memlatency.json"),
                         "--out", str(tmp_path / "plots")], capture_output=True, text=True, cwd=os.path.join(ROOT, "docs"), env=env)
     assert r.returncode == 0 and "memlatency_footprint.png" in r.stdout, r.stderr[-500:]
-    # Outside a checkout: one line, exit 2 (the tools read its catalogues), or the help of a tool
-    # that needs none.
-    r = subprocess.run([str(bin_dir / "archbench-compare"), "--help"], capture_output=True, text=True,
-                       cwd=str(outside), env=env)
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no archbench checkout here" in r.stderr, r.stderr
+    # Outside a checkout the package's data root (the catalogues and references, pyproject.toml's
+    # data-files) serves: every --help, compare of two files, accept and the report work; a tool that
+    # works on a checkout's git tree says in one line that it needs one (exit 2).
+    run = os.path.join(ROOT, "tests", "data", "h100_declared.json")
+    for name in names:
+        r = subprocess.run([str(bin_dir / name), "--help"], capture_output=True, text=True, cwd=str(outside), env=env)
+        assert r.returncode == 0 and "usage:" in r.stdout, (name, r.stderr[-500:])
+    for name, args, want in (("archbench-compare", [run, run], "Verdict: no regression"),
+                             ("archbench-accept", [run], "Verdict: healthy"),
+                             ("archbench-report", ["--out", str(outside / "report"), run], "index.md")):
+        r = subprocess.run([str(bin_dir / name), *args], capture_output=True, text=True, cwd=str(outside), env=env)
+        assert r.returncode == 0 and want in r.stdout, (name, r.stdout[-500:], r.stderr[-500:])
+    r = subprocess.run([str(bin_dir / "archbench-guard")], capture_output=True, text=True, cwd=str(outside), env=env)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "works on an archbench checkout's git tree" in r.stderr, \
+        r.stderr
     # The package's own files came along: the dashboard's templates.
     site = subprocess.run([str(bin_dir / "python"), "-c", "import archbench_tools.report, os; "
                            "print(os.path.dirname(archbench_tools.report.__file__))"],

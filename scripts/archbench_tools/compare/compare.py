@@ -198,8 +198,7 @@ class Run:
 
 
 # results/method-ledger.json beside this script's results/: legacy files' methods by commit.
-DEFAULT_LEDGER = os.path.join(paths.root(), "results",
-                              "method-ledger.json")
+DEFAULT_LEDGER = paths.in_root("results", "method-ledger.json", required=False)  # None: no checkout, no ledger
 UNVERSIONED = "unversioned"  # --legacy-methods=same: a file without identifiers, taken as unchanged
 
 

@@ -26,7 +26,7 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.results import method_digest  # noqa: E402
 from archbench_tools.compare import passthrough  # noqa: E402
 
-ROOT = paths.root()
+ROOT = paths.root(required=False)  # main() requires it: the guard reads the checkout's tree
 _FEATURE = re.compile(r"ARCHBENCH_FEATURE\((\w+),")
 
 
@@ -80,6 +80,7 @@ def main(argv=None):
     ap.add_argument("--out", default="guard-out", help="where the run and the comparison go (default guard-out/)")
     ap.add_argument("--list", action="store_true", help="only say which features the change affects")
     args = ap.parse_args(argv)
+    paths.checkout()  # this tool works on a checkout's git tree: outside one, one line and exit 2
     try:
         base = args.base
         if not base:

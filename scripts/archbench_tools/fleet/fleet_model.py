@@ -48,8 +48,8 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 
-ROOT = paths.root()
-DEFAULT_DIR = os.path.join(ROOT, "results", "reference", "expected")
+ROOT = paths.root(required=False)  # None outside a checkout: no committed model or baseline
+DEFAULT_DIR = os.path.join(ROOT, "results", "reference", "expected") if ROOT else None
 HOST_FEATURES = ("HostLink", "Launch", "P2P")
 FINGERPRINTS = {"dram": "archbench_board_dram_latency_cycles", "grid": "archbench_board_grid_barrier_cycles"}
 FINGERPRINT_MIN_BOARDS = 6
@@ -62,7 +62,8 @@ NODE_NOTE = ("every board of these runs ran in its own node (one machine per boa
 
 
 def model_path(gpu_name, directory=DEFAULT_DIR):
-    return os.path.join(directory, resultfile.slug(gpu_name) + ".json.xz")
+    """Where a GPU model's fleet model is in `directory` (None: outside a checkout, none committed)."""
+    return os.path.join(directory, resultfile.slug(gpu_name) + ".json.xz") if directory else None
 
 
 # --- Links between the GPUs of a node ----------------------------------------------------------------
@@ -84,7 +85,7 @@ LINK_FIGURES = {
 
 
 def links_path(gpu_name, directory=DEFAULT_DIR):
-    return os.path.join(directory, resultfile.slug(gpu_name) + "-links.json")
+    return os.path.join(directory, resultfile.slug(gpu_name) + "-links.json") if directory else None
 
 
 def link_values(doc):
@@ -549,7 +550,7 @@ def load_model(path):
 def model_for(gpu_name, directory=DEFAULT_DIR):
     """The committed model of a GPU model, or None where there is none."""
     path = model_path(gpu_name, directory)
-    return load_model(path) if gpu_name and os.path.exists(path) else None
+    return load_model(path) if gpu_name and path and os.path.exists(path) else None
 
 
 def typicality(run, model):
@@ -586,12 +587,14 @@ def typical_baseline(runs, model):
     return sorted((s for s in scored if s[0] is not None), key=lambda s: s[0])
 
 
-BASELINES = os.path.join(ROOT, "results", "baselines.json")
+BASELINES = os.path.join(ROOT, "results", "baselines.json") if ROOT else None
 
 
 def baseline_for(gpu_name, index=BASELINES):
     """The committed baseline run of a GPU model (results/baselines.json: the run every later one of
     the model is compared with when no run of its own board exists yet), or None."""
+    if not index:
+        return None
     try:
         with open(index, encoding="utf-8") as f:
             entry = json.load(f).get("baselines", {}).get(gpu_name)
@@ -640,6 +643,8 @@ def main(argv=None):
                          "(--expected, default the committed one): the first is the rule's baseline")
     ap.add_argument("--expected", metavar="MODEL", help="with --typical: the fleet model")
     args, rest = ap.parse_known_args(argv)
+    if not args.out_dir and not (args.show or args.typical):
+        args.out_dir = paths.in_root("results", "reference", "expected")  # outside a checkout: says so, exit 2
     try:
         if args.links:
             if rest or not args.runs:

@@ -50,7 +50,7 @@ def benchmarks_in(path):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", default=paths.in_root("build", "release", "archbench"))
+    ap.add_argument("--binary", default=paths.in_root("build", "release", "archbench", required=False))
     ap.add_argument("--out", default="results/node")
     ap.add_argument("--gpus", type=int)
     ap.add_argument("--serial", action="store_true")

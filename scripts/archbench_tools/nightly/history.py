@@ -51,7 +51,8 @@ def ruptures():
             # Where pip may not install into the system's Python (PEP 668), setup.sh puts the wheel in
             # build/python-extras, beside it.
             from archbench_tools import paths
-            rpt = _load_package(os.path.join(paths.root(), "build", "python-extras", "ruptures"))
+            folder = paths.in_root("build", "python-extras", "ruptures", required=False)
+            rpt = _load_package(folder) if folder else None
         _RUPTURES.append(rpt)
     return _RUPTURES[0]
 

@@ -135,7 +135,7 @@ BY_RELEASE = [("l1_hit_latency_cycles", "L1 hit latency", 1, "cycles"),
               ("f16_gemm_flop_per_second", "FP16 GEMM (cuBLAS)", 1e-12, "TFLOP/s"),
               ("s8_gemm_ops_per_second", "INT8 GEMM (cuBLAS)", 1e-12, "TOP/s")]
 PANEL_KEYS = {k for r in BY_RELEASE for k in (r[0] if isinstance(r[0], tuple) else (r[0],))}
-FACTS = paths.in_root("results", "reference", "facts", "gpus.json")
+FACTS = paths.in_root("results", "reference", "facts", "gpus.json", required=False)
 
 
 # Each importer's source (the reference's context names it, scripts/import_references.py) and its
@@ -174,7 +174,7 @@ def release_of(ctx, facts):
 def plot_by_release(datasets, args):
     try:
         facts = json.load(open(FACTS))["gpus"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):  # TypeError: no checkout, no facts
         return []
     fig, axes = plt.subplots(4, 3, figsize=(17, 17))
     seen = set()

@@ -31,7 +31,7 @@ from archbench_tools.results import resultfile  # noqa: E402
 
 TEMPLATES = os.path.join(HERE, "dashboard")
 # Published values for the generations page: the repository's results/reference/.
-DEFAULT_REFERENCE = paths.in_root("results", "reference")
+DEFAULT_REFERENCE = paths.in_root("results", "reference", required=False)
 # The benchmarks whose history is drawn (every other one is a row of the history table): each
 # level's headline, and the benchmarks behind the inferred values.
 DRAWN = re.compile(r"/headline/")

@@ -240,7 +240,7 @@ def main(argv=None):
     ap.add_argument("files", nargs="*")
     ap.add_argument("--latest", metavar="RESULTS_DIR")
     ap.add_argument("--out")
-    ap.add_argument("--reference", default=paths.in_root("results", "reference"),
+    ap.add_argument("--reference", default=paths.in_root("results", "reference", required=False),
                     help="folder of published references for the cross-generation plot")
     args = ap.parse_args(argv)
     if not args.files and not args.latest:

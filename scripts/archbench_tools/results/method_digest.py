@@ -28,7 +28,7 @@ import sys
 
 from archbench_tools import paths
 
-ROOT = paths.root()
+ROOT = paths.root(required=False)  # main() requires it: the digests are of the checkout's tree
 METHODS_JSON = "benchmarks/methods.json"
 FEATURES_JSON = "benchmarks/features.json"
 LEDGER = "results/method-ledger.json"
@@ -276,6 +276,7 @@ def main(argv=None):
                         "(only after scripts/sass_diff.py found every kernel identical)")
     ap.add_argument("--out", default=None, help="with --ledger: the ledger file (default results/method-ledger.json)")
     args = ap.parse_args(argv)
+    paths.checkout()  # this tool works on a checkout's git tree: outside one, one line and exit 2
     try:
         read = read_tree(ROOT)
         methods = load_methods(read)

@@ -30,8 +30,8 @@ import sys
 
 from archbench_tools import paths
 
-ROOT = paths.root()
-INDEX = os.path.join(ROOT, "results", "archive.json")
+ROOT = paths.root(required=False)  # main() requires it: the archive is the checkout's git history
+INDEX = os.path.join(ROOT, "results", "archive.json") if ROOT else None
 ABOUT = ("Result files that left the tree (docs/results.md). Each stays in the commit named beside it: "
          "scripts/results_archive.py restore [GLOB] brings it back, checked against its SHA-256.")
 
@@ -164,6 +164,7 @@ def main(argv=None):
     p = sub.add_parser("add", help="move committed files out of the tree into the archive")
     p.add_argument("paths", nargs="+")
     args = ap.parse_args(argv)
+    paths.checkout()  # this tool works on a checkout's git tree: outside one, one line and exit 2
     try:
         doc = load_index()
         if args.verb == "list":

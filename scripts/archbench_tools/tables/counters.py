@@ -18,7 +18,7 @@ import sys
 from archbench_tools import paths
 from archbench_tools.tables import features
 
-CATALOGUE = paths.in_root("benchmarks", "counters.json")
+CATALOGUE = paths.in_root("benchmarks", "counters.json", required=False)
 
 
 class CatalogueError(Exception):
@@ -37,7 +37,7 @@ def load():
     """The catalogue: counters.json's groups ('every' first, then each feature's in the table's
     order, then the rest), its direction, required and renamed, each feature's file joined in.
     CatalogueError when two parts give one counter two directions or one family two lists."""
-    with open(CATALOGUE) as f:
+    with open(CATALOGUE or paths.in_root("benchmarks", "counters.json")) as f:
         shared = json.load(f)
     every = [g for g in shared["groups"] if g["group"] == "every"]
     rest = [g for g in shared["groups"] if g["group"] != "every"]

@@ -35,7 +35,7 @@ import sys
 
 from archbench_tools import paths
 
-FACTS = paths.in_root("results", "reference", "facts", "gpus.json")
+FACTS = paths.in_root("results", "reference", "facts", "gpus.json", required=False)
 MT4G_REPO, MT4G_COMMIT = "github.com/caps-tum/mt4g", "4cc55662a9541a40e91909c61d543c524ae04fcb"
 RRZE_REPO, RRZE_COMMIT = "github.com/RRZE-HPC/gpu-benches", "1038c5d0d0f48cfe9912930d34eb2d8a31b72b9b"
 AIK_REPO, AIK_COMMIT = "github.com/markdewing/AI_kernels", "d916a39bf01685df536f09aa11eadc35758956b9"
@@ -421,7 +421,7 @@ def main(argv=None):
     c.add_argument("readme")
     c.add_argument("--commit", default=CHIPB_COMMIT)
     for p in (m, g, a, c):
-        p.add_argument("--out", default=paths.in_root("results", "reference"))
+        p.add_argument("--out", default=paths.in_root("results", "reference", required=False))
     args = ap.parse_args(argv)
     try:
         if not os.path.isdir(args.out) or not os.access(args.out, os.W_OK):
