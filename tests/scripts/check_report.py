@@ -44,6 +44,16 @@ with tempfile.TemporaryDirectory() as tmp:
                      "generations_release.png"]:
             if want not in text:
                 failures.append(f"index.md lacks {want!r}")
+        # The same report for a browser: its tables and plots as HTML, nothing of a context's text
+        # read as markup.
+        try:
+            import markdown  # noqa: F401
+            page = open(os.path.join(out, "index.html")).read()
+            for want in ("<table>", '<img alt="generations_release.png" src="generations_release.png"', "the GPU's card"):
+                if want not in page:
+                    failures.append(f"index.html lacks {want!r}")
+        except ImportError:
+            pass
         for line in text.splitlines():
             if line.startswith("![") and not os.path.getsize(os.path.join(out, line.split("(")[1].rstrip(")"))) > 1000:
                 failures.append(f"empty plot {line}")
@@ -89,6 +99,16 @@ if not (t.index("| Tlb | 150.0 | 75 % |") < t.index("| MemLatency | 30.0 |") and
     failures.append(f"time table: {t!r}")
 if report.time_lines({"context": {}, "benchmarks": []}):
     failures.append("a run without time accounting got a time table")
+# A context's text is text in the browser too: a GPU name holding markup reaches index.html escaped.
+try:
+    import markdown  # noqa: F401
+    with tempfile.TemporaryDirectory() as tmp:
+        page = report.write_html(f"- GPU: {report.text('<script>alert(1)</script>')}\n", os.path.join(tmp, "index.html"))
+        body = open(page).read()
+        if "<script>" in body or "&lt;script&gt;alert(1)&lt;/script&gt;" not in body:
+            failures.append(f"index.html holds a context's markup: {body[-300:]!r}")
+except ImportError:
+    print("markdown not installed: index.html not checked")
 for f in failures:
     print("FAIL:", f)
 print("ok" if not failures else f"{len(failures)} failure(s)")

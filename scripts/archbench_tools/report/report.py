@@ -5,8 +5,8 @@ plot, and a table of what the suite inferred (the geometry table).
 Usage: report.py [--out DIR] [--reference DIR] FILE...
        report.py --latest RESULTS_DIR      (the newest run of every GPU under RESULTS_DIR)
 
-Writes DIR/index.md (default: a `report` folder next to the first file) with the plots (PNG and
-SVG) beside it. Features a file lacks are skipped quietly; a file that is not archbench JSON is
+Writes DIR/index.md (default: a `report` folder next to the first file) and the same report as
+DIR/index.html for a browser, with the plots (PNG and SVG) beside them. Features a file lacks are skipped quietly; a file that is not archbench JSON is
 named in a one-line error (exit 2).
 """
 import argparse
@@ -438,10 +438,40 @@ def write_report(files, out, reference):
             anchored.add(feature)
             lines += [f'<a id="feature-{feature}"></a>', ""]
         lines += [f"![{p}]({p})", "", CAPTIONS.get(os.path.splitext(p)[0], ""), ""]
+    text_md = "\n".join(lines) + "\n"
     with open(os.path.join(out, "index.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(text_md)
+    write_html(text_md, os.path.join(out, "index.html"))
     print(os.path.join(out, "index.md"))
     return 0
+
+
+HTML_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>archbench report</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.45; }}
+table {{ border-collapse: collapse; margin: 1em 0; }} th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; }}
+th {{ background: #f3f3f3; }} img {{ max-width: 100%; }} code {{ background: #f6f6f6; padding: 0 0.2em; }}
+</style></head>
+<body>
+{body}
+</body></html>
+"""
+
+
+def write_html(text_md, path):
+    """index.html beside index.md, the same report for a browser (the Markdown package's converter;
+    the context's text is escaped in the Markdown already, so it stays text). Without the package, a
+    note: the Markdown report stands."""
+    try:
+        import markdown
+    except ImportError:
+        print("report.py: note: index.html not written: the Python package markdown is not installed "
+              "(pip install markdown; Debian: apt-get install python3-markdown)", file=sys.stderr)
+        return None
+    with open(path, "w") as f:
+        f.write(HTML_PAGE.format(body=markdown.markdown(text_md, extensions=["tables"], output_format="html")))
+    return path
 
 
 if __name__ == "__main__":
