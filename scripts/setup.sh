@@ -19,7 +19,7 @@ for arg in "$@"; do
   esac
 done
 
-# The one list of system packages (README, 'Two commands', names them).
+# The one list of system packages (docs/install.md names them).
 apt_packages=(cmake g++ make python3 python3-pip libbenchmark-dev libgtest-dev nlohmann-json3-dev zlib1g-dev)
 # The method guard's git, the fleet test's single-node Slurm, the dashboard test's headless browser
 # (Debian's chromium; where apt has none, as on Ubuntu, that one test skips and says so).
