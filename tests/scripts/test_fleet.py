@@ -249,6 +249,10 @@ def test_an_odd_board_does_not_set_the_spread_that_would_pass_it(tmp_path):
     # with the other among its peers, each lies inside the band the other widens; both are named.
     pair = spread | {"odd1": math.log(106), "odd2": math.log(106.3)}
     assert fleet_model.odd_boards(pair, {"A": list(pair)}) == {"odd1", "odd2"}
+    # Boards alike to 0.01 % (an exact pipeline rate) and one 0.2 % off: far beyond the band, but no
+    # verdict counts 0.2 % (ODD_BOARD_MIN_PCT), so no board is named for it.
+    exact = {f"b{i}": math.log(100) + 1e-4 * ((i % 5) - 2) for i in range(30)}
+    assert fleet_model.odd_boards(exact | {"tiny": math.log(100.2)}, {"A": list(exact) + ["tiny"]}) == set()
     base, history = compare.load(paths[0]), [compare.load(p) for p in paths[2:6]]
     rows, _ = compare.compare(base, compare.load(odd[0]), history, model=model)
     status = {r["name"]: r["status"] for r in rows}

@@ -262,6 +262,10 @@ def counter_quanta(runs):
 # set how far boards spread: see odd_boards.
 ODD_BOARD_ALPHA = 1e-6
 ODD_BOARDS_MAX = 2
+# A board is odd only where it is also off by this much: half the least effect any verdict counts
+# (compare_stats.MIN_EFFECT_PCT, 2 %). Metrics whose boards read alike to 0.01 % (exact pipeline
+# rates) made boards 0.0 % off "odd" by a t-test alone: names that no verdict could ever need.
+ODD_BOARD_MIN_PCT = 0.5 * min(compare_stats.MIN_EFFECT_PCT.values())
 
 
 def odd_boards(means, by_part):
@@ -271,8 +275,8 @@ def odd_boards(means, by_part):
     host-to-device copies, 6.6 % below 11 boards of its part that spread 0.6 %, read "healthy" on
     the dashboard's front page from a model that held its run, and NOT HEALTHY from one without it.
     The band is far wider than a verdict's (FLEET_ALPHA), so that a healthy board in the tail of
-    many stays in: such a board passes this test with probability 1 - 1e-6. `means`: {board: mean
-    log}; `by_part`: {part: [boards]}."""
+    many stays in: such a board passes this test with probability 1 - 1e-6; and it must be off by
+    ODD_BOARD_MIN_PCT. `means`: {board: mean log}; `by_part`: {part: [boards]}."""
     # Rosner's generalized ESD: the farthest board is taken out ODD_BOARDS_MAX times whatever each
     # test says, and the odd ones are the most taken out whose last one still lay beyond the band.
     # Stopping at the first board inside it let two odd boards mask each other: GPU-260c4f31 and
@@ -298,7 +302,8 @@ def odd_boards(means, by_part):
         centre = _mean([means[b] for b in peers])
         z = abs(means[worst] - centre) / math.sqrt(var * (1 + 1 / len(peers)))
         removed.append(worst)
-        if z > compare_stats.prediction_quantile(df, ODD_BOARD_ALPHA):
+        off_pct = 100 * math.expm1(abs(means[worst] - centre))
+        if z > compare_stats.prediction_quantile(df, ODD_BOARD_ALPHA) and off_pct >= ODD_BOARD_MIN_PCT:
             odd = set(removed)
     return odd
 

@@ -21,6 +21,7 @@ import os
 import statistics
 import sys
 from archbench_tools import paths
+from archbench_tools.plots import plotlib  # noqa: E402
 from archbench_tools.plots.plotlib import family, family_parts, Script, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.dates  # noqa: E402
@@ -178,7 +179,9 @@ def plot_by_release(datasets, args):
         return []
     fig, axes = plt.subplots(4, 3, figsize=(17, 17))
     seen = set()
+    pending = []  # (ax, {GPU: [(x, y)]}, ours): the labels, placed once the axes' limits are final
     for ax, (keys, title, scale, unit) in zip(axes.flat, BY_RELEASE):
+        names, ours_names = {}, set()
         for label, ctx, (q, _mhz) in datasets:
             when = release_of(ctx, facts)
             # A panel of several keys (a measure and its published form) plots the first one present.
@@ -192,7 +195,10 @@ def plot_by_release(datasets, args):
             ax.scatter([when[0]], [q[key] * scale], marker=marker, s=150 if ours else 40, color=colour, zorder=3 if ours else 2,
                        label=source if (source, vendor if not ours else "") not in seen else None, alpha=0.85)
             seen.add((source, vendor if not ours else ""))
-            ax.annotate(when[1], (when[0], q[key] * scale), fontsize=5.5, xytext=(3, 2), textcoords="offset points")
+            names.setdefault(when[1], []).append((when[0], q[key] * scale))
+            if ours:
+                ours_names.add(when[1])
+        pending.append((ax, names, ours_names))
         ax.set_title(title, fontsize=10)
         ax.set_ylabel(unit)
         if not ax.collections:
@@ -209,6 +215,12 @@ def plot_by_release(datasets, args):
         ax.xaxis.set_major_locator(matplotlib.dates.YearLocator(base=2))
         ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%Y"))
         ax.grid(alpha=0.3)
+    # One label per GPU and panel (several sources give one GPU several points), this suite's GPUs
+    # first, then left to right; a label with no free place beside its point is left out.
+    fig.canvas.draw()
+    for ax, names, ours_names in pending:
+        order = sorted(names, key=lambda n: (n not in ours_names, min(x for x, _ in names[n])))
+        plotlib.place_labels(ax, [(*max(names[n], key=lambda p: p[1]), n) for n in order])
     handles = {}
     for ax in axes.flat:
         for h, l in zip(*ax.get_legend_handles_labels()):

@@ -35,9 +35,11 @@ def feature_benchmarks(path, feature):
 
 def readability_problems(fig):
     """What makes a figure unreadable at its size, one line each: a panel with nothing drawn and no
-    text saying why, a legend drawn over data points. Empty when it reads."""
+    text saying why, a legend drawn over data points, labels covering each other. Empty when it reads."""
     problems = []
     fig.canvas.draw()  # legends and texts get their final places
+    for title, a, b in overlapping_labels(fig):
+        problems.append(f"labels '{a}' and '{b}' cover each other in '{title or 'a panel'}'")
     for ax in fig.axes:
         if not ax.get_visible() or not ax.axison:
             continue
@@ -141,6 +143,45 @@ def value_axes(ax, ylabel, legend_size=8, grid="both", from_zero=True, ncol=1, m
         ax.set_ylim(bottom=0)
     ax.grid(True, axis=grid, which="both" if minor_grid else "major", alpha=0.3)
     ax.legend(fontsize=legend_size, ncol=ncol)
+
+
+# Where a point's label may go, in points from the point: right, then above and below it, then left.
+LABEL_OFFSETS = [(3, 2), (3, 9), (3, -7), (3, 16), (3, -14), (3, 23), (3, -21)] + \
+    [(-3 - 5 * k, dy) for k in (6, 10, 14) for dy in (2, 9, -7)]
+
+
+def place_labels(ax, labels, fontsize=5.5):
+    """Labels [(x, y, text)] beside their points without covering each other: each in the first of
+    LABEL_OFFSETS where its box meets no label placed before it (the first ones first); a label
+    with no free place is left out and counted. Returns how many were left out."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    placed, left_out = [], 0
+    for x, y, text in labels:
+        for dx, dy in LABEL_OFFSETS:
+            a = ax.annotate(text, (x, y), fontsize=fontsize, xytext=(dx, dy), textcoords="offset points",
+                            ha="left" if dx > 0 else "right")
+            box = a.get_window_extent(renderer).expanded(1.02, 1.05)
+            if not any(box.overlaps(b) for b in placed):
+                placed.append(box)
+                break
+            a.remove()
+        else:
+            left_out += 1
+    return left_out
+
+
+def overlapping_labels(fig):
+    """Pairs of text labels of one axes that cover each other (readability_problems reports them)."""
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in ax.texts if t.get_visible() and t.get_text()]
+        for i, (ti, bi) in enumerate(boxes):
+            for tj, bj in boxes[i + 1:]:
+                if bi.overlaps(bj):
+                    out.append((ax.get_title(), ti, tj))
+    return out
 
 
 def unit_arg(ap):
