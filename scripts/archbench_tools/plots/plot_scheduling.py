@@ -37,6 +37,7 @@ def load(path):
 
 def plot_icache(datasets, out_dir):
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(13, 4.5))
+    levels_seen = {}  # (level, capacity) -> the confidences of every run that inferred it: one label each
     for label, _, (curves, geometry) in datasets:
         suffix = f" — {label}" if len(datasets) > 1 else ""
         for warps, pts in sorted(curves.items()):
@@ -48,9 +49,11 @@ def plot_icache(datasets, out_dir):
         for warps, levels in geometry.items():
             for i, (cap, conf) in enumerate(levels):
                 if warps == min(geometry):
-                    ax.axvline(cap / 1024, color="grey", linestyle=":", alpha=0.7)
-                    ax.annotate(f"level {i + 1}: {cap / 1024:.0f} KiB (conf. {conf:.2f})", (cap / 1024, 0.2),
-                                rotation=90, fontsize=7, ha="right", va="bottom")
+                    levels_seen.setdefault((i + 1, cap), []).append(conf)
+    for (level, cap), confs in sorted(levels_seen.items()):
+        ax.axvline(cap / 1024, color="grey", linestyle=":", alpha=0.7)
+        ax.annotate(f"level {level}: {cap / 1024:.0f} KiB (conf. {', '.join(f'{c:.2f}' for c in confs)})", (cap / 1024, 0.2),
+                    rotation=90, fontsize=7, ha="right", va="bottom")
     for a in (ax, ax2):
         a.set_xscale("log", base=2)
         a.set_xlabel("loop body, KiB of SASS")
