@@ -165,9 +165,15 @@ def plot_shapes(datasets, out_dir):
     if not rows:
         return []
     cases = list(dict.fromkeys((r["level"], r["variant"]) for _, r in rows))
-    fig, axes = plt.subplots(1, len(cases), figsize=(4.5 * len(cases), 4), squeeze=False)
+    # At most three panels a row: a page (the report's, the dashboard's) shows the figure at its width,
+    # and five panels in one row read at a fifth of it.
+    ncols = min(3, len(cases))
+    nrows = -(-len(cases) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5 * ncols, 4.2 * nrows), squeeze=False)
+    for ax in axes.flat[len(cases):]:
+        ax.set_visible(False)
     for ci, (level, variant) in enumerate(cases):
-        ax = axes[0][ci]
+        ax = axes.flat[ci]
         for label, _, _, shapes in datasets:
             mine = [r for r in shapes if r["level"] == level and r["variant"] == variant]
             all_sms = max((r["sms"] for r in mine), default=0)
@@ -179,15 +185,21 @@ def plot_shapes(datasets, out_dir):
                     ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.1,
                             label=f"{blocks} block(s)/SM" + (f" — {label}" if len(datasets) > 1 else ""))
         ax.set_xscale("log", base=2)
-        ax.set_title(f"{level}: {variant}", fontsize=9)
-        ax.set_xlabel("warps per SM", fontsize=8)
+        ax.set_title(f"{level}: {variant}", fontsize=11)
+        ax.set_xlabel("warps per SM", fontsize=10)
         plain_axis(ax.xaxis)
-        ax.set_ylabel("TB/s", fontsize=8)
+        ax.set_ylabel("TB/s", fontsize=10)
         ax.grid(True, alpha=0.3)
-        ax.tick_params(labelsize=7)
-        ax.legend(fontsize=6)
+        ax.tick_params(labelsize=9)
+    # One legend for every panel (the same blocks per SM in each), under them: inside a panel it
+    # covered the points of one curve or another.
+    handles = {}
+    for ax in axes.flat:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(l, h)
+    fig.legend(handles.values(), handles.keys(), loc="lower center", ncol=min(6, len(handles)), fontsize=9)
     fig.suptitle("Bandwidth vs occupancy (every SM)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.35 / (4.2 * nrows) + 0.04, 1, 1))
     return save(fig, out_dir, "bandwidth_shape")
 
 
