@@ -90,7 +90,7 @@ sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
 say "pip install -r $requirements (pip's output in $log)"
 if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
   pip_cause=$(cause)
-  apt_python=(python3-matplotlib python3-scipy python3-jinja2 python3-numpy python3-markdown)
+  apt_python=(python3-matplotlib python3-scipy python3-jinja2 python3-numpy python3-markdown python3-prometheus-client)
   (( tests )) && apt_python+=(python3-pytest python3-wheel)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)

@@ -416,6 +416,31 @@ def test_accept_healthy_and_a_planted_degradation_of_each_group(tmp_path):
     assert code == 0, out
 
 
+def test_the_verdict_in_prometheus_text_as_a_textfile_collector_reads_it(tmp_path):
+    """accept.py --prometheus: the verdict and each check, parsed back by Prometheus's own client
+    library; a healthy board reads 1 and every check 1, a planted slow DRAM read 0 on that check."""
+    parser = pytest.importorskip("prometheus_client.parser")
+    model = write_accept_fleet(tmp_path)
+    seen = {}
+    for name, scale in (("ok", None), ("slow", {"DRAM read headline": 0.9})):
+        prom = tmp_path / f"{name}.prom"
+        code, out, err = run_accept(candidate(tmp_path, f"{name}.json", scale), "--expected", model, "--prometheus", str(prom))
+        assert code == (0 if scale is None else 1) and prom.exists(), out + err
+        samples = {(s.name, s.labels.get("check", ""), s.labels.get("status", "")): s.value
+                   for family in parser.text_string_to_metric_families(prom.read_text()) for s in family.samples}
+        assert all(s[0].startswith("archbench_accept_") for s in samples)
+        seen[name] = samples
+    ok, slow = seen["ok"], seen["slow"]
+    assert ok[("archbench_accept_healthy", "", "")] == 1 and ok[("archbench_accept_fleet_decided", "", "")] == 1
+    assert ok[("archbench_accept_checks", "", "pass")] == len(accept.CHECKS)
+    assert all(v == 1 for (n, _, _), v in ok.items() if n == "archbench_accept_check_pass")
+    assert slow[("archbench_accept_healthy", "", "")] == 0
+    assert slow[("archbench_accept_check_pass", "DRAM read headline", "")] == 0
+    assert slow[("archbench_accept_check_margin_percent", "DRAM read headline", "")] < 0
+    code, _, err = run_accept(candidate(tmp_path, "x.json"), "--expected", model, "--prometheus", str(tmp_path / "no" / "x.prom"))
+    assert code == 2 and err.count("\n") == 1 and "cannot write" in err, err
+
+
 def test_accept_skips_an_l2_check_whose_chain_does_not_fit_the_l2(tmp_path):
     """A GPU with a 4 MiB L2 (a T4): no chain of its sweep is past the L1 and within an eighth of the
     L2, so the L2 check is skipped with its reason, not judged on a DRAM chain."""

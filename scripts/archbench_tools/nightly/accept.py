@@ -48,6 +48,7 @@ import xml.etree.ElementTree as ET
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.nightly import operators  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.results import roles  # noqa: E402
 
@@ -483,6 +484,9 @@ def main(argv=None):
     ap.add_argument("--links", metavar="MODEL", help="with --node: the links model (default: the committed one of "
                                                       "the GPU's model, fleet_model.py --links)")
     ap.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML")
+    ap.add_argument("--prometheus", metavar="OUT.prom",
+                    help="write the verdict and every check in Prometheus's text format (for a node exporter's "
+                         "textfile collector; docs/acceptance.md)")
     ap.add_argument("--binary", help=argparse.SUPPRESS)
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
@@ -573,6 +577,11 @@ def main(argv=None):
                 junit(per_run + ([(None, link_checks)] if link_checks else []), args.junit)
             except OSError as e:
                 raise compare.InputError(f"{args.junit}: cannot write: {e.strerror or e}")
+        if args.prometheus:
+            try:
+                operators.write_prometheus(per_run, args.prometheus, judgement)
+            except operators.ExportError as e:
+                raise compare.InputError(str(e))
     except compare.InputError as e:
         print(f"accept.py: error: {e}", file=sys.stderr)
         return 2
