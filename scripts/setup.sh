@@ -46,6 +46,23 @@ cause() {
   esac
 }
 
+# A long step (apt, pip) with its output in the log and a line on screen every 20 s, so that a
+# fresh machine's minutes of installing never look like a hang: `logged CMD...` returns CMD's status.
+logged() {
+  "$@" >>"$log" 2>&1 &
+  local pid=$! waited=0 rc
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    if (( waited % 20 == 0 )); then
+      say "... still working ($waited s): $(grep -v '^\s*$' "$log" | tail -n 1 | cut -c1-100)"
+    fi
+  done
+  rc=0
+  wait "$pid" || rc=$?
+  return $rc
+}
+
 if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
   missing=()
   for p in "${apt_packages[@]}"; do
@@ -68,12 +85,12 @@ if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
       sudo=(sudo)
     fi
     say "apt-get install ${missing[*]} (a few minutes; apt's output in $log)"
-    "${sudo[@]}" apt-get update -qq >>"$log" 2>&1 || true
-    if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >>"$log" 2>&1; then
+    logged "${sudo[@]}" apt-get update -qq || true
+    if ! logged "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; then
       required=()
       for p in "${missing[@]}"; do [[ " ${optional_packages[*]} " == *" $p "* ]] || required+=("$p"); done
       if (( ${#required[@]} == ${#missing[@]} )) ||
-         ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${required[@]}" >>"$log" 2>&1; then
+         ! logged "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${required[@]}"; then
         say "error: apt-get could not install ${missing[*]}: $(cause) (all of it in $log)"; exit 2
       fi
       say "note: apt-get has no ${optional_packages[*]}: the dashboard's browser test will skip"
@@ -88,13 +105,13 @@ fi
 # tools' wheels (no apt package has them) go into build/sass-tools, where CMake looks for them.
 sass_tools=(nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
 say "pip install -r $requirements (pip's output in $log)"
-if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
+if ! logged python3 -m pip install -q -r "$requirements"; then
   pip_cause=$(cause)
   apt_python=(python3-matplotlib python3-scipy python3-jinja2 python3-numpy python3-markdown python3-prometheus-client)
   (( tests )) && apt_python+=(python3-pytest python3-wheel)
   if command -v apt-get >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${apt_python[@]}" >>"$log" 2>&1 || true
+    logged "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_python[@]}" || true
   fi
   nvcc_bin=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
   have_sass_tools() {
@@ -105,12 +122,12 @@ if ! python3 -m pip install -q -r "$requirements" >>"$log" 2>&1; then
   # ruptures (nightly's change points) has no apt package: its wheel beside the system's Python too,
   # on apt's numpy and scipy; scripts/archbench_tools/nightly/history.py looks for it there.
   if ! python3 -c "import ruptures" >/dev/null 2>&1 && [ ! -d build/python-extras/ruptures ]; then
-    python3 -m pip install -q --no-deps --target build/python-extras ruptures >>"$log" 2>&1 ||
+    logged python3 -m pip install -q --no-deps --target build/python-extras ruptures ||
       say "note: pip could not install ruptures into build/python-extras: nightly reports no change points (all of it in $log)"
   fi
   if (( tests )) && ! have_sass_tools; then
     # --target installs beside the system's Python, not into it (PEP 668 allows that).
-    python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" >>"$log" 2>&1 ||
+    logged python3 -m pip install -q --upgrade --target build/sass-tools "${sass_tools[@]}" ||
       { say "error: pip could not install ${sass_tools[*]} into build/sass-tools: $(cause) (all of it in $log)"; exit 2; }
   fi
 fi
