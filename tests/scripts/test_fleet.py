@@ -471,11 +471,12 @@ def test_a_verdict_the_fleet_did_not_decide_says_so(tmp_path):
     model too small for a spread (2 boards) says it is learning; neither reads like a fleet verdict."""
     code, out, _ = run_accept(candidate(tmp_path, "alone.json"))
     verdict = out.strip().splitlines()[-1]
-    assert code == 0 and verdict.startswith("Verdict: healthy by specification only (") and "learning: 0 of 5" in verdict
+    assert code == 0 and verdict.startswith("Verdict: healthy by specification only (") and \
+        "learning: 0 boards, 0 of the 4 degrees of freedom a spread between boards needs" in verdict, verdict
     model = write_accept_fleet(tmp_path, boards=2)
     code, out, _ = run_accept(candidate(tmp_path, "young.json"), "--expected", model)
     verdict = out.strip().splitlines()[-1]
-    assert code == 0 and verdict != "Verdict: healthy" and "learning: 2 of 5 boards" in verdict, out
+    assert code == 0 and verdict != "Verdict: healthy" and "learning: 2 boards, 1 of the 4 degrees of freedom" in verdict, out
 
 
 def test_a_fleet_slow_as_a_whole_fails_the_specification_floor(tmp_path):

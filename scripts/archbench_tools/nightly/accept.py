@@ -104,9 +104,9 @@ CHECKS = [
     ("geometry", "read-only cache capacity", "readonly_capacity", None, None),
     ("geometry", "constant cache levels", "constant_levels", None, None),
 ]
-# A fleet model learns a check's spread between boards from this many boards of its method
-# (fleet_model.BOARD_MIN_DF degrees of freedom need about five); until then the verdict says it is learning.
-LEARNING_BOARDS = 5
+# A fleet model learns a check's spread between boards from fleet_model.BOARD_MIN_DF degrees of
+# freedom of its method (boards less parts: five boards of one part, six of two); until then the
+# verdict says how far it has come.
 SPEC_COUNTERS = ("link_peak_bytes_per_second", "peak_flop_per_clk_per_sm", "peak_results_per_clk_per_sm")
 
 
@@ -146,6 +146,7 @@ class Check:
         self.status, self.value, self.expected, self.bound, self.unit, self.basis, self.margin = \
             "skipped", None, None, None, "", "", None
         self.judged_by, self.boards, self.not_applicable, self.other_method = None, None, False, False
+        self.board_df = None
 
     def line(self):
         fmt = (lambda v: "-" if v is None else f"{v:.4g}")
@@ -167,7 +168,7 @@ def _fleet_judgement(c, row, part, how, tol, kind, v):
     """Judges `c` by a fleet-model row; False where the row cannot (its board spread unknown)."""
     parts = row.get("parts") or {}
     expected = parts.get(part, row["median"])
-    c.boards = row.get("boards")
+    c.boards, c.board_df = row.get("boards"), row.get("board_df")
     if how == "value":
         c.expected = c.bound = expected
         c.margin = tol - 100 * abs(v - expected) / abs(expected) if expected else None
@@ -236,7 +237,7 @@ def judge(run, doc, model):
                 c.basis += f"; but below the specification's floor, {100 * peak[0]:.0f} % of {peak[2]}"
             continue
         if row is not None:
-            c.boards = row.get("boards")
+            c.boards, c.board_df = row.get("boards"), row.get("board_df")
         elif model is not None and model.row(name, counter) is not None:
             c.other_method = True  # the model holds this benchmark under another (newer or older) method
         why = "no fleet model" if model is None else (
@@ -267,13 +268,14 @@ def judgement(checks):
 
 
 def learning(checks):
-    """(boards, LEARNING_BOARDS): the fewest boards a check's fleet row rests on, where a check is
-    not yet judged by the fleet; None where every check is."""
+    """(boards, degrees of freedom, fleet_model.BOARD_MIN_DF) of the check with the fewest degrees of
+    freedom between boards, among the checks the fleet does not judge yet; None where it judges all."""
     waiting = [c for c in checks if not c.not_applicable and not c.other_method and
                c.judged_by not in ("fleet", "limit", "run")]
     if not waiting:
         return None
-    return min((c.boards or 0) for c in waiting), LEARNING_BOARDS
+    least = min(waiting, key=lambda c: (c.board_df or 0, c.boards or 0))
+    return least.boards or 0, least.board_df or 0, fleet_model.BOARD_MIN_DF
 
 
 LINK_SPEC_FLOOR = 0.5  # without a links model: a copy reaches at least half the link's computed peak
@@ -357,7 +359,8 @@ def verdict_line(checks):
     if len(applicable) < len(checks):
         count += f"; {len(checks) - len(applicable)} do not apply to this GPU"
     learn = learning(checks)
-    learn_words = f"; learning: {learn[0]} of {learn[1]} boards" if learn else ""
+    learn_words = (f"; learning: {learn[0]} boards, {learn[1]} of the {learn[2]} degrees of freedom a spread "
+                   "between boards needs") if learn else ""
     other = sum(c.other_method for c in applicable)
     if other:
         learn_words += f"; {other} of a method the fleet model does not hold (it holds the newest)"
