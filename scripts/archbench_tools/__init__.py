@@ -31,8 +31,13 @@ def _os_error_in_one_line(kind, value, tb):
     command with one line and exit 2, as bad input does, not a traceback; other errors keep theirs."""
     if not issubclass(kind, OSError):
         return _sys.__excepthook__(kind, value, tb)
-    what = f"{value.filename}: {value.strerror}" if value.filename else \
-        f"cannot write the output: {value.strerror or value}"
+    import errno
+    if value.filename:
+        what = f"{value.filename}: {value.strerror or value}"
+    elif value.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EDQUOT, errno.EFBIG):
+        what = f"cannot write the output: {value.strerror or value}"
+    else:
+        what = str(value.strerror or value)
     try:
         _sys.stderr.write(f"{_os.path.basename(_sys.argv[0])}: error: {what}\n")
         _sys.stderr.flush()
