@@ -201,8 +201,11 @@ def warnings(base, cont):
     for key in ("gpu_name", "gpu_cuda_driver_api_version", "gpu_driver_version"):
         if base.context.get(key) != cont.context.get(key):
             out.append(f"WARNING: {key} differs: '{base.context.get(key)}' vs '{cont.context.get(key)}': "
-                       "the files may not be comparable")
-    if base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
+                       + ("two GPU models: a move here is the models' difference, not a regression (their "
+                          "generations side by side: plot_generations.py)" if key == "gpu_name" else
+                          "the files may not be comparable"))
+    same_model = base.context.get("gpu_name") == cont.context.get("gpu_name")
+    if same_model and base.context.get("gpu_uuid") != cont.context.get("gpu_uuid"):
         parts = [resultfile.board_group(base.context), resultfile.board_group(cont.context)]
         what = [f"{BOARD_FINGERPRINTS[key][0]} differs by {100 * (b / a - 1):+.1f} % ({a:.1f} -> {b:.1f} cycles, {key})"
                 for key, (a, b) in board_steps(base, cont).items()]
