@@ -7,7 +7,9 @@ Metrics, each labelled with the board (gpu_uuid), its GPU model and board part:
   archbench_accept_fleet_decided            1 when the fleet model judged every check that applies
   archbench_accept_checks{status}           how many checks passed, failed, were not judged
   archbench_accept_check_pass{group,check}  1 pass, 0 fail (a check not judged has no sample)
-  archbench_accept_check_value / _bound     the check's value and the bound it was held to, in its unit
+  archbench_accept_check_value / _expected / _bound
+                                            the check's value, what a healthy board reads, and the
+                                            bound the value was held to, in its unit
   archbench_accept_check_margin_percent     how far inside (+) or outside (-) the bound
   archbench_accept_run_timestamp_seconds    when the judged run was measured
 """
@@ -45,6 +47,8 @@ def write_prometheus(per_run, path, judgement):
     counts = Gauge("archbench_accept_checks", "accept.py's checks by status", board + ["status"], registry=registry)
     passed = Gauge("archbench_accept_check_pass", "1 when the check passed, 0 when it failed", check, registry=registry)
     value = Gauge("archbench_accept_check_value", "the check's value, in its unit", check, registry=registry)
+    expected = Gauge("archbench_accept_check_expected", "what a healthy board reads (the fleet's median, or the "
+                     "specification)", check, registry=registry)
     bound = Gauge("archbench_accept_check_bound", "the bound the check's value was held to", check, registry=registry)
     margin = Gauge("archbench_accept_check_margin_percent", "how far inside (+) or outside (-) its bound",
                    check, registry=registry)
@@ -62,7 +66,7 @@ def write_prometheus(per_run, path, judgement):
             labels = who + [c.group, c.what, c.unit or ""]
             if c.status in ("pass", "fail"):
                 passed.labels(*labels).set(1 if c.status == "pass" else 0)
-            for gauge, v in ((value, c.value), (bound, c.bound), (margin, c.margin)):
+            for gauge, v in ((value, c.value), (expected, c.expected), (bound, c.bound), (margin, c.margin)):
                 if isinstance(v, (int, float)):
                     gauge.labels(*labels).set(v)
         t = _timestamp(ctx)
