@@ -78,6 +78,12 @@ for i in 0 1; do
   rc=$?
   set -e
   note "${names[$i]}: exit $rc in $(( $(date +%s) - t )) s (load after: $(load))"
+  # setup.sh keeps apt's and pip's own words in build/setup.log, inside the root: a failed step's
+  # cause comes into this log before the root goes.
+  if grep -q "^setup.sh: error" "$log" && [ -f "$root/home/archbench/build/setup.log" ]; then
+    note "the last 60 lines of build/setup.log:"
+    tail -n 60 "$root/home/archbench/build/setup.log" >> "$log"
+  fi
   # The first command stops at the run without a GPU (exit 2: no CUDA GPU found); the test command must pass.
   [ "$i" -eq 1 ] && [ "$rc" -ne 0 ] && status=1
 done
