@@ -753,3 +753,18 @@ def test_a_checks_metric_is_judged_whatever_group_the_board_is_in(tmp_path):
     assert "GPU-B-0" in (model.row(check, "bytes_per_second")["odd"] or {})
     rows, features = compare.compare(compare.load(paths[-1]), compare.load(paths[0]), [], model=model)
     assert rows[0]["status"] == "regressed" and compare.verdict(features), rows[0]
+
+
+def test_a_stand_in_is_raised_only_where_the_methods_own_boards_clearly_spread_wider():
+    """An earlier method's board spread stands in until the new method has four degrees of freedom;
+    where its own few boards already spread far wider beyond chance (the H100's global-atomics
+    latency: 269-301 cycles on four boards of three parts against the earlier method's 0.22 %), that
+    wider spread is the stand-in; a spread a little wider from so few boards is chance."""
+    def obs(values_by_board):
+        return [(None, b, part, v, None, {}) for (b, part), vs in values_by_board.items() for v in vs]
+    atomics = obs({("b1", "A"): [287.0, 287.2], ("b2", "A"): [287.1], ("b3", "B"): [301.0], ("b4", "B"): [269.1]})
+    sd, df = fleet_model.seen_board_sd(atomics)
+    assert df == 2 and 0.04 < sd < 0.07, (sd, df)
+    assert fleet_model.stand_in_too_narrow((sd, df), [0.0022, 4, "old", 5])
+    near = obs({("b1", "A"): [100.0], ("b2", "A"): [100.3], ("b3", "B"): [100.1], ("b4", "B"): [99.8]})
+    assert not fleet_model.stand_in_too_narrow(fleet_model.seen_board_sd(near), [0.0022, 4, "old", 5])

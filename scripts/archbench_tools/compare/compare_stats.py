@@ -318,7 +318,8 @@ def model_spreads(row, use_part=True):
         notes.append("process")
     if out["board"] is None and before.get("board"):
         out["board"], out["board_df"] = before["board"][0], before["board"][1]
-        notes.append(f"board ({before['board'][3]} boards)")
+        raised = ", raised to what this method's own boards show" if before["board"][4:] == ["seen"] else ""
+        notes.append(f"board ({before['board'][3]} boards{raised})")
     # An earlier method's parts' spread where it saw more part numbers (fleet_model.stand_in).
     if before.get("part") and (out["part"] is None or before["part"][0] > out["part"]):
         out["part"] = before["part"][0]

@@ -308,6 +308,54 @@ def odd_boards(means, by_part):
     return odd
 
 
+def board_variance(logs_by_board, by_part, odd, var_proc, min_df):
+    """The variance between boards (of log values) from the boards' means within their parts, less
+    the process variance a mean still holds; None below `min_df` degrees of freedom."""
+    means = {b: _mean(xs) for b, xs in logs_by_board.items()}
+    var_means, df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])
+    if df_board < max(1, min_df) or var_means is None:
+        return None
+    # A board's mean holds 1/n of the process variance: what is left is the boards'.
+    inside = (var_proc or 0.0) * _mean([1 / len(logs_by_board[b]) for b in means])
+    return max(0.0, var_means - inside)
+
+
+def seen_board_sd(obs):
+    """(sd, df): the spread between boards that a method's own runs already show, from however few
+    degrees of freedom (at least one): too uncertain to be the band, but evidence against a stand-in
+    that is narrower; None below one degree of freedom."""
+    logs_by_board, part_of = defaultdict(list), {}
+    for _, board, part, v, _, _ in obs:
+        logs_by_board[board].append(math.log(v))
+        part_of[board] = part
+    by_part = defaultdict(list)
+    for b in logs_by_board:
+        by_part[part_of[b]].append(b)
+    var_proc, _ = pooled(logs_by_board.values())
+    var = board_variance(logs_by_board, by_part, set(), var_proc, 1)
+    means = {b: _mean(xs) for b, xs in logs_by_board.items()}
+    df = pooled([[means[b] for b in bs] for bs in by_part.values()])[1]
+    return (math.sqrt(var), df) if var is not None else None
+
+
+STAND_IN_F_ALPHA = 0.01  # how sure the method's own boards must be that a stand-in is too narrow
+
+
+def stand_in_too_narrow(seen, board):
+    """True where the spread the method's own boards show, `seen` (sd, df), is larger than the
+    stand-in's `board` ([sd, df, ...]) beyond chance: the F test of the two variances at
+    STAND_IN_F_ALPHA. A few boards' spread is noisy; only a clear excess replaces the stand-in."""
+    (sd, df), (sd_in, df_in) = seen, board[:2]
+    if sd <= sd_in:
+        return False
+    if not sd_in or not df_in:
+        return True
+    stats = compare_stats.scipy_stats()
+    if stats is None:
+        return (sd / sd_in) ** 2 > 10  # without scipy: a tenfold variance
+    return (sd / sd_in) ** 2 > stats.f.ppf(1 - STAND_IN_F_ALPHA, df, df_in)
+
+
 def metric_row(obs, method, counter, how, quantum=None):
     """One row of the model from `obs`: [(run, board, part, value, sample spread, fingerprints)];
     `quantum`: the counter's step where it has one (counter_quanta). Returns (the row up to
@@ -326,12 +374,8 @@ def metric_row(obs, method, counter, how, quantum=None):
     for b, m in means.items():
         by_part[part_of[b]].append(b)
     odd = odd_boards(means, by_part)
-    var_means, df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])
-    var_board = None
-    if df_board >= BOARD_MIN_DF and var_means is not None:
-        # A board's mean holds 1/n of the process variance: what is left is the boards'.
-        inside = (var_proc or 0.0) * _mean([1 / len(logs_by_board[b]) for b in means])
-        var_board = max(0.0, var_means - inside)
+    var_board = board_variance(logs_by_board, by_part, odd, var_proc, BOARD_MIN_DF)
+    df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])[1]
     part_medians = {p: math.exp(statistics.median(means[b] for b in bs)) for p, bs in by_part.items()}
     centres = [math.log(v) for p, v in part_medians.items() if len(by_part[p]) >= 2]
     part_sd = statistics.stdev(centres) if len(centres) >= 2 else None
@@ -360,7 +404,8 @@ def metric_row(obs, method, counter, how, quantum=None):
 def stand_in(row, rows_before):
     """Where the newest method's runs cannot show a spread (process, board or part): the same
     spread of the newest earlier method whose runs can, as {"process": [sd, df, method]},
-    {"board": [sd, df, method, boards]}, {"part": [sd, method]}; None where no earlier method helps. A method change moves
+    {"board": [sd, df, method, boards]} (build raises the sd to what the method's own boards already
+    show, marking it [..., "seen"]), {"part": [sd, method]}; None where no earlier method helps. A method change moves
     what a benchmark reads, rarely how far processes and boards spread it, so until the new
     method has run on enough boards its band is the earlier one's, named as such, never a history
     from a few other boards (compare_stats.model_spreads).
@@ -428,6 +473,12 @@ def build(runs):
         if d["process"] is None or d["board"] is None or d["part"] is None:
             earlier = sorted((m for m in by_method if m != newest), key=lambda m: -order[(name, m)])
             before = stand_in(d, [metric_row(by_method[m], m, counter, how, quantum)[0] for m in earlier])
+            # A stand-in only widens: never narrower than what this method's own few boards show.
+            # The H100's global-atomics latency read 269-301 cycles on four boards of its new
+            # method (two degrees of freedom) while the earlier method's 0.22 % stood in.
+            seen = seen_board_sd(by_method[newest]) if before and before.get("board") else None
+            if seen is not None and stand_in_too_narrow(seen, before["board"]):
+                before["board"] = [_r(seen[0], 3), before["board"][1], before["board"][2], before["board"][3], "seen"]
         metrics.setdefault(name, []).append(row + [before, odd])
     return metrics, runs
 
