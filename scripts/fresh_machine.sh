@@ -10,20 +10,23 @@
 #   --cuda     the toolkit to bind-mount (default /usr/local/cuda)
 #   --log      the log (default results/fresh-machine/<date>-debian<N>-<sha>.log)
 #   --keep     keep the root afterwards (default: removed)
+#   --only first|test  run one of the two commands (default both): the test command alone is what
+#              CI runs on a fresh machine, and it installs what it needs itself
 # Needs debootstrap (apt-get install debootstrap) and a route to deb.debian.org and PyPI. Where the
 # host reaches them through a TLS-intercepting proxy, its CA (/usr/local/share/ca-certificates) and
 # pip's cert setting (/etc/pip.conf) are copied in, as any machine behind that proxy has them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
-release=bookworm cuda=/usr/local/cuda log="" keep=0
+release=bookworm cuda=/usr/local/cuda log="" keep=0 only=both
 while [ $# -gt 0 ]; do
   case "$1" in
     --release) release=$2; shift 2 ;;
     --cuda) cuda=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only) only=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fresh_machine.sh: error: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
@@ -37,6 +40,7 @@ log=${log:-results/fresh-machine/$(date -u +%F)-debian$number-$sha.log}
 mkdir -p "$(dirname "$log")"
 log=$(realpath "$log")
 root=$(mktemp -d /tmp/fresh-debian$number.XXXXXX)
+chmod 755 "$root"  # mktemp's 0700 left / closed to every user but root: munge's postinst (su munge) failed
 cleanup() {
   for m in usr/local/cuda dev/pts dev sys proc; do umount -l "$root/$m" 2>/dev/null || true; done
   (( keep )) || rm -rf --one-file-system "$root"
@@ -68,7 +72,9 @@ mapfile -t commands < <(awk '/^```sh$/ {getline; print}' "$root/home/archbench/R
 [ ${#commands[@]} -eq 2 ] || { echo "fresh_machine.sh: error: the README has no two \`\`\`sh command blocks" >&2; exit 1; }
 names=("README first command" "README test command")
 status=0
-for i in 0 1; do
+case "$only" in both) steps=(0 1) ;; first) steps=(0) ;; test) steps=(1) ;;
+  *) echo "fresh_machine.sh: error: --only $only: first or test" >&2; exit 2 ;; esac
+for i in "${steps[@]}"; do
   note "${names[$i]}: ${commands[$i]}"
   note "load before: $(load)"
   t=$(date +%s)
