@@ -2,6 +2,7 @@
 // architectures the test knows), and FP32/FP64 reach 90 % of the clock-scaled peak.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 

@@ -5,6 +5,7 @@
 // integer dot products, and the inference finds the same numerics twice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>

@@ -1,4 +1,6 @@
 // SASS checks: the bandwidth kernels, each cache operator at every width; the stream and reference kernels.
+#include <algorithm>
+
 #include "sass_common.hpp"
 
 // --- Bandwidth kernels: bandwidth_kernel<Kind, Ld, St, width>

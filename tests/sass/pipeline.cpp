@@ -1,4 +1,6 @@
 // SASS checks: the pipeline kernels, one instruction per step and nothing folded.
+#include <algorithm>
+
 #include "sass_common.hpp"
 
 // --- Pipeline kernels: pipeline_kernel<ops::NAME, ILP, BODY>

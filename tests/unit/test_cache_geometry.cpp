@@ -3,6 +3,7 @@
 // ways, and the replacement check, each recovered exactly from clean, noisy and spiky latencies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <list>
 #include <random>
 #include <unordered_map>

@@ -2,6 +2,7 @@
 // an H100 SXM returned (GH100, CUPTI range profiler, 2026-11-24) and on synthetic ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 

@@ -1,6 +1,7 @@
 // The L2 partition assignment (analysis/l2_sides.hpp) on synthetic atomic latencies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "analysis/l2_sides.hpp"
