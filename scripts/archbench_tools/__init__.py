@@ -45,5 +45,16 @@ def _os_error_in_one_line(kind, value, tb):
         _os._exit(2)  # stdout is not flushed again at exit: it is what failed
 
 
+def _flush_at_exit():
+    """The last write: an output kept in its buffer until exit (Python 3.13 buffers more) fails
+    here, not in a print; the same one line and exit 2 instead of 'Exception ignored on flushing'."""
+    try:
+        _sys.stdout.flush()
+    except OSError as e:
+        _os_error_in_one_line(type(e), e, None)
+
+
 if _run_as_a_command():
+    import atexit as _atexit
     _sys.excepthook = _os_error_in_one_line
+    _atexit.register(_flush_at_exit)
