@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --log) log=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "fresh_machine.sh: error: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
