@@ -309,15 +309,15 @@ def odd_boards(means, by_part):
 
 
 def board_variance(logs_by_board, by_part, odd, var_proc, min_df):
-    """The variance between boards (of log values) from the boards' means within their parts, less
-    the process variance a mean still holds; None below `min_df` degrees of freedom."""
+    """(variance, degrees of freedom) between boards (of log values), from the boards' means within
+    their parts less the process variance a mean still holds; the variance is None below `min_df`."""
     means = {b: _mean(xs) for b, xs in logs_by_board.items()}
     var_means, df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])
     if df_board < max(1, min_df) or var_means is None:
-        return None
+        return None, df_board
     # A board's mean holds 1/n of the process variance: what is left is the boards'.
     inside = (var_proc or 0.0) * _mean([1 / len(logs_by_board[b]) for b in means])
-    return max(0.0, var_means - inside)
+    return max(0.0, var_means - inside), df_board
 
 
 def seen_board_sd(obs):
@@ -332,9 +332,7 @@ def seen_board_sd(obs):
     for b in logs_by_board:
         by_part[part_of[b]].append(b)
     var_proc, _ = pooled(logs_by_board.values())
-    var = board_variance(logs_by_board, by_part, set(), var_proc, 1)
-    means = {b: _mean(xs) for b, xs in logs_by_board.items()}
-    df = pooled([[means[b] for b in bs] for bs in by_part.values()])[1]
+    var, df = board_variance(logs_by_board, by_part, set(), var_proc, 1)
     return (math.sqrt(var), df) if var is not None else None
 
 
@@ -374,8 +372,7 @@ def metric_row(obs, method, counter, how, quantum=None):
     for b, m in means.items():
         by_part[part_of[b]].append(b)
     odd = odd_boards(means, by_part)
-    var_board = board_variance(logs_by_board, by_part, odd, var_proc, BOARD_MIN_DF)
-    df_board = pooled([[means[b] for b in bs if b not in odd] for bs in by_part.values()])[1]
+    var_board, df_board = board_variance(logs_by_board, by_part, odd, var_proc, BOARD_MIN_DF)
     part_medians = {p: math.exp(statistics.median(means[b] for b in bs)) for p, bs in by_part.items()}
     centres = [math.log(v) for p, v in part_medians.items() if len(by_part[p]) >= 2]
     part_sd = statistics.stdev(centres) if len(centres) >= 2 else None
