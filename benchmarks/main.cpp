@@ -23,9 +23,11 @@
 
 #include "archbench/build_info.hpp"
 #include "fixtures/runners/chase_runner.hpp"
+#include "fixtures/runners/hostlink_runner.hpp"
 #include "benchmarks/shell/cli.hpp"
 #include "kernels/shared/cuda_check.hpp"
 #include "fixtures/harness/gpu.hpp"
+#include "fixtures/harness/health.hpp"
 #include "benchmarks/shell/gpu_profile.hpp"
 #include "fixtures/harness/hw_profiler.hpp"
 #include "benchmarks/shell/incremental_json.hpp"
@@ -513,10 +515,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "archbench: --counters: %s\n", status.c_str());
   }
   if (!listing_only(gb_args)) record_placement_and_board(gpu, placement);
+  // The health counters before the first benchmark and after the last (fixtures/harness/health.hpp):
+  // a run that stops early keeps the "before" reading, and accept.py says the run did not finish.
+  std::unique_ptr<HealthWatch> health;
+  if (json_reporter && !listing_only(gb_args) && !gpu.described_only()) {
+    health = std::make_unique<HealthWatch>(gpu.info().uuid);
+    json_reporter->set_context("archbench_health", health->json());
+  }
+  const double health_start_s = seconds_since_process_start();
   watchdog_start(opt.watchdog_s);
   const std::size_t ran =
       json_reporter ? benchmark::RunSpecifiedBenchmarks(json_reporter.get()) : benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (health && ran > 0) {
+    try {
+      json_reporter->set_context("archbench_health",
+                                 health->finish([](const std::function<void()>& probe) { while_host_link_busy(probe); },
+                                                seconds_since_process_start() - health_start_s));
+    } catch (const std::exception& e) {  // a device fault in the last benchmark: the run's entries stand
+      std::fprintf(stderr, "archbench: the health counters' after-reading failed: %s\n", e.what());
+    }
+  }
   if (ran == 0) {
     if (!opt.only_feature.empty()) return kBadInput;  // a child of --isolate: the parent says it once
     return fail("the benchmark filter '" + benchmark::GetBenchmarkFilter() + "' matched no benchmark");

@@ -86,6 +86,7 @@ bool IncrementalJsonReporter::ReportContext(const Context& context) {
   json_.str("");
   const auto doc = nlohmann::ordered_json::parse(opening + "]}", nullptr, /*allow_exceptions=*/false);
   if (!doc.is_discarded() && doc.contains("context")) context_ = doc["context"];
+  for (const auto& [key, value] : own_context_.items()) context_[key] = value;
   last_report_ = Clock::now();
   context_[wall_seconds_key("startup")] = seconds_text(seconds_since_process_start());
   warn_once(write_tail());
@@ -122,6 +123,14 @@ void IncrementalJsonReporter::ReportRuns(const std::vector<Run>& runs) {
   pending_runs_ += with_family_and_axes(json_.str(), timed);
   json_.str("");
   warn_once(write_tail());
+}
+
+void IncrementalJsonReporter::set_context(const std::string& key, nlohmann::ordered_json value) {
+  own_context_[key] = value;
+  if (!context_.empty()) {  // the context has been reported: the file carries it from now on
+    context_[key] = std::move(value);
+    warn_once(write_tail());
+  }
 }
 
 void IncrementalJsonReporter::Finalize() {

@@ -55,6 +55,23 @@ TEST(IncrementalJson, EveryBenchmarkAndFeatureCarriesItsWallTime) {
   EXPECT_EQ(seconds_text(12.345), "12.3");
 }
 
+// archbench's own context entries (the health watch's object): set before the context is
+// reported, the file carries them from its first context on; set after the last benchmark, the
+// file is rewritten with them, its entries kept.
+TEST(IncrementalJson, OwnContextEntriesAreObjectsAndSurviveTheContext) {
+  const std::string path = ::testing::TempDir() + "archbench_own_context.json";
+  IncrementalJsonReporter reporter(path, nullptr);
+  reporter.set_context("archbench_health", {{"counters", {{"x", {{"before", 0}}}}}});
+  reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+  reporter.ReportRuns({run("Launch/end_to_end")});
+  EXPECT_EQ(nlohmann::json::parse(*read_file(path))["context"]["archbench_health"]["counters"]["x"]["before"], 0);
+  reporter.Finalize();
+  reporter.set_context("archbench_health", {{"counters", {{"x", {{"before", 0}, {"after", 2}}}}}});
+  const auto doc = nlohmann::json::parse(*read_file(path));
+  EXPECT_EQ(doc["context"]["archbench_health"]["counters"]["x"]["after"], 2);
+  ASSERT_EQ(doc["benchmarks"].size(), 1u);
+}
+
 // Each entry carries its family and sweep axes beside its name, integers as numbers and anything
 // else as the name writes it, so that no script takes a name apart.
 TEST(IncrementalJson, EveryEntryCarriesItsFamilyAndAxes) {
