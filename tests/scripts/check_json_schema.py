@@ -40,6 +40,7 @@ breakages = {
     "unknown feature": lambda d: d["benchmarks"].append(dict(d["benchmarks"][0], name="Bogus/x")),
     "non-finite counter": lambda d: d["benchmarks"][0].__setitem__("latency_ns", float("nan")),
     "no benchmarks list": lambda d: d.pop("benchmarks"),
+    "health object of another shape": lambda d: d["context"].__setitem__("archbench_health", {"counters": {"x": 3}}),
 }
 with tempfile.TemporaryDirectory() as tmp:
     for what, breakit in breakages.items():
@@ -49,6 +50,11 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(p, "w") as f:
             json.dump(d, f)
         expect(False, f"rejects {what}", run(p))
+    healthy = copy.deepcopy(doc)
+    healthy["context"]["archbench_health"] = json.load(open(os.path.join(data_dir, "health", "fake_nvml_run.json")))
+    p = os.path.join(tmp, "health.json")
+    json.dump(healthy, open(p, "w"))
+    expect(True, "the health watch's object validates", run(p))
     errored = copy.deepcopy(doc)
     errored["benchmarks"][0] = {"name": errored["benchmarks"][0]["name"], "error_occurred": True,
                                 "error_message": "cudaMalloc: out of memory"}

@@ -48,11 +48,13 @@ import xml.etree.ElementTree as ET
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
+from archbench_tools.nightly import health  # noqa: E402
 from archbench_tools.nightly import operators  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.results import roles  # noqa: E402
 
-GROUPS = ("memory", "compute", "clocks and power", "links", "geometry")
+GROUPS = ("memory", "compute", "clocks and power", "links", "geometry", "health")
+HEALTH = "health"  # the health counters' group (nightly/health.py): judged by rules, not by the fleet
 
 
 # (group, what, benchmark key regex, counter, spec): spec gives (floor fraction, peak, its source)
@@ -151,6 +153,8 @@ class Check:
     def line(self):
         fmt = (lambda v: "-" if v is None else f"{v:.4g}")
         mark = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[self.status]
+        if self.group == HEALTH:  # a rule's words, no expected value or limit
+            return f"  {mark}  {self.what:46s} {self.basis}"
         margin = "" if self.margin is None else f" (margin {self.margin:+.2f} %)"
         return (f"  {mark}  {self.what:46s} {fmt(self.value):>10s} {self.unit:20s} expected {fmt(self.expected):>10s}, "
                 f"limit {fmt(self.bound):>10s}{margin}: {self.basis}")
@@ -251,14 +255,46 @@ def judge(run, doc, model):
             c.judged_by = "specification"
         else:
             c.basis = f"{why}, and no specification bounds it: not judged"
+    return out + health_checks(run, doc)
+
+
+def health_checks(run, doc):
+    """The health group (nightly/health.py): each counter's rule; none for a run made before the
+    harness read health counters."""
+    findings = health.judge(run.context, (doc or {}).get("benchmarks", []))
+    out = []
+    for f in findings or []:
+        c = Check(HEALTH, f.what)
+        c.status, c.basis = f.status, f.basis
+        c.value = f.value if isinstance(f.value, (int, float)) else None
+        c.unit = "count" if c.value is not None else ""
+        c.judged_by = "rule" if f.status != "skipped" else None
+        c.not_applicable = f.status == "skipped" and f.basis.startswith("not available")
+        out.append(c)
     return out
+
+
+def performance(checks):
+    """The checks of speed and geometry: every group but health, which the fleet does not judge."""
+    return [c for c in checks if c.group != HEALTH]
+
+
+def health_words(run, checks):
+    """The report's line on the health group: how many of its rules could be read, or that the run
+    has no health counters."""
+    h = [c for c in checks if c.group == HEALTH]
+    if not h:
+        return "health: not recorded in this run (made before the harness read health counters)"
+    na = sum(c.not_applicable for c in h)
+    return (f"health: {sum(c.status != 'skipped' for c in h)} of {len(h)} rules judged"
+            + (f", {na} counter(s) not available on this GPU or driver" if na else ""))
 
 
 def judgement(checks):
     """How much of a verdict the fleet model decided: "fleet" (every applicable check), "partial"
     (some by the fleet, the others by the specification or not at all), "specification" (none by the
-    fleet: a verdict by specification only), "none" (nothing judged)."""
-    applicable = [c for c in checks if not c.not_applicable]
+    fleet: a verdict by specification only), "none" (nothing judged). The health group is the rules'."""
+    applicable = [c for c in performance(checks) if not c.not_applicable]
     by = [c.judged_by for c in applicable]
     if not any(by):
         return "none"
@@ -270,7 +306,7 @@ def judgement(checks):
 def learning(checks):
     """(boards, degrees of freedom, fleet_model.BOARD_MIN_DF) of the check with the fewest degrees of
     freedom between boards, among the checks the fleet does not judge yet; None where it judges all."""
-    waiting = [c for c in checks if not c.not_applicable and not c.other_method and
+    waiting = [c for c in performance(checks) if not c.not_applicable and not c.other_method and
                c.judged_by not in ("fleet", "limit", "run")]
     if not waiting:
         return None
@@ -339,7 +375,8 @@ def group_lines(run, checks, model):
 
 def verdict_line(checks):
     """The verdict's last line. Healthy by the fleet model reads "Verdict: healthy"; a verdict the
-    fleet decided only in part, or not at all, says so and why, so that it never reads the same."""
+    fleet decided only in part, or not at all, says so and why, so that it never reads the same.
+    The health group's failures fail it like any check's; its counts are not the checks' counts."""
     failed = [c for c in checks if c.status == "fail"]
     if failed:
         groups = []
@@ -348,6 +385,7 @@ def verdict_line(checks):
             if bad:
                 groups.append(f"{g} ({'; '.join(bad)})")
         return "Verdict: NOT HEALTHY: " + ", ".join(groups)
+    checks = performance(checks)
     applicable = [c for c in checks if not c.not_applicable]
     judged = sum(c.status == "pass" for c in applicable)
     if not judged:
@@ -386,6 +424,7 @@ def report(run, checks, model):
             lines += [c.line() for c in cs]
     n = {s: sum(c.status == s for c in checks) for s in ("pass", "fail", "skipped")}
     lines.append(f"{n['pass']} passed, {n['fail']} failed, {n['skipped']} skipped")
+    lines.append(health_words(run, checks))
     lines += group_lines(run, checks, model)
     lines.append(verdict_line(checks))
     return lines

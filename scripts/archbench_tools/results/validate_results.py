@@ -52,6 +52,11 @@ def check_file(path, required_features, no_errors):
             problems.append(f"{path}: context gpu_sm_count/gpu_l2_bytes not positive")
     except ValueError:
         problems.append(f"{path}: context gpu_sm_count/gpu_l2_bytes not integers")
+    health = ctx.get("archbench_health")  # fixtures/harness/health.hpp: an object, each counter read or why not
+    if health is not None and not (isinstance(health, dict) and isinstance(health.get("counters"), dict) and all(
+            isinstance(c, dict) and ("not_available" in c or "before" in c) for c in health["counters"].values())):
+        problems.append(f"{path}: context archbench_health is not the health watch's object "
+                        "(counters, each with 'before' or 'not_available')")
     seen = set()
     catalogue, catalogued = counters.patterns(), {}  # once a file; {counter: documented?}
     for b in benches:
