@@ -126,3 +126,14 @@ TEST(HealthWatch, WithoutNvmlEveryCounterSaysSo) {
   EXPECT_TRUE(doc["xid"].contains("not_available"));
   EXPECT_TRUE(doc["pcie_link"].contains("not_available"));
 }
+
+TEST(HealthWatch, ALoadThatFailsKeepsTheCountersAndTheEvents) {
+  hopper_board(0);
+  HealthWatch watch("GPU-fake");
+  post_xid(43);  // a trap's XID: its context is unusable afterwards, and the copies throw
+  const json doc = watch.finish([](const std::function<void()>&) { throw std::runtime_error("cudaErrorLaunchFailure"); },
+                                1.0);
+  EXPECT_EQ(doc["pcie_link"], json({{"not_available", "the host link could not be loaded: cudaErrorLaunchFailure"}}));
+  EXPECT_EQ(doc["xid"]["events"], json::array({43}));
+  EXPECT_EQ(doc["counters"]["ecc_uncorrected_volatile"], json({{"before", 0.0}, {"after", 0.0}}));
+}
