@@ -42,3 +42,36 @@ def test_reframe_passes_a_healthy_run_and_fails_a_planted_slow_dram_read(tmp_pat
     slow.write_text(json.dumps(doc))
     code, out = reframe(tmp_path, str(slow))
     assert code != 0 and "FAILED" in out and "pattern '^Verdict: healthy' not found" in out, out[-3000:]
+
+
+def test_the_fleet_models_bounds_exported_for_operators_match_accepts(tmp_path):
+    """fleet_model.py --export: the bounds per board part are accept.py's own for a board of that part."""
+    from archbench_tools.nightly import accept, operators
+    model = os.path.join(ROOT, "results", "reference", "expected", "nvidia-h200.json.xz")
+    out = tmp_path / "t.json"
+    assert fleet_model.main(["--export", "thresholds", "--expected", model, "--out", str(out)]) == 0
+    t = json.loads(out.read_text())
+    assert t["gpu_name"] == "NVIDIA H200" and operators.UNSEEN_PART in t["parts"]
+    run, doc = accept.load_run(fleet_model.baseline_for("NVIDIA H200"))
+    part = run.context["gpu_board_part_number"]
+    exported = {c["check"]: c for c in t["parts"][part]}
+    for c in accept.judge(run, doc, fleet_model.load_model(model)):
+        if c.bound is not None and c.group != "health":
+            assert exported[c.what]["bound"] == pytest.approx(c.bound), c.what
+    dram = exported["DRAM read headline"]
+    assert dram["direction"] == "at least" and dram["bound"] < dram["expected"]
+    assert exported["L1 line"]["direction"] == "equal"
+    assert "pcie_replays_per_minute" in t["health"]
+    assert fleet_model.main(["--export", "reframe", "--expected", model, "--out", str(out)]) == 0
+    ref = json.loads(out.read_text())["reference"][part]["DRAM read headline"]
+    assert ref[0] == dram["expected"] and ref[1] == pytest.approx(dram["bound"] / dram["expected"] - 1) and ref[2] is None
+    assert fleet_model.main(["--export", "prometheus", "--expected", model, "--out", str(out)]) == 0
+    rules = out.read_text()
+    assert "expr: archbench_accept_healthy == 0" in rules and 'check="DRAM read headline"' in rules
+    yaml = pytest.importorskip("yaml")
+    assert yaml.safe_load(rules)["groups"][0]["rules"][0]["alert"] == "ArchbenchBoardNotHealthy"
+
+
+def test_export_bad_input_is_one_line(capsys):
+    assert fleet_model.main(["--export", "thresholds"]) == 2
+    assert capsys.readouterr().err.strip().startswith("fleet_model.py: error: --export needs")

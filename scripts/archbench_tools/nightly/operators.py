@@ -12,8 +12,15 @@ Metrics, each labelled with the board (gpu_uuid), its GPU model and board part:
                                             bound the value was held to, in its unit
   archbench_accept_check_margin_percent     how far inside (+) or outside (-) the bound
   archbench_accept_run_timestamp_seconds    when the judged run was measured
+
+And the fleet model's bounds as operators' tools read them (fleet_model.py --export): per board
+part, DCGM-style thresholds (JSON), ReFrame references, Prometheus alerting rules.
 """
 import datetime
+import json
+import os
+import re
+import sys
 
 
 class ExportError(Exception):
@@ -74,5 +81,109 @@ def write_prometheus(per_run, path, judgement):
             when.labels(*who).set(t)
     try:
         write_to_textfile(path, registry)
+    except OSError as e:
+        raise ExportError(f"{path}: cannot write: {e.strerror or e}")
+
+
+EXPORTS = ("thresholds", "reframe", "prometheus")
+UNSEEN_PART = "a part the model has not seen"
+
+
+def _group_context(context, group):
+    """`context` as a board of `group` (resultfile.board_group's words) would have it."""
+    from archbench_tools.results import resultfile
+    ctx = dict(context)
+    m = re.match(r"^(.*) on (\d+)-GPU hosts$", group)
+    ctx[resultfile.PART] = m.group(1) if m else group
+    ctx[resultfile.HOST_GPUS] = m.group(2) if m else "1"
+    return ctx
+
+
+def thresholds(model, run, doc, judge):
+    """accept.py's bounds, per board part the fleet model knows and for one it has not seen: each
+    check's benchmark (its role on this GPU model, found in `run`, the model's baseline), what a
+    healthy board reads and the bound it is held to, and the health rules' limits. `judge` is
+    accept.judge; a bound does not depend on the run's own value."""
+    from archbench_tools.nightly import health
+    groups = sorted(g for g in (model.doc.get("parts") or {}) if g != "unknown") + [UNSEEN_PART]
+    out = {"gpu_name": model.doc.get("gpu_name"), "fleet_model": os.path.basename(model.path or ""),
+           "built_from": f"{model.doc.get('runs')} runs of {model.doc.get('boards')} boards",
+           "roles_from": os.path.basename(run.path), "parts": {}}
+    for group in groups:
+        run.context = _group_context(run.context, group)
+        checks = []
+        for c in judge(run, doc, model):
+            if c.group == "health" or c.bound is None:
+                continue
+            checks.append({"group": c.group, "check": c.what, "benchmark": c.name, "counter": c.unit,
+                           "expected": c.expected, "bound": c.bound,
+                           "direction": ("equal" if c.bound == c.expected else
+                                         "at least" if c.bound < c.expected else "at most"),
+                           "judged_by": c.judged_by, "basis": c.basis.split("; but below")[0]})
+        out["parts"][group] = checks
+    out["health"] = {"pcie_replays_per_minute": health.DCGM_PCIE_REPLAYS_PER_MINUTE,
+                     "ecc_corrected_per_run": health.DCGM_SBE_LIMIT, "retired_pages": health.DCGM_RETIRED_PAGES,
+                     "nvlink_crc_per_second": health.DCGM_NVLINK_CRC_PER_SECOND,
+                     "program_xids": sorted(health.PROGRAM_XIDS), "hardware_clock_reasons": sorted(health.HW_REASONS),
+                     "rules": "docs/acceptance.md, Health"}
+    return out
+
+
+def reframe_references(t):
+    """ReFrame's `reference` of each part: {part: {check: [expected, lower, upper, unit]}}, the
+    thresholds as fractions of the reference, as a ReFrame test's performance variables take them."""
+    out = {}
+    for part, checks in t["parts"].items():
+        ref = {}
+        for c in checks:
+            frac = c["bound"] / c["expected"] - 1 if c["expected"] else None
+            ref[c["check"]] = [c["expected"], frac if c["direction"] != "at most" else None,
+                               frac if c["direction"] != "at least" else None, c["counter"]]
+        out[part] = ref
+    return {"gpu_name": t["gpu_name"], "fleet_model": t["fleet_model"], "reference": out}
+
+
+def _quoted(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def prometheus_rules(t):
+    """Prometheus alerting rules (YAML) over accept.py's exposition (write_prometheus): the verdict,
+    and each check's value against its bound for each part, so that an alert names the check."""
+    lines = ["# archbench acceptance alerts for " + str(t["gpu_name"]) + ", from the fleet model " +
+             t["fleet_model"] + " (scripts/fleet_model.py --export prometheus)",
+             "groups:", "  - name: archbench-acceptance", "    rules:",
+             "      - alert: ArchbenchBoardNotHealthy", "        expr: archbench_accept_healthy == 0",
+             "        labels: {severity: critical}",
+             "        annotations: {summary: 'accept.py: {{ $labels.gpu_uuid }} is not healthy'}"]
+    for part, checks in t["parts"].items():
+        if part == UNSEEN_PART:
+            continue
+        for c in checks:
+            if c["direction"] == "equal":  # an exact value (geometry): accept.py's verdict alerts on it
+                continue
+            op = "<" if c["direction"] == "at least" else ">"
+            sel = (f'archbench_accept_check_value{{gpu_model={_quoted(t["gpu_name"])},board_part={_quoted(part)},'
+                   f'check={_quoted(c["check"])}}}')
+            lines += [f"      - alert: ArchbenchCheckOutOfBand",
+                      f"        expr: '{sel} {op} {c['bound']:.6g}'",
+                      f"        labels: {{severity: warning, check: {_quoted(c['check'])}}}",
+                      f"        annotations: {{summary: '{c['check']} {op} {c['bound']:.6g} {c['counter']} "
+                      f"(expected {c['expected']:.6g}, {c['judged_by']})'}}"]
+    return "\n".join(lines) + "\n"
+
+
+def export(kind, model, run, doc, judge, path):
+    """Writes the export `kind` (EXPORTS) to `path` ('-': standard output); ExportError where not."""
+    t = thresholds(model, run, doc, judge)
+    text = (prometheus_rules(t) if kind == "prometheus" else
+            json.dumps(reframe_references(t) if kind == "reframe" else t, indent=1) + "\n")
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path + ".part", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(path + ".part", path)
     except OSError as e:
         raise ExportError(f"{path}: cannot write: {e.strerror or e}")
