@@ -705,7 +705,8 @@ def test_a_group_of_odd_boards_is_named_by_compare_and_accept_not_called_a_regre
     names it (the row's odd boards; odd_boards, sequential, finds a group of one or two boards far
     enough apart: two boards 6 % apart mask each other); compare of such a board
     against another healthy board lists those metrics as the group's, not a regression, and accept
-    names the group; a new board 6 % slower there, which the model has never seen, is a regression."""
+    names the group; a new board 6 % slower there, which the model has never seen, sits with the group
+    and is named as its member; 2 % or 12 % slower, it is a regression."""
     rng = random.Random(9)
     slow_boards, paths = {"GPU-A-0"}, []
     for b in range(12):
@@ -728,13 +729,23 @@ def test_a_group_of_odd_boards_is_named_by_compare_and_accept_not_called_a_regre
     assert "moved as a board group the fleet model names" in compare.verdict_line(rows, features)
     assert any("group: GPU-A-0" in line and "10 metric(s)" in line
                for line in accept.group_lines(slow, [], model))
-    # A board the model has never seen, slow in the same metrics: no group of the model's, a regression.
-    new = write_run(tmp_path / "new.json", "GPU-new", "PART-A",
-                    {n: (c, h, v * (1.06 if int(n.split(":")[1].split("/")[0]) < 10 else 1.0), o)
-                     for n, (c, h, v, o) in {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower", 100.0, {})
-                                             for m in range(40)}.items()}, "2026-12-01T00:00:00+00:00")
-    rows, features = compare.compare(healthy, compare.load(new), [], model=model)
-    assert compare.verdict(features) and not [r for r in rows if r["status"] == "board group"]
+    # A board the model has never seen, slow in the same metrics, sits with the group: named as the
+    # group's by compare and accept (one answer); slow by 2 % there, or by 12 %, it is a regression.
+    def new_board(uuid, slower):
+        return compare.load(write_run(
+            tmp_path / f"{uuid}.json", uuid, "PART-A",
+            {f"Feat/x/point:{m}/manual_time": ("latency_cycles", "lower", 100.0 * (slower if m < 10 else 1.0), {})
+             for m in range(40)}, "2026-12-01T00:00:00+00:00"))
+    sitting = new_board("GPU-new", 1.06)
+    rows, features = compare.compare(healthy, sitting, [], model=model)
+    grouped = [r for r in rows if r["status"] == "board group"]
+    assert not compare.verdict(features) and len(grouped) == 10, features
+    assert "GPU-new, a board the model has not seen, sits with the fleet's odd boards" in grouped[0]["group"]
+    assert any("group: GPU-new a board the fleet model has not seen, sits with its odd boards in 10 metric(s)" in line
+               for line in accept.group_lines(sitting, [], model))
+    for slower in (1.02, 1.12):
+        rows, features = compare.compare(healthy, new_board(f"GPU-new-{slower}", slower), [], model=model)
+        assert compare.verdict(features) and not [r for r in rows if r["status"] == "board group"], slower
 
 
 def test_a_checks_metric_is_judged_whatever_group_the_board_is_in(tmp_path):

@@ -379,21 +379,47 @@ def model_row_sigma(row, same_part=True):
     return math.sqrt(var), spreads["board_df"]
 
 
-def odd_group(model_row, base, cont, against_history=False):
+def sits_with_odd(model_row, part_group, value):
+    """(offset %, words) where a board the model has not seen, reading `value`, sits with the row's
+    odd boards: off its part's median on their side by within half their own offset (the H200's
+    L2-edge writes: two boards 5-6.7 % slow; a new board 5.5 % slow is one of them, one 2 % slow is
+    not). None where it does not, or the row has no odd boards."""
+    odd = model_row.get("odd") or {}
+    centre = (model_row.get("parts") or {}).get(part_group, model_row.get("median"))
+    if not odd or not centre or not value:
+        return None
+    off = 100 * (value / centre - 1)
+    near = [(b, p) for b, p in odd.items() if p * off > 0 and abs(off - p) <= abs(p) / 2]
+    if not near:
+        return None
+    return off, (f"sits with the fleet's odd boards of this metric ({off:+.2f} % from its part; "
+                 + ", ".join(f"{b[:12]} {p:+.2f} %" for b, p in near) + ")")
+
+
+def odd_group(model_row, base, cont, against_history=False, cont_value=None, seen_boards=None):
     """(the % a move between these two boards is expected to be, words) where one of them is among
     the fleet model's odd boards of the metric (fleet_model.odd_boards: beyond the band the other
     boards of its part set, a group of its own, such as the H200's two slow boards at the L2-edge
-    writes); None where neither is. `against_history`: the move is measured from the history's median
-    (compare's look-back reference), not from the baseline's board, whose offset then does not count."""
+    writes), or where the contender, a board the model has not seen, sits with such a group (its
+    value `cont_value`: sits_with_odd; `seen_boards`: the model's boards, None for a model that does
+    not list them); None where neither. `against_history`: the move is measured from the history's
+    median (compare's look-back reference), not from the baseline's board, whose offset then does not
+    count."""
     odd = model_row.get("odd") or {}
     ob = None if against_history else odd.get(base.context.get("gpu_uuid"))
     oc = odd.get(cont.context.get("gpu_uuid"))
+    words = [f"{uuid[:12]} is one of the fleet's odd boards of this metric ({pct:+.2f} % from the other "
+             f"boards of its part)" for uuid, pct in ((base.context.get("gpu_uuid"), ob),
+                                                      (cont.context.get("gpu_uuid"), oc)) if pct is not None]
+    if oc is None and cont_value and seen_boards is not None and cont.context.get("gpu_uuid") not in seen_boards:
+        from archbench_tools.results import resultfile
+        sits = sits_with_odd(model_row, resultfile.board_group(cont.context), cont_value)
+        if sits:
+            oc = sits[0]
+            words.append(f"{cont.context.get('gpu_uuid', '?')[:12]}, a board the model has not seen, {sits[1]}")
     if ob is None and oc is None:
         return None
-    words = "; ".join(f"{uuid[:12]} is one of the fleet's odd boards of this metric ({pct:+.2f} % from the other "
-                      f"boards of its part)" for uuid, pct in ((base.context.get("gpu_uuid"), ob),
-                                                               (cont.context.get("gpu_uuid"), oc)) if pct is not None)
-    return 100 * ((1 + (oc or 0.0) / 100) / (1 + (ob or 0.0) / 100) - 1), words
+    return 100 * ((1 + (oc or 0.0) / 100) / (1 + (ob or 0.0) / 100) - 1), "; ".join(words)
 
 
 def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, model=None):
@@ -409,6 +435,7 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
     # judged whatever group a board is in, as accept.py judges them; a group only names the others.
     from archbench_tools.results import roles
     judged_always = {k for k in roles.resolve(list(cont.values), cont.context).values() if k}
+    seen_boards = set(model.doc["board_ids"]) if model is not None and "board_ids" in getattr(model, "doc", {}) else None
     for name in sorted(set(base.values) & set(cont.values)):
         method = cont.methods.get(name)
         method_moved = method is None or base.methods.get(name) != method
@@ -452,7 +479,8 @@ def compare(base, cont, history=(), alpha=0.05, floor_pct=DEFAULT_FLOOR_PCT, mod
             threshold = MIN_EFFECT_PCT[row["kind"]]
             fleet = model.row(name, counter, method) if model is not None else None
             band, band_words = fleet_band(fleet, base, cont) if fleet else (None, None)
-            group = odd_group(fleet, base, cont, against_history=len(centres) >= 2) \
+            group = odd_group(fleet, base, cont, against_history=len(centres) >= 2, cont_value=mb,
+                              seen_boards=seen_boards) \
                 if fleet and other_node and name not in judged_always else None
             if group is not None:
                 row["group_pct"], row["group"] = group

@@ -528,6 +528,8 @@ def document(gpu_name, metrics, runs):
         "gpu_name": gpu_name,
         "built": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "runs": len(runs), "boards": len(boards), "parts": {p: len(b) for p, b in sorted(parts.items())},
+        # The boards it has seen: compare names a board it has not seen that sits with an odd group.
+        "board_ids": sorted(str(b) for b in boards if b),
         "commits": sorted({str(r.context.get("archbench_git_sha", ""))[:12] for r in runs}),
         "sources": sorted({os.path.basename(r.path) for r in runs}),
         "node": NODE_NOTE,

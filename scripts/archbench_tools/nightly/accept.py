@@ -357,10 +357,22 @@ def judge_links(doc, links):
 
 def group_lines(run, checks, model):
     """Where the board is one of the fleet model's odd boards (a group of its own: the H200's two slow
-    boards at the L2-edge writes), the group named, as compare names it: a check among those metrics
+    boards at the L2-edge writes), or a board the model has not seen that sits with such a group
+    (compare_stats.sits_with_odd), the group named, as compare names it: a check among those metrics
     has judged it above; the others are no check's, and compare lists them as the group's, not judged."""
     board = run.context.get("gpu_uuid")
-    odd = model.odd_of(board) if model is not None and board else []
+    if model is None or not board:
+        return []
+    odd, how = model.odd_of(board), "is one of the fleet model's odd boards of its part"
+    if not odd and board not in set(model.doc.get("board_ids") or [board]):
+        part = resultfile.board_group(run.context)
+        for (name, counter), row in model.rows.items():
+            values = run.values.get(name, {}).get(counter)
+            if row.get("odd") and values and row.get("method") == run.methods.get(name):
+                sits = compare_stats.sits_with_odd(row, part, statistics.median(values))
+                if sits:
+                    odd.append((name, counter, sits[0]))
+        how = "a board the fleet model has not seen, sits with its odd boards"
     if not odd:
         return []
     checked = {c.name for c in checks}
@@ -369,8 +381,7 @@ def group_lines(run, checks, model):
     for name, _, pct in rest:
         families.setdefault("/".join(resultfile.family_of_name(name).split("/")[:2]), []).append(pct)
     words = ", ".join(f"{fam} ({len(p)}, {min(p):+.1f} to {max(p):+.1f} %)" for fam, p in sorted(families.items()))
-    return [f"group: {board[:12]} is one of the fleet model's odd boards of its part in {len(odd)} metric(s)"
-            + (f"; outside the checks: {words}" if rest else "")]
+    return [f"group: {board[:12]} {how} in {len(odd)} metric(s)" + (f"; outside the checks: {words}" if rest else "")]
 
 
 def verdict_line(checks):
