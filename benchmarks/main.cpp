@@ -529,9 +529,14 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   if (health && ran > 0) {
     try {
-      json_reporter->set_context("archbench_health",
-                                 health->finish([](const std::function<void()>& probe) { while_host_link_busy(probe); },
-                                                seconds_since_process_start() - health_start_s));
+      const nlohmann::ordered_json h =
+          health->finish([](const std::function<void()>& probe) { while_host_link_busy(probe); },
+                         seconds_since_process_start() - health_start_s);
+      json_reporter->set_context("archbench_health", h);
+      int read = 0;
+      for (const auto& [name, c] : h["counters"].items()) read += c.contains("after");
+      std::fprintf(stderr, "archbench: health counters: %d of %zu read before and after, %zu XID event(s)\n", read,
+                   h["counters"].size(), h["xid"].contains("events") ? h["xid"]["events"].size() : std::size_t(0));
     } catch (const std::exception& e) {  // a device fault in the last benchmark: the run's entries stand
       std::fprintf(stderr, "archbench: the health counters' after-reading failed: %s\n", e.what());
     }
