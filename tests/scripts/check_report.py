@@ -78,10 +78,13 @@ with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(two, gpu, "sub"))
         json.dump(full, open(os.path.join(two, gpu, "sub", "2026-11-23-full.json"), "w"))
         json.dump(partial, open(os.path.join(two, gpu, "2026-11-30-memlatency.json"), "w"))
-    r = subprocess.run([sys.executable, script, "--latest", two], capture_output=True, text=True)
-    want = [os.path.join(two, g, "report", "2026-11-23-full", "index.md") for g in ("gpu-a", "gpu-b")]
-    if r.returncode != 0 or r.stdout.split() != want:
-        failures.append(f"--latest chose {r.stdout.split()} ({r.returncode}: {r.stderr[-300:]}), want {want}")
+    # (--list: the choice alone, without drawing; the drawing is the --latest run above)
+    r = subprocess.run([sys.executable, script, "--latest", two, "--list"], capture_output=True, text=True)
+    want = [(os.path.join(two, g, "sub", "2026-11-23-full.json"),
+             os.path.join(two, g, "report", "2026-11-23-full", "index.md")) for g in ("gpu-a", "gpu-b")]
+    got = [tuple(line.split("\t")) for line in r.stdout.splitlines()]
+    if r.returncode != 0 or got != want:
+        failures.append(f"--latest chose {got} ({r.returncode}: {r.stderr[-300:]}), want {want}")
     bad = os.path.join(tmp, "bad.json")
     open(bad, "w").write('{"context": {}, "benchm')
     r = subprocess.run([sys.executable, script, "--out", out, bad], capture_output=True, text=True)

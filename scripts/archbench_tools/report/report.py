@@ -240,6 +240,8 @@ def main(argv=None):
     ap.add_argument("files", nargs="*")
     ap.add_argument("--latest", metavar="RESULTS_DIR")
     ap.add_argument("--out")
+    ap.add_argument("--list", action="store_true",
+                    help="with --latest: print the runs it would report, each with its report's folder, and draw nothing")
     ap.add_argument("--reference", default=paths.in_root("results", "reference", required=False),
                     help="folder of published references for the cross-generation plot")
     args = ap.parse_args(argv)
@@ -247,6 +249,8 @@ def main(argv=None):
         ap.error("no input: give FILE... or --latest RESULTS_DIR")
     if args.latest and args.out:
         ap.error("--latest writes each GPU's report in its own folder: drop --out")
+    if args.list and not args.latest:
+        ap.error("--list says which runs --latest would report: give --latest RESULTS_DIR")
     jobs = []  # (files, output folder)
     if args.files:
         files = list(args.files)
@@ -255,6 +259,10 @@ def main(argv=None):
     if args.latest:
         for gpu_dir, f in latest_runs(args.latest):
             jobs.append(([f], os.path.join(gpu_dir, "report", run_stem(f))))
+    if args.list:
+        for files, out in jobs[1 if args.files else 0:]:
+            print(f"{files[0]}\t{os.path.join(out, 'index.md')}")
+        return 0
     for files, out in jobs:
         rc = write_report(files, out, args.reference)
         if rc:
