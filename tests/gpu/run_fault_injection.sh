@@ -4,7 +4,8 @@
 # other feature's results are all in the JSON, which stays valid. Exit 77 without a GPU.
 # The other feature is Launch (16 benchmarks, under a second on an H200; Pipeline/latency, used
 # before, took 8 s of each run), and the watchdog 5 s: every benchmark of both features, and a
-# child's start-up, finish in well under that, so only the hung kernel meets it.
+# child's start-up, finish in well under that, so only the hung kernel meets it. Then the trap once
+# more in a run of its own, for the health watch's XID events.
 set -u
 bin=$1 validator=$2 python=${3:-python3}
 if ! "$bin" --info >/dev/null 2>&1; then
@@ -41,6 +42,17 @@ else:
     assert any(x["name"].startswith("Fault/after_trap") for x in faults), "the sticky error fails the rest of the feature"
 PY
 done
+# The health watch names the trap's XID (a program's: NVIDIA's catalogue lists 13 and 43 for a
+# kernel's trap) in a run that writes its result file itself; where NVML lends no event API it
+# says so instead. On an H100 (driver 580.159.04) the trap gave XID 43.
+ARCHBENCH_FAULT=trap "$bin" --benchmark_filter='^Fault/' --results_dir="$dir/health" >/dev/null 2>"$dir/health.err"
+"$python" - "$dir/health" <<'PY' || failures=$((failures + 1))
+import glob, json, sys
+doc = json.load(open(glob.glob(sys.argv[1] + "/*/*.json")[0]))
+xid = doc["context"]["archbench_health"]["xid"]
+print("health watch after a trap:", xid)
+assert "not_available" in xid or set(xid["events"]) & {13, 31, 43}, "the trap's XID must be named"
+PY
 "$python" "$validator" "$dir/trap.json" "$dir/hang.json" || failures=$((failures + 1))
 echo "$failures failed"
 [ "$failures" -eq 0 ]
