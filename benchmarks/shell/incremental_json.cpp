@@ -2,6 +2,7 @@
 
 #include "benchmarks/shell/supervisor.hpp"
 #include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/primary_metrics.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -50,6 +51,32 @@ std::string family_and_axes(const std::string& function_name, const std::string&
          "\"axes\": " + axes_of(function_name).dump();
 }
 
+std::string declared_fields(const std::string& label, const std::string& separator) {
+  const auto d = parse_label(label);
+  if (!d) return "";
+  nlohmann::ordered_json primary = nlohmann::ordered_json::array();
+  for (const Primary& p : d->primary) {
+    nlohmann::ordered_json one = {{"counter", p.counter}};
+    switch (p.kind) {
+      case Primary::Kind::higher:
+        one["how"] = "higher";
+        break;
+      case Primary::Kind::lower:
+        one["how"] = "lower";
+        break;
+      case Primary::Kind::value:
+        one["how"] = "value";
+        one["tolerance_pct"] = p.tolerance_pct;
+        break;
+    }
+    primary.push_back(one);
+  }
+  std::string out = "," + separator + "\"primary\": " + primary.dump();
+  if (!d->method.empty()) out += "," + separator + "\"method\": " + nlohmann::ordered_json(d->method).dump();
+  if (!d->note.empty()) out += "," + separator + "\"note\": " + nlohmann::ordered_json(d->note).dump();
+  return out;
+}
+
 std::string with_family_and_axes(const std::string& entries, const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
   std::string out;
   std::size_t from = 0;
@@ -62,7 +89,8 @@ std::string with_family_and_axes(const std::string& entries, const std::vector<b
     const std::size_t eol = at + line.size() - 1;
     const std::string indent(at - (entries.rfind('\n', at) + 1), ' ');
     out.append(entries, from, eol - from);
-    out += "\n" + indent + family_and_axes(run.run_name.function_name, "\n" + indent) + ",";
+    out += "\n" + indent + family_and_axes(run.run_name.function_name, "\n" + indent) +
+           declared_fields(run.report_label, "\n" + indent) + ",";
     from = eol;
   }
   out.append(entries, from, std::string::npos);

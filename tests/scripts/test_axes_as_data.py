@@ -38,18 +38,22 @@ def test_older_names_lose_what_google_benchmark_appends():
 
 def test_no_module_takes_a_name_apart():
     """Splitting a benchmark's name is resultfile's alone (one owner of the naming rule)."""
-    pattern = re.compile(r"""\[["']name["']\]\.split\(|name_fields\(|\bname\.split\(["']/["']\)""")
-    offenders = []
-    base = os.path.join(ROOT, "scripts", "archbench_tools")
-    for dirpath, _, files in os.walk(base):
+    offenders = lines_outside_resultfile(r"""\[["']name["']\]\.split\(|name_fields\(|\bname\.split\(["']/["']\)""")
+    assert not offenders, "\n".join(offenders)
+
+
+def lines_outside_resultfile(pattern):
+    """The lines of the tools' modules, resultfile.py aside, that match `pattern`."""
+    rx, offenders = re.compile(pattern), []
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "scripts", "archbench_tools")):
         for f in files:
             path = os.path.join(dirpath, f)
             if not f.endswith(".py") or path.endswith(os.path.join("results", "resultfile.py")):
                 continue
             for i, line in enumerate(open(path, encoding="utf-8"), 1):
-                if pattern.search(line):
+                if rx.search(line):
                     offenders.append(f"{os.path.relpath(path, ROOT)}:{i}: {line.strip()}")
-    assert not offenders, "\n".join(offenders)
+    return offenders
 
 
 def test_fields_that_disagree_with_the_name_are_caught():
@@ -57,3 +61,28 @@ def test_fields_that_disagree_with_the_name_are_caught():
     assert resultfile.fields_match_name(good)
     assert not resultfile.fields_match_name(dict(good, name="Bogus/x"))
     assert not resultfile.fields_match_name(dict(good, axes={"footprint": 8192, "stride": 128}))
+
+
+# A benchmark's declarations travel as data too (issue 86, step 2): "primary", "method" and "note"
+# beside its label; resultfile.declared reads them, and the label of an older file.
+LABELLED = {"name": "Geometry/l1/capacity/carveout:0",
+            "label": "primary=capacity_bytes:5%,hit_cycles:lower | method=3f2a9c1b7e40 | onset | at 240 KiB"}
+FIELDED = dict(LABELLED, primary=[{"counter": "capacity_bytes", "how": "value", "tolerance_pct": 5.0},
+                                  {"counter": "hit_cycles", "how": "lower"}],
+               method="3f2a9c1b7e40", note="onset | at 240 KiB")
+
+
+def test_declarations_from_fields_and_from_labels_agree():
+    want = ([("capacity_bytes", "value", 5.0), ("hit_cycles", "lower", 0.0)], "3f2a9c1b7e40", "onset | at 240 KiB")
+    assert resultfile.declared(LABELLED) == want == resultfile.declared(FIELDED)
+    assert resultfile.declaration_text(want[0]) == "primary=capacity_bytes:5%,hit_cycles:lower"
+    # the fields win: a tool never reads the label of an entry that has them
+    assert resultfile.declared(dict(FIELDED, label="primary=other:higher"))[0] == want[0]
+    assert resultfile.declared({"label": "a note alone"}) == ([], None, "a note alone")
+    assert resultfile.label_note(FIELDED) == "onset; at 240 KiB"
+
+
+def test_no_module_reads_a_label_but_resultfile():
+    """Reading a label's declarations is resultfile.declared's alone (its legacy path)."""
+    offenders = lines_outside_resultfile(r"""startswith\(["']primary=|["']method=|label["']?\)?\.(split|partition)\(["'] \| """)
+    assert not offenders, "\n".join(offenders)

@@ -72,6 +72,28 @@ TEST(IncrementalJson, OwnContextEntriesAreObjectsAndSurviveTheContext) {
   ASSERT_EQ(doc["benchmarks"].size(), 1u);
 }
 
+// Each entry carries what its label declares as fields of its own: no tool parses the label.
+TEST(IncrementalJson, EveryEntryCarriesItsDeclarationsAsFields) {
+  const std::string path = ::testing::TempDir() + "archbench_declared.json";
+  IncrementalJsonReporter reporter(path, nullptr);
+  reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+  auto declared = run("Geometry/l1/capacity/carveout:0");
+  declared.report_label = "primary=capacity_bytes:5%,hit_cycles:lower | method=3f2a9c1b7e40 | onset | at 240 KiB";
+  auto bare = run("Launch/end_to_end");
+  bare.report_label = "a note alone";
+  reporter.ReportRuns({declared});
+  reporter.ReportRuns({bare});
+  reporter.Finalize();
+  const auto doc = nlohmann::json::parse(*read_file(path));
+  const auto& d = doc["benchmarks"][0];
+  EXPECT_EQ(d["primary"], nlohmann::json::parse(R"([{"counter": "capacity_bytes", "how": "value", "tolerance_pct": 5.0},
+                                                    {"counter": "hit_cycles", "how": "lower"}])"));
+  EXPECT_EQ(d["method"], "3f2a9c1b7e40");
+  EXPECT_EQ(d["note"], "onset | at 240 KiB");
+  EXPECT_EQ(d["label"], declared.report_label);  // the label stays, for Google Benchmark's console
+  EXPECT_FALSE(doc["benchmarks"][1].contains("primary"));
+}
+
 // Each entry carries its family and sweep axes beside its name, integers as numbers and anything
 // else as the name writes it, so that no script takes a name apart.
 TEST(IncrementalJson, EveryEntryCarriesItsFamilyAndAxes) {

@@ -16,6 +16,25 @@ TEST(PrimaryMetrics, LabelsSayTheCounterAndItsDirectionOrTolerance) {
   EXPECT_EQ(primary_label({higher("bytes_per_clk_per_sm")}), "primary=bytes_per_clk_per_sm:higher");
 }
 
+TEST(PrimaryMetrics, TheLabelIsReadBackAsItWasWritten) {
+  const PrimaryMetrics written = {lower("latency_cycles"), higher("bytes_per_second"), value("line_bytes", 0),
+                                  value("capacity_bytes", 2.5)};
+  const auto d = parse_label(primary_label(written) + " | method=0123456789ab | a note | with a bar");
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->primary.size(), written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    EXPECT_EQ(d->primary[i].counter, written[i].counter);
+    EXPECT_EQ(d->primary[i].kind, written[i].kind);
+    EXPECT_EQ(d->primary[i].tolerance_pct, written[i].tolerance_pct);
+  }
+  EXPECT_EQ(d->method, "0123456789ab");
+  EXPECT_EQ(d->note, "a note | with a bar");
+  EXPECT_EQ(parse_label("primary=a:lower")->method, "");
+  EXPECT_FALSE(parse_label("a note").has_value());
+  EXPECT_FALSE(parse_label("primary=a:sideways").has_value());
+  EXPECT_FALSE(parse_label("primary=a").has_value());
+}
+
 TEST(PrimaryMetrics, TheLongestMatchingRuleWins) {
   const std::vector<MetricRule> rules = {{"Geometry/", {lower("latency_cycles")}},
                                          {"Geometry/fill/ld.ca", {value("l1_fill_bytes", 0)}},

@@ -122,41 +122,22 @@ class InputError(Exception):
     pass
 
 
-METHOD_PREFIX = "method="
+def parse_label(label):
+    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none
+    (resultfile.declared's legacy path, for a label alone)."""
+    try:
+        primary, _, note = resultfile.declared({"label": label})
+    except resultfile.LabelError as e:
+        raise InputError(str(e))
+    return primary, note
 
 
 def label_method(label):
     """The method identifier in a label ('primary=... | method=3f2a9c1b7e40 | note'), or None."""
-    if not isinstance(label, str):
+    try:
+        return resultfile.declared({"label": label})[1]
+    except resultfile.LabelError:
         return None
-    for part in label.split(" | ")[1:]:
-        if part.startswith(METHOD_PREFIX):
-            return part[len(METHOD_PREFIX):].strip() or None
-    return None
-
-
-def parse_label(label):
-    """'primary=a:lower,b:5% | note' -> ([(a, 'lower', 0), (b, 'value', 5.0)], 'note'); ([], label) if none.
-    The method segment ('| method=...') is not part of the note."""
-    if not isinstance(label, str) or not label.startswith("primary="):
-        return [], label or ""
-    decl, _, note = label.partition(" | ")
-    note = " | ".join(p for p in note.split(" | ") if not p.startswith(METHOD_PREFIX)) if note else note
-    out = []
-    for item in decl[len("primary="):].split(","):
-        counter, _, how = item.strip().rpartition(":")
-        if not counter:
-            raise InputError(f"malformed primary declaration '{decl}'")
-        if how in ("higher", "lower"):
-            out.append((counter, how, 0.0))
-        elif how.endswith("%"):
-            try:
-                out.append((counter, "value", float(how[:-1])))
-            except ValueError:
-                raise InputError(f"malformed tolerance in '{decl}'")
-        else:
-            raise InputError(f"malformed primary declaration '{decl}'")
-    return out, note
 
 
 def legacy_primary(name):
@@ -283,14 +264,14 @@ def load_file(path):
             errors.add(name)
             continue
         try:
-            decl, _ = parse_label(b.get("label", ""))
-        except InputError as e:
+            decl, method, _ = resultfile.declared(b)
+        except resultfile.LabelError as e:
             raise InputError(f"{path}: {name}: {e}")
         if decl:
             declared += 1
         if has_ids:
-            methods[name] = label_method(b.get("label", ""))
-            declarations[name] = b.get("label", "").split(" | ", 1)[0]
+            methods[name] = method
+            declarations[name] = resultfile.declaration_text(decl) if decl else ""
         primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
         entry = values.setdefault(name, {})
         old_name = {new: old for old, new in RENAMED.items()}

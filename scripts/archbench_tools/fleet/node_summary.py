@@ -141,9 +141,10 @@ def load_p2p(path, doc):
                                          "pair": (int(i), int(j)), "link": "?", "model": models.get(i, "?"),
                                          "raw": {}, "values": {}})
         if resultfile.family(b) == "P2P/link":
-            label = b.get("label", "?")
-            note = " | ".join(p for p in label.split(" | ")[1:] if not p.startswith("method=")) \
-                if label.startswith("primary=") else label
+            try:
+                note = resultfile.declared(b)[2]
+            except resultfile.LabelError:
+                note = ""
             pair["link"] = note.split(";")[0] or "?"
         pair_keys = {k for keys in resultfile.PAIR_AXES for k in keys}
         key_name = resultfile.family(b) + "".join(f"/{k}:{v}" for k, v in resultfile.axes(b).items()

@@ -98,7 +98,7 @@ def geometry_rows(doc):
             rows.append((f"{level} line (allocation unit)", value, f"confidence {b['confidence']:.2f}", name))
         elif name == "Geometry/l1/sets_ways":
             value = f"{int(b['ways'])} ways x {int(b['sets'])} sets" if b.get("ways") else \
-                f"not inferred: {resultfile.label_note(b.get('label')) or 'no floor at power-of-two spacings'}"
+                f"not inferred: {resultfile.label_note(b) or 'no floor at power-of-two spacings'}"
             rows.append(("L1 sets and ways", value, f"confidence {b['confidence']:.2f}", name))
         elif name == "Geometry/fill/ld.ca":
             rows.append(("L1 fill from L2 (sector)", f"{int(b['l1_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))

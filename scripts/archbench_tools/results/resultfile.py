@@ -233,11 +233,68 @@ def measured(b):
     return not b.get("error_occurred") and not b.get("skipped")
 
 
-def label_note(label):
-    """The free text of a benchmark's label, without its declarations (`primary=...`, `method=...`),
-    which are the tools' and not the reader's: 'primary=ways:0% | method=925f7f442548 | why' -> 'why'."""
-    parts = [p.strip() for p in str(label or "").split(" | ")]
-    return "; ".join(p for p in parts if p and not p.startswith(("primary=", "method=")))
+class LabelError(ResultError):
+    """A label whose declaration is malformed (one line: what and where)."""
+
+
+METHOD_PREFIX = "method="
+
+
+def _from_label(label):
+    """The legacy path, the one reader of labels: a file written before its entries carried their
+    declarations as fields. 'primary=a:lower,b:5% | method=3f2a9c1b7e40 | note' ->
+    ([(a, 'lower', 0.0), (b, 'value', 5.0)], '3f2a9c1b7e40', 'note'); ([], None, label) where the
+    label declares nothing."""
+    if not isinstance(label, str) or not label.startswith("primary="):
+        return [], None, label if isinstance(label, str) else ""
+    decl, *rest = label.split(" | ")
+    method = next((p[len(METHOD_PREFIX):].strip() or None for p in rest if p.startswith(METHOD_PREFIX)), None)
+    note = " | ".join(p for p in rest if not p.startswith(METHOD_PREFIX))
+    out = []
+    for item in decl[len("primary="):].split(","):
+        counter, _, how = item.strip().rpartition(":")
+        if not counter:
+            raise LabelError(f"malformed primary declaration '{decl}'")
+        if how in ("higher", "lower"):
+            out.append((counter, how, 0.0))
+        elif how.endswith("%"):
+            try:
+                out.append((counter, "value", float(how[:-1])))
+            except ValueError:
+                raise LabelError(f"malformed tolerance in '{decl}'")
+        else:
+            raise LabelError(f"malformed primary declaration '{decl}'")
+    return out, method, note
+
+
+def declaration_text(primary):
+    """The declaration as the harness writes it in a label ('primary=a:lower,b:5%'): a method
+    identifier is made of it (fixtures/harness/method_ids.hpp, method_digest.label_id)."""
+    return "primary=" + ",".join(f"{c}:{how if how != 'value' else f'{tol:g}%'}" for c, how, tol in primary)
+
+
+def declared(b):
+    """What a benchmark entry declares: (primary [(counter, how, tolerance %)], method identifier or
+    None, note). From its own fields ("primary", "method", "note": benchmarks/shell/incremental_json.cpp),
+    else from its label (older files). LabelError where a label's declaration is malformed."""
+    fields = b.get("primary")
+    if isinstance(fields, list):
+        try:
+            primary = [(str(p["counter"]), str(p["how"]), float(p.get("tolerance_pct", 0.0))) for p in fields]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise LabelError(f"malformed primary field {fields!r}")
+        return primary, b.get("method") or None, b.get("note") or ""
+    return _from_label(b.get("label", ""))
+
+
+def label_note(b):
+    """The free text of a benchmark entry's note, without its declarations, which are the tools' and
+    not the reader's: 'primary=ways:0% | method=925f7f442548 | why' -> 'why'."""
+    try:
+        note = declared(b)[2]
+    except LabelError:
+        note = str(b.get("label") or "")
+    return "; ".join(p.strip() for p in note.split(" | ") if p.strip())
 
 
 def slug(text, empty="x"):

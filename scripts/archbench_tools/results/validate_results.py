@@ -98,22 +98,25 @@ def check_file(path, required_features, no_errors):
             problems.append(f"{path}: '{name}': pct_of_peak {pct:.1f} above the physical limit")
         # Since archbench_primary_metrics=label every benchmark declares what compare.py compares.
         if ctx.get("archbench_primary_metrics") == "label":
-            label = b.get("label", "")
-            if not isinstance(label, str) or not label.startswith("primary="):
-                problems.append(f"{path}: '{name}': no primary metric declared in its label")
-            else:
-                for item in label.split(" | ", 1)[0][len("primary="):].split(","):
-                    counter, _, how = item.rpartition(":")
-                    if how not in ("higher", "lower") and not how.endswith("%"):
-                        problems.append(f"{path}: '{name}': malformed primary declaration '{item}'")
-                    elif DIRECTION.get(counter) != ("value" if how.endswith("%") else how):
-                        problems.append(f"{path}: '{name}': primary '{item}' is not the catalogue's direction "
-                                        f"for '{counter}' ({DIRECTION.get(counter, 'none')})")
-                    elif not isinstance(b.get(counter), (int, float)):
-                        problems.append(f"{path}: '{name}': declared primary metric '{counter}' not reported")
-                # Since archbench_method_ids=label the label carries the method identifier too.
-                if ctx.get("archbench_method_ids") == "label" and not re.search(r" \| method=[0-9a-f]{12}( \||$)", label):
-                    problems.append(f"{path}: '{name}': no method identifier in its label")
+            try:
+                primary, method, _ = resultfile.declared(b)
+            except resultfile.LabelError as e:
+                problems.append(f"{path}: '{name}': {e}")
+                primary, method = None, None
+            if primary == []:
+                problems.append(f"{path}: '{name}': no primary metric declared (its fields or its label)")
+            for counter, how, tol in primary or []:
+                item = f"{counter}:{how if how != 'value' else f'{tol:g}%'}"
+                if how not in ("higher", "lower", "value"):
+                    problems.append(f"{path}: '{name}': malformed primary declaration '{item}'")
+                elif DIRECTION.get(counter) != how:
+                    problems.append(f"{path}: '{name}': primary '{item}' is not the catalogue's direction "
+                                    f"for '{counter}' ({DIRECTION.get(counter, 'none')})")
+                elif not isinstance(b.get(counter), (int, float)):
+                    problems.append(f"{path}: '{name}': declared primary metric '{counter}' not reported")
+            # Since archbench_method_ids=label every entry carries its method identifier too.
+            if primary and ctx.get("archbench_method_ids") == "label" and not re.fullmatch(r"[0-9a-f]{12}", method or ""):
+                problems.append(f"{path}: '{name}': no method identifier (its fields or its label)")
         if (feature == "MemLatency" or family == "Pipeline/latency") and b.get("latency_cycles", 0) <= 0:
             problems.append(f"{path}: '{name}': latency_cycles not positive")
     for f in required_features:

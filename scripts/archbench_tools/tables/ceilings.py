@@ -25,8 +25,10 @@ VERSION = 1
 
 
 def _method(b):
-    m = re.search(r"(?:^| \| )method=([0-9a-f]+)", str(b.get("label", "")))
-    return m.group(1) if m else None
+    try:
+        return resultfile.declared(b)[1]
+    except resultfile.LabelError:
+        return None
 
 
 def _number(ctx, key):
