@@ -58,3 +58,8 @@ if _run_as_a_command():
     import atexit as _atexit
     _sys.excepthook = _os_error_in_one_line
     _atexit.register(_flush_at_exit)
+    # Each line written as it is printed, so that a write that fails raises in the print, where the
+    # rule above catches it: Debian 12's Python 3.11.2 flushed a 4.5 KB output held in its buffer
+    # while handling sys.exit(0), dropped the error (no space left on /dev/full) and exited 0.
+    if hasattr(_sys.stdout, "reconfigure"):
+        _sys.stdout.reconfigure(line_buffering=True)
