@@ -202,7 +202,13 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
         context = child_context;
         for (auto it = context.begin(); it != context.end();)
           it = it.key().rfind(archbench::wall_seconds_key(""), 0) == 0 ? context.erase(it) : std::next(it);
+        context.erase("archbench_health");
       }
+      // The health counters over every child: before the first, after the last, every XID event.
+      if (context.is_object() && child_context.is_object() && child_context.contains("archbench_health"))
+        context["archbench_health"] =
+            archbench::merge_health(context.value("archbench_health", nlohmann::ordered_json()),
+                                    child_context["archbench_health"]);
       benchmarks.insert(benchmarks.end(), parts->benchmarks.begin(), parts->benchmarks.end());
     }
     if (context.is_object()) {

@@ -63,7 +63,8 @@ def test_a_clean_run_passes_every_rule():
     (lambda h: h["counters"]["row_remap_failure"].update(before=1, after=1), "row remapping", "fail"),
     (lambda h: h["pcie_link"].update(gen_under_load=4), "PCIe link under load", "fail"),
     (lambda h: h["pcie_link"].update(width_under_load=8), "PCIe link under load", "fail"),
-    # 250 s of run: 8 replays a minute is 33, the most that passes (DCGM's limit)
+    # 250 s of run: 8 replays a minute is 33, the most that passes (DCGM's limit); a run shorter than
+    # a minute counts as one (below)
     (lambda h: h["counters"]["pcie_replays"].update(after=33), "PCIe replays", "pass"),
     (lambda h: h["counters"]["pcie_replays"].update(after=34), "PCIe replays", "fail"),
     (lambda h: h["counters"]["pcie_fatal_errors"].update(after=1), "PCIe fatal errors (AER)", "fail"),
@@ -96,9 +97,28 @@ def test_each_rule(edit, what, expected):
 def test_hardware_clock_reasons_fail_and_software_ones_are_counted():
     h = clean()
     assert status(h, "clock-event reasons", [{"clock_event_reasons": 0x4 | 0x20}]) == "pass"
+    # An aggregate of repetitions averages the masks (36, 36, 4 -> 25.3, read as 0x19): not a sample.
+    assert status(h, "clock-event reasons", [{"clock_event_reasons": 36}, {"clock_event_reasons": 4},
+                                             {"clock_event_reasons": 25.333, "run_type": "aggregate"},
+                                             {"clock_event_reasons": 25, "run_type": "aggregate"}]) == "pass"
     for bit in (0x8, 0x40, 0x80):
         f = findings(h, [{"clock_event_reasons": 0}, {"clock_event_reasons": bit}])["clock-event reasons"]
         assert f.status == "fail" and "in 1" in f.basis
+
+
+def test_a_counter_read_before_and_not_after_fails_and_a_short_run_counts_as_a_minute():
+    h = clean()
+    h["counters"]["ecc_uncorrected_volatile"] = {"not_available": "after the run: NVML: GPU is lost"}
+    f = findings(h)["ECC uncorrectable errors"]
+    assert f.status == "fail" and "GPU is lost" in f.basis
+    short = clean()
+    short["seconds"] = 10.0
+    short["counters"]["pcie_replays"].update(after=short["counters"]["pcie_replays"]["before"] + 2)
+    assert status(short, "PCIe replays") == "pass"  # 2 in 10 s is not 12 a minute
+    trapped = clean()
+    trapped["pcie_link"] = {"not_available": "the host link could not be loaded: unspecified launch failure"}
+    f = findings(trapped)["PCIe link under load"]
+    assert f.status == "skipped" and f.basis.startswith("not read:")  # not "not available on this GPU"
 
 
 def test_unreadable_and_unfinished_are_not_failures():
@@ -126,6 +146,7 @@ def baseline_doc():
 
 
 def test_accept_fails_a_run_whose_health_failed_and_says_which_rule(baseline_doc, tmp_path, capsys):
+    pytest.importorskip("prometheus_client")
     doc = copy.deepcopy(baseline_doc)
     doc["context"]["archbench_health"] = FAKE_RUN
     run = tmp_path / "run.json"
@@ -136,7 +157,7 @@ def test_accept_fails_a_run_whose_health_failed_and_says_which_rule(baseline_doc
     verdict = out.strip().splitlines()[-1]
     assert verdict.startswith("Verdict: NOT HEALTHY: health (XID events; ECC uncorrectable errors; "
                               "NVLink replay errors)"), verdict
-    assert "health: 12 of 13 rules judged, 1 counter(s) not available on this GPU or driver" in out
+    assert "health: 12 of 13 rules judged, 1 rule(s) of counters not available on this GPU or driver" in out
     assert 'classname="health" name="XID events"' in (tmp_path / "a.xml").read_text()
     prom = (tmp_path / "a.prom").read_text()
     assert 'archbench_accept_check_pass{board_part=' in prom and 'group="health"' in prom

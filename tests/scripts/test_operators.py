@@ -75,3 +75,6 @@ def test_the_fleet_models_bounds_exported_for_operators_match_accepts(tmp_path):
 def test_export_bad_input_is_one_line(capsys):
     assert fleet_model.main(["--export", "thresholds"]) == 2
     assert capsys.readouterr().err.strip().startswith("fleet_model.py: error: --export needs")
+    # --out was once taken for --out-dir: without --export it is an error, never the committed folder
+    assert fleet_model.main(["somewhere", "--out", "/tmp/m"]) == 2
+    assert "--out and --run go with --export" in capsys.readouterr().err

@@ -137,3 +137,27 @@ TEST(HealthWatch, ALoadThatFailsKeepsTheCountersAndTheEvents) {
   EXPECT_EQ(doc["xid"]["events"], json::array({43}));
   EXPECT_EQ(doc["counters"]["ecc_uncorrected_volatile"], json({{"before", 0.0}, {"after", 0.0}}));
 }
+
+TEST(HealthWatch, TheChildrenOfAnIsolatedRunMergeIntoOneSpan) {
+  const json first = json::parse(R"({"source": "NVML x", "counters": {
+      "ecc_uncorrected_volatile": {"before": 0, "after": 0}, "pcie_replays": {"before": 1, "after": 2},
+      "retired_pages_pending": {"not_available": "NVML: Not Supported"}},
+      "xid": {"events": [43]}, "pcie_link": {"max_gen": 5}, "seconds": 10.0})");
+  const json second = json::parse(R"({"source": "NVML x", "counters": {
+      "ecc_uncorrected_volatile": {"before": 0, "after": 1}, "pcie_replays": {"before": 2, "after": 5},
+      "retired_pages_pending": {"not_available": "NVML: Not Supported"}},
+      "xid": {"events": [48]}, "pcie_link": {"max_gen": 4}, "seconds": 20.0})");
+  const json m = merge_health(merge_health(json(), first), second);
+  EXPECT_EQ(m["counters"]["ecc_uncorrected_volatile"], json({{"before", 0}, {"after", 1}}));
+  EXPECT_EQ(m["counters"]["pcie_replays"], json({{"before", 1}, {"after", 5}}));
+  EXPECT_TRUE(m["counters"]["retired_pages_pending"].contains("not_available"));
+  EXPECT_EQ(m["xid"]["events"], json::array({43, 48}));
+  EXPECT_EQ(m["pcie_link"]["max_gen"], 4);
+  EXPECT_EQ(m["seconds"], 30.0);
+  json died = second;  // the last child stopped before its "after" reading
+  died["counters"]["pcie_replays"].erase("after");
+  died.erase("seconds");
+  const json d = merge_health(first, died);
+  EXPECT_FALSE(d["counters"]["pcie_replays"].contains("after"));
+  EXPECT_FALSE(d.contains("seconds"));
+}

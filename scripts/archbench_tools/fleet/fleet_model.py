@@ -747,6 +747,8 @@ def main(argv=None):
             counts = ", ".join(f"{key} {fig['n']}" for key, fig in sorted(doc["figures"].items()))
             print(f"{path}: values per figure {counts}, from {len(doc['nodes'])} node(s)")
             return 0
+        if (args.out != "-" or args.run) and not args.export:
+            raise compare.InputError("--out and --run go with --export (the model's folder is --out-dir)")
         if args.export:
             if rest or args.runs:
                 raise compare.InputError(f"unknown option {rest[0]}" if rest else "--export takes no runs (--run RUN)")

@@ -287,7 +287,7 @@ def health_words(run, checks):
         return "health: not recorded in this run (made before the harness read health counters)"
     na = sum(c.not_applicable for c in h)
     return (f"health: {sum(c.status != 'skipped' for c in h)} of {len(h)} rules judged"
-            + (f", {na} counter(s) not available on this GPU or driver" if na else ""))
+            + (f", {na} rule(s) of counters not available on this GPU or driver" if na else ""))
 
 
 def judgement(checks):

@@ -21,6 +21,7 @@ Rules (docs/acceptance.md, "Health"):
 from dataclasses import dataclass
 
 CONTEXT_KEY = "archbench_health"
+UNREADABLE_AFTER = "after the run:"  # fixtures/harness/health.cpp: a counter read before, not after
 
 # DCGM's health-watch limits (dcgm_gpu_hardware_limits.h, DCGM 3-4).
 DCGM_PCIE_REPLAYS_PER_MINUTE = 8  # "the maximum recommended by RM"; DCGM warns above it
@@ -52,6 +53,8 @@ def _delta(counters, name):
     if c is None:
         return None, None, "not read by this run's harness"
     if "not_available" in c:
+        if str(c["not_available"]).startswith(UNREADABLE_AFTER):  # read before the run, not after it
+            return None, None, c["not_available"]
         return None, None, f"not available: {c['not_available']}"
     if "after" not in c:
         return c.get("before"), None, "no reading after the run (it stopped before its end)"
@@ -61,6 +64,9 @@ def _delta(counters, name):
 def _count_rule(counters, what, name, fail_if, rule):
     """A check of one counter's change during the run: fail_if(delta) fails it; `rule` says why."""
     before, after, d = _delta(counters, name)
+    if after is None and str(d).startswith(UNREADABLE_AFTER):
+        return Finding(what, "fail", None, f"{d}: NVML answered before the run and not after it (a GPU that "
+                                            "stopped answering, as one fallen off the bus does), which fails")
     if after is None:
         return Finding(what, "skipped", None, d)
     bad = fail_if(d)
@@ -128,6 +134,8 @@ def judge(context, benchmarks, seconds=None):
     link = h.get("pcie_link")
     if not link:
         out.append(Finding("PCIe link under load", "skipped", None, "no reading after the run (it stopped before its end)"))
+    elif "not_available" in link and str(link["not_available"]).startswith("the host link could not be loaded"):
+        out.append(Finding("PCIe link under load", "skipped", None, f"not read: {link['not_available']}"))
     elif "not_available" in link:
         out.append(Finding("PCIe link under load", "skipped", None, f"not available: {link['not_available']}"))
     else:
@@ -138,8 +146,9 @@ def judge(context, benchmarks, seconds=None):
                            f"maximum gen{link['max_gen']} x{link['max_width']}; below the maximum fails"))
 
     out.append(_count_rule(counters, "PCIe replays", "pcie_replays",
-                           lambda d: d * 60 / seconds > DCGM_PCIE_REPLAYS_PER_MINUTE,
-                           f"more than {DCGM_PCIE_REPLAYS_PER_MINUTE} a minute fails (DCGM's limit)"))
+                           lambda d: d * 60 / max(seconds, 60.0) > DCGM_PCIE_REPLAYS_PER_MINUTE,
+                           f"more than {DCGM_PCIE_REPLAYS_PER_MINUTE} a minute fails (DCGM's limit; a run shorter "
+                           "than a minute counts as one)"))
     out.append(_count_rule(counters, "PCIe fatal errors (AER)", "pcie_fatal_errors", lambda d: d > 0,
                            "a new one fails"))
     out.append(_count_rule(counters, "PCIe non-fatal errors (AER)", "pcie_nonfatal_errors", lambda d: d > 0,
@@ -160,7 +169,9 @@ def clock_reasons(benchmarks):
     seen, count = 0, {}
     for b in benchmarks:
         r = b.get("clock_event_reasons")
-        if r is None:
+        # An iteration's own sample: an aggregate (--benchmark_repetitions) averages the bit masks.
+        if not isinstance(r, (int, float)) or r != int(r) or b.get("run_type") == "aggregate" or \
+                b.get("error_occurred") or b.get("skipped"):
             continue
         r = int(r)
         seen |= r
@@ -175,9 +186,3 @@ def clock_reasons(benchmarks):
     return Finding("clock-event reasons", "fail" if hw else "pass", len(hw),
                    f"{words} benchmark(s); a hardware reason (HW slowdown, thermal, power brake) fails, the "
                    "software power cap and thermal limit are counted")
-
-
-def summary(findings):
-    """'12 of 14 read' for the verdict line."""
-    read = sum(f.status != "skipped" for f in findings)
-    return f"{read} of {len(findings)} read"
