@@ -279,7 +279,7 @@ def performance(checks):
     return [c for c in checks if c.group != HEALTH]
 
 
-def health_words(run, checks):
+def health_words(checks):
     """The report's line on the health group: how many of its rules could be read, or that the run
     has no health counters."""
     h = [c for c in checks if c.group == HEALTH]
@@ -435,7 +435,7 @@ def report(run, checks, model):
             lines += [c.line() for c in cs]
     n = {s: sum(c.status == s for c in checks) for s in ("pass", "fail", "skipped")}
     lines.append(f"{n['pass']} passed, {n['fail']} failed, {n['skipped']} skipped")
-    lines.append(health_words(run, checks))
+    lines.append(health_words(checks))
     lines += group_lines(run, checks, model)
     lines.append(verdict_line(checks))
     return lines
