@@ -242,7 +242,8 @@ int run_isolated(const std::vector<std::string>& args, const std::string& json_p
 // What the features register, from the options (the GPU: Gpu::current()).
 archbench::SuiteConfig suite_config(const archbench::CliOptions& opt, archbench::Placement placement) {
   const double sustained = opt.sustained_seconds > 0 ? opt.sustained_seconds : opt.quick ? 1 : 10;
-  return {archbench::Gpu::current(), opt.quick, opt.dense, sustained, std::move(placement)};
+  const double integrity = opt.integrity_seconds > 0 ? opt.integrity_seconds : opt.quick ? 4 : 30;
+  return {archbench::Gpu::current(), opt.quick, opt.dense, sustained, std::move(placement), integrity};
 }
 
 // --benchmark_list_tests: the names, nothing measured.

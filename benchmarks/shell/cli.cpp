@@ -76,6 +76,12 @@ CliOptions parse_cli(const std::vector<std::string>& argv, const std::function<c
       if (v.empty() || *end != '\0' || !(s >= 1 && s <= 3600) || s != double(int(s)))
         throw CliError("--sustained_seconds='" + v + "' is not a whole number of seconds in 1..3600");
       o.sustained_seconds = s;
+    } else if (take_value(a, "integrity_seconds", v)) {
+      char* end = nullptr;
+      const double s = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(s >= 1 && s <= 86400))
+        throw CliError("--integrity_seconds='" + v + "' is not a number of seconds in 1..86400");
+      o.integrity_seconds = s;
     } else if (take_value(a, "archbench_feature", v)) {
       o.only_feature = v;
     } else if (take_value(a, "skip_feature", v)) {
@@ -123,6 +129,8 @@ std::string usage_text() {
          "  --reference_sm=N    run single-SM measurements on SM N (default: the SM of median L2\n"
          "                      latency, chosen at start-up; or ARCHBENCH_REFERENCE_SM)\n"
          "  --sustained_seconds=S  length of the two sustained-clock runs (Scheduling; default 10, --quick 1)\n"
+         "  --integrity_seconds=S  the integrity screen's time (Integrity, on request:\n"
+         "                      --benchmark_filter=Integrity; default 30, --quick 4; docs/acceptance.md)\n"
          "  --watchdog=S        end the run when one benchmark takes more than S s (default 300, 0: off)\n"
          "  --results_dir=DIR   write JSON to DIR/<gpu-slug>/<YYYY-MM-DD>[-tag].json\n"
          "  --tag=TAG           suffix for the result file name\n"

@@ -2,6 +2,7 @@
 
 #include "benchmarks/shell/supervisor.hpp"
 #include "fixtures/harness/bench_name.hpp"
+#include "fixtures/harness/entry_fields.hpp"
 #include "fixtures/harness/primary_metrics.hpp"
 
 #include <fcntl.h>
@@ -90,7 +91,8 @@ std::string with_family_and_axes(const std::string& entries, const std::vector<b
     const std::string indent(at - (entries.rfind('\n', at) + 1), ' ');
     out.append(entries, from, eol - from);
     out += "\n" + indent + family_and_axes(run.run_name.function_name, "\n" + indent) +
-           declared_fields(run.report_label, "\n" + indent) + ",";
+           declared_fields(run.report_label, "\n" + indent) +
+           take_entry_fields(run.run_name.function_name, "\n" + indent) + ",";
     from = eol;
   }
   out.append(entries, from, std::string::npos);

@@ -2,7 +2,8 @@
 """Runs archbench on every GPU of this node, one process per GPU in parallel, then compares them
 (node_summary.py).
 
-Usage: run_node.py [--binary PATH] [--out DIR] [--gpus N] [--serial] [--threshold PCT] [-- ARCHBENCH_ARGS...]
+Usage: run_node.py [--binary PATH] [--out DIR] [--gpus N] [--serial] [--threshold PCT] [--integrity [SECONDS]]
+                   [-- ARCHBENCH_ARGS...]
 
 Each GPU N writes DIR/<host>/gpu<N>.json (archbench --device=N --skip_feature=P2P,HostLink
 --benchmark_out=...). The features run in parallel on different GPUs do not interfere (each
@@ -14,7 +15,10 @@ P2P feature over every pair of GPUs, alone on the node, into DIR/<host>/p2p.json
 it out; a filter that matches no P2P benchmark skips it). GPUs: --gpus, or as many as nvidia-smi
 lists. Then node_summary.py writes DIR/<host>/node_summary.{md,json}: GPUs against their
 siblings, links against theirs, and the P2P matrices. Exit status: 2 when a GPU's run left no
-result, 1 when node_summary flags a GPU or a link, else 0.
+result, 1 when node_summary flags a GPU or a link, else 0. --integrity screens every GPU's data
+integrity afterwards (the Integrity feature, SECONDS each, default 30; every GPU at once: each screens
+its own memory and SMs) into DIR/<host>/gpu<N>-integrity.json, which `accept.py --node` judges with
+the GPU's run.
 """
 import argparse
 import json
@@ -56,6 +60,8 @@ def main(argv=None):
     ap.add_argument("--serial", action="store_true")
     ap.add_argument("--no-p2p", action="store_true", help="do not run the P2P feature")
     ap.add_argument("--threshold", type=float, default=5.0)
+    ap.add_argument("--integrity", nargs="?", type=float, const=30.0, metavar="SECONDS",
+                    help="screen each GPU's data integrity afterwards, SECONDS each (default 30), all GPUs at once")
     ap.add_argument("archbench_args", nargs="*")
     args = ap.parse_args(argv)
     gpus = args.gpus if args.gpus is not None else gpu_count()
@@ -104,6 +110,18 @@ def main(argv=None):
                     if rc not in (0, 2):
                         print(f"run_node.py: the {feature} run of GPU {n} exited with {rc} and left no result",
                               file=sys.stderr)
+    if args.integrity is not None:
+        if not 1 <= args.integrity <= 86400:
+            print(f"run_node.py: error: --integrity {args.integrity:g}: seconds in 1..86400", file=sys.stderr)
+            return 2
+        screens = [os.path.join(node_dir, f"gpu{n}-integrity.json") for n in range(gpus)]
+        procs = [subprocess.Popen([args.binary, f"--device={n}", "--archbench_feature=Integrity",
+                                   f"--integrity_seconds={args.integrity:g}", f"--benchmark_out={screens[n]}",
+                                   "--benchmark_out_format=json"]) for n in range(gpus)]
+        for n, p in enumerate(procs):
+            if p.wait() != 0 or not benchmarks_in(screens[n]):
+                print(f"run_node.py: the integrity screen of GPU {n} exited with {p.returncode}"
+                      + ("" if benchmarks_in(screens[n]) else " and left no result"), file=sys.stderr)
     if gpus >= 2 and not args.no_p2p:
         # Alone on the node: the pairs share links, so nothing else may run beside them.
         p2p = os.path.join(node_dir, "p2p.json")

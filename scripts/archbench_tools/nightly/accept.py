@@ -49,12 +49,15 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.fleet import fleet_model  # noqa: E402
 from archbench_tools.nightly import health  # noqa: E402
+from archbench_tools.nightly import integrity  # noqa: E402
 from archbench_tools.nightly import operators  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.results import roles  # noqa: E402
 
-GROUPS = ("memory", "compute", "clocks and power", "links", "geometry", "health")
+GROUPS = ("memory", "compute", "clocks and power", "links", "geometry", "health", "integrity")
 HEALTH = "health"  # the health counters' group (nightly/health.py): judged by rules, not by the fleet
+INTEGRITY = "integrity"  # the data-integrity screen's group (nightly/integrity.py): rules too
+RULE_GROUPS = (HEALTH, INTEGRITY)
 
 
 # (group, what, benchmark key regex, counter, spec): spec gives (floor fraction, peak, its source)
@@ -153,7 +156,7 @@ class Check:
     def line(self):
         fmt = (lambda v: "-" if v is None else f"{v:.4g}")
         mark = {"pass": "PASS", "fail": "FAIL", "skipped": "SKIP"}[self.status]
-        if self.group == HEALTH:  # a rule's words, no expected value or limit
+        if self.group in RULE_GROUPS:  # a rule's words, no expected value or limit
             return f"  {mark}  {self.what:46s} {self.basis}"
         margin = "" if self.margin is None else f" (margin {self.margin:+.2f} %)"
         return (f"  {mark}  {self.what:46s} {fmt(self.value):>10s} {self.unit:20s} expected {fmt(self.expected):>10s}, "
@@ -255,7 +258,7 @@ def judge(run, doc, model):
             c.judged_by = "specification"
         else:
             c.basis = f"{why}, and no specification bounds it: not judged"
-    return out + health_checks(run, doc)
+    return out + health_checks(run, doc) + integrity_checks(doc)
 
 
 def health_checks(run, doc):
@@ -274,9 +277,24 @@ def health_checks(run, doc):
     return out
 
 
+def integrity_checks(doc):
+    """The integrity group (nightly/integrity.py): one check per screen; none for a run without the
+    screen."""
+    out = []
+    for f in integrity.judge((doc or {}).get("benchmarks", [])) or []:
+        c = Check(INTEGRITY, f.what)
+        c.status, c.basis, c.value = f.status, f.basis, f.value
+        c.unit = "count" if c.value is not None else ""
+        c.judged_by = "rule" if f.status != "skipped" else None
+        c.not_applicable = f.status == "skipped" and f.basis.startswith("does not apply")
+        out.append(c)
+    return out
+
+
 def performance(checks):
-    """The checks of speed and geometry: every group but health, which the fleet does not judge."""
-    return [c for c in checks if c.group != HEALTH]
+    """The checks of speed and geometry: every group but the rules' (health, integrity), which the
+    fleet does not judge."""
+    return [c for c in checks if c.group not in RULE_GROUPS]
 
 
 def health_words(checks):
@@ -288,6 +306,15 @@ def health_words(checks):
     na = sum(c.not_applicable for c in h)
     return (f"health: {sum(c.status != 'skipped' for c in h)} of {len(h)} rules judged"
             + (f", {na} rule(s) of counters not available on this GPU or driver" if na else ""))
+
+
+def integrity_words(checks):
+    """The report's line on the integrity group: how many screens were judged, or that the run was
+    not screened."""
+    i = [c for c in checks if c.group == INTEGRITY]
+    if not i:
+        return integrity.NOT_SCREENED
+    return f"integrity: {sum(c.status != 'skipped' for c in i)} of {len(i)} screens judged"
 
 
 def judgement(checks):
@@ -396,10 +423,12 @@ def verdict_line(checks):
             if bad:
                 groups.append(f"{g} ({'; '.join(bad)})")
         return "Verdict: NOT HEALTHY: " + ", ".join(groups)
-    checks = performance(checks)
+    every, checks = checks, performance(checks)
     applicable = [c for c in checks if not c.not_applicable]
     judged = sum(c.status == "pass" for c in applicable)
     if not judged:
+        if any(c.group == INTEGRITY and c.status == "pass" for c in every):
+            return "Verdict: no wrong value found (the integrity screen alone: no performance check in this run)"
         return "Verdict: not judged (no check could be)"
     how = judgement(checks)
     n_fleet = sum(c.judged_by == "fleet" for c in applicable)
@@ -436,6 +465,7 @@ def report(run, checks, model):
     n = {s: sum(c.status == s for c in checks) for s in ("pass", "fail", "skipped")}
     lines.append(f"{n['pass']} passed, {n['fail']} failed, {n['skipped']} skipped")
     lines.append(health_words(checks))
+    lines.append(integrity_words(checks))
     lines += group_lines(run, checks, model)
     lines.append(verdict_line(checks))
     return lines
@@ -504,14 +534,16 @@ def node_outlier(per_run):
     return worst
 
 
-def run_short(binary, out_dir):
-    """The short acceptance run: the checks' benchmarks alone, full sweeps' methods. Returns its path."""
+def run_short(binary, out_dir, integrity_seconds=None):
+    """The short acceptance run: the checks' benchmarks alone, full sweeps' methods; with
+    `integrity_seconds`, the integrity screen after them for that long. Returns its path."""
     os.makedirs(out_dir, exist_ok=True)
     before = set(glob.glob(os.path.join(out_dir, "*", "*.json")))
     t0 = time.time()
     names, ctx = listing(binary)
-    r = subprocess.run([binary, f"--benchmark_filter={acceptance_filter(names, ctx)}", f"--results_dir={out_dir}",
-                        "--tag=accept"],
+    wanted = acceptance_filter(names, ctx) + (f"|^{integrity.FEATURE}/" if integrity_seconds else "")
+    screen = [f"--integrity_seconds={integrity_seconds:g}"] if integrity_seconds else []
+    r = subprocess.run([binary, f"--benchmark_filter={wanted}", f"--results_dir={out_dir}", "--tag=accept", *screen],
                        stdout=subprocess.DEVNULL)
     made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
     if r.returncode != 0 or not made:
@@ -540,6 +572,9 @@ def main(argv=None):
     ap.add_argument("--prometheus", metavar="OUT.prom",
                     help="write the verdict and every check in Prometheus's text format (for a node exporter's "
                          "textfile collector; docs/acceptance.md)")
+    ap.add_argument("--integrity", nargs="?", type=float, const=integrity.DEFAULT_SECONDS, metavar="SECONDS",
+                    help="with --run: screen the GPU's data integrity after the checks (DRAM, FFMA, tensor cores, "
+                         f"shared memory, L1; default {integrity.DEFAULT_SECONDS:g} s; docs/acceptance.md)")
     ap.add_argument("--binary", help=argparse.SUPPRESS)
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
@@ -568,10 +603,15 @@ def main(argv=None):
             raise compare.InputError("give one of RUN.json, --node DIR or --run BINARY")
         if args.links and not args.node:
             raise compare.InputError("--links judges a node's links: give --node DIR")
+        if args.integrity is not None and not args.binary:
+            raise compare.InputError("--integrity screens during the acceptance run: give --run BINARY (a result "
+                                     "file's or node's screen, where it holds one, is judged without it)")
+        if args.integrity is not None and not 1 <= args.integrity <= 86400:
+            raise compare.InputError(f"--integrity {args.integrity:g}: the screen's seconds must lie in 1..86400")
         if args.binary:
             if not os.access(args.binary, os.X_OK):
                 raise compare.InputError(f"{args.binary}: not an executable")
-            paths = [run_short(args.binary, args.out)]
+            paths = [run_short(args.binary, args.out, args.integrity)]
         elif args.node:
             if not os.path.isdir(args.node):
                 raise compare.InputError(f"{args.node}: not a folder")
@@ -588,7 +628,8 @@ def main(argv=None):
             run, doc = load_run(p, extra)
             model = model_of(run, args.expected)
             checks = judge(run, doc, model)
-            if all(c.status == "skipped" and c.basis.startswith("not measured in this run") for c in performance(checks)):
+            if all(c.status == "skipped" and c.basis.startswith("not measured in this run") for c in performance(checks)) \
+                    and not any(c.group == INTEGRITY for c in checks):
                 raise compare.InputError(f"{p}: measures none of the acceptance checks (run `accept.py --run BINARY`, "
                                          "or the whole suite)")
             per_run.append((run, checks))
