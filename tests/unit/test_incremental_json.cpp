@@ -5,6 +5,7 @@
 
 #include "benchmarks/shell/incremental_json.hpp"
 #include "benchmarks/shell/supervisor.hpp"
+#include "fixtures/harness/entry_fields.hpp"
 
 using namespace archbench;
 
@@ -92,6 +93,22 @@ TEST(IncrementalJson, EveryEntryCarriesItsDeclarationsAsFields) {
   EXPECT_EQ(d["note"], "onset | at 240 KiB");
   EXPECT_EQ(d["label"], declared.report_label);  // the label stays, for Google Benchmark's console
   EXPECT_FALSE(doc["benchmarks"][1].contains("primary"));
+}
+
+// A benchmark's own structured fields (fixtures/harness/entry_fields.hpp: the integrity screen's
+// mismatches) go into its entry as JSON, once, and into no other entry.
+TEST(IncrementalJson, AnEntryCarriesTheFieldsItsBenchmarkAdded) {
+  const std::string path = ::testing::TempDir() + "archbench_entry_fields.json";
+  IncrementalJsonReporter reporter(path, nullptr);
+  reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+  add_entry_field("Integrity/ffma", "mismatches_found", nlohmann::ordered_json::parse(R"([{"sm": 3, "lane": 7}])"));
+  reporter.ReportRuns({run("Integrity/ffma")});
+  reporter.ReportRuns({run("Integrity/mma")});
+  reporter.Finalize();
+  const auto doc = nlohmann::json::parse(*read_file(path));
+  EXPECT_EQ(doc["benchmarks"][0]["mismatches_found"][0]["sm"], 3);
+  EXPECT_FALSE(doc["benchmarks"][1].contains("mismatches_found"));
+  EXPECT_EQ(take_entry_fields("Integrity/ffma", " "), "");  // taken when its entry was written
 }
 
 // Each entry carries its family and sweep axes beside its name, integers as numbers and anything
