@@ -176,3 +176,13 @@ def test_accept_healthy_run_keeps_its_verdict_and_counts_the_rules(baseline_doc,
     run.write_text(json.dumps(doc))
     assert accept.main([str(run)]) == 0
     assert "health: not recorded in this run" in capsys.readouterr().out
+
+
+def test_a_hardware_reason_at_any_sample_of_a_sustained_load_fails():
+    # Scheduling's sustained-clock runs (accept.py --soak) OR every 100 ms sample's reasons into
+    # clock_event_reasons_any: the 31 committed full runs show 0 (FP32) and the software power cap
+    # and thermal limit (tensor), never a hardware reason.
+    sustained = {"name": "Scheduling/sustained_clock/wgmma_f16/seconds:60", "clock_event_reasons": 0x4}
+    assert status(clean(), "clock-event reasons", [dict(sustained, clock_event_reasons_any=0x24)]) == "pass"
+    f = findings(clean(), [dict(sustained, clock_event_reasons_any=0x80 | 0x4)])["clock-event reasons"]
+    assert f.status == "fail" and "HW power brake in 1" in f.basis

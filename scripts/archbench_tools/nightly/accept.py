@@ -534,15 +534,17 @@ def node_outlier(per_run):
     return worst
 
 
-def run_short(binary, out_dir, integrity_seconds=None):
+def run_short(binary, out_dir, integrity_seconds=None, soak_seconds=None):
     """The short acceptance run: the checks' benchmarks alone, full sweeps' methods; with
-    `integrity_seconds`, the integrity screen after them for that long. Returns its path."""
+    `integrity_seconds`, the integrity screen after them for that long; with `soak_seconds`, the
+    sustained-clock checks' FP32 and tensor loads run that long each. Returns its path."""
     os.makedirs(out_dir, exist_ok=True)
     before = set(glob.glob(os.path.join(out_dir, "*", "*.json")))
     t0 = time.time()
     names, ctx = listing(binary)
     wanted = acceptance_filter(names, ctx) + (f"|^{integrity.FEATURE}/" if integrity_seconds else "")
     screen = [f"--integrity_seconds={integrity_seconds:g}"] if integrity_seconds else []
+    screen += [f"--sustained_seconds={soak_seconds}"] if soak_seconds else []
     r = subprocess.run([binary, f"--benchmark_filter={wanted}", f"--results_dir={out_dir}", "--tag=accept", *screen],
                        stdout=subprocess.DEVNULL)
     made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
@@ -575,6 +577,10 @@ def main(argv=None):
     ap.add_argument("--integrity", nargs="?", type=float, const=integrity.DEFAULT_SECONDS, metavar="SECONDS",
                     help="with --run: screen the GPU's data integrity after the checks (DRAM, FFMA, tensor cores, "
                          f"shared memory, L1; default {integrity.DEFAULT_SECONDS:g} s; docs/acceptance.md)")
+    ap.add_argument("--soak", type=int, metavar="SECONDS",
+                    help="with --run: hold the sustained-clock checks' FP32 and tensor loads SECONDS each (1..3600; "
+                         "default 10): their clock against the fleet's, and a hardware clock-event reason at any "
+                         "100 ms sample of them fails (docs/acceptance.md)")
     ap.add_argument("--binary", help=argparse.SUPPRESS)
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
@@ -606,12 +612,16 @@ def main(argv=None):
         if args.integrity is not None and not args.binary:
             raise compare.InputError("--integrity screens during the acceptance run: give --run BINARY (a result "
                                      "file's or node's screen, where it holds one, is judged without it)")
+        if args.soak is not None and not args.binary:
+            raise compare.InputError("--soak holds the loads of the acceptance run: give --run BINARY")
+        if args.soak is not None and not 1 <= args.soak <= 3600:
+            raise compare.InputError(f"--soak {args.soak}: the seconds of each load must lie in 1..3600")
         if args.integrity is not None and not 1 <= args.integrity <= 86400:
             raise compare.InputError(f"--integrity {args.integrity:g}: the screen's seconds must lie in 1..86400")
         if args.binary:
             if not os.access(args.binary, os.X_OK):
                 raise compare.InputError(f"{args.binary}: not an executable")
-            paths = [run_short(args.binary, args.out, args.integrity)]
+            paths = [run_short(args.binary, args.out, args.integrity, args.soak)]
         elif args.node:
             if not os.path.isdir(args.node):
                 raise compare.InputError(f"{args.node}: not a folder")

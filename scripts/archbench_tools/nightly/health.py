@@ -14,7 +14,8 @@ Rules (docs/acceptance.md, "Health"):
 - PCIe replays above DCGM_PCIE_REPLAYS_PER_MINUTE fail, as does any new fatal or non-fatal AER;
 - any new NVLink replay or recovery error fails, NVLink CRC errors at DCGM_NVLINK_CRC_PER_SECOND or
   more fail (DCGM's health watch: its limits, dcgm_gpu_hardware_limits.h);
-- a hardware clock-event reason (HW slowdown, HW thermal, HW power brake) in any benchmark fails:
+- a hardware clock-event reason (HW slowdown, HW thermal, HW power brake) in any benchmark, or at any
+  sample of a sustained load, fails:
   none of the committed runs of healthy boards shows one (the software power cap and software
   thermal limit are normal under this suite's tensor and DRAM loads, and are only counted).
 """
@@ -165,10 +166,14 @@ def judge(context, benchmarks, seconds=None):
 
 
 def clock_reasons(benchmarks):
-    """The clock-event reasons NVML gave after the run's benchmarks: a hardware reason fails."""
+    """The clock-event reasons NVML gave after the run's benchmarks, and at any sample of a sustained
+    load (`clock_event_reasons_any`: the Scheduling feature's sustained-clock runs, accept.py --soak):
+    a hardware reason fails."""
     seen, count = 0, {}
     for b in benchmarks:
         r = b.get("clock_event_reasons")
+        if isinstance(b.get("clock_event_reasons_any"), (int, float)) and isinstance(r, (int, float)):
+            r = int(r) | int(b["clock_event_reasons_any"])
         # An iteration's own sample: an aggregate (--benchmark_repetitions) averages the bit masks.
         if not isinstance(r, (int, float)) or r != int(r) or b.get("run_type") == "aggregate" or \
                 b.get("error_occurred") or b.get("skipped"):
