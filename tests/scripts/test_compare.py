@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.environ.get("ARCHBENCH_COMPARE", os.path.join(HERE, "..", "..", "scripts", "compare.py"))
 sys.path.insert(0, os.path.dirname(SCRIPT))
 from archbench_tools.compare import compare  # noqa: E402
-from archbench_tools.results import results_archive  # noqa: E402
+from archbench_tools.results import resultfile, results_archive  # noqa: E402
 
 GPU = "NVIDIA H100 80GB HBM3"
 
@@ -104,11 +104,11 @@ def test_every_family_has_a_metric_and_none_is_wall_time():
                 "Scheduling/icache_geometry/ffma", "Geometry/l1/sweep/c", "Geometry/l1/capacity/carveout:0",
                 "Geometry/l2/capacity", "Geometry/l2/sm_map", "P2P/copy/src:0", "P2P/latency/gpu:0", "P2P/link/gpu:0"]
     for name in families:
-        metrics = compare.legacy_primary(name)
+        metrics = resultfile.legacy_primary(name)
         assert metrics, name
         assert all(m[0] != "real_time" for m in metrics), name
-    assert compare.legacy_primary("TensorCore/wgmma/throughput/f16")[0][:2] == ("flop_per_clk_per_sm", "higher")
-    assert compare.legacy_primary("Atomics/latency/global/x")[0][:2] == ("latency_cycles", "lower")
+    assert resultfile.legacy_primary("TensorCore/wgmma/throughput/f16")[0][:2] == ("flop_per_clk_per_sm", "higher")
+    assert resultfile.legacy_primary("Atomics/latency/global/x")[0][:2] == ("latency_cycles", "lower")
     assert compare.metric_kind("latency_cycles") == "cycles" and compare.metric_kind("cycles_per_access") == "cycles"
     assert compare.metric_kind("bytes_per_clk_per_sm") == "per_clk"
     assert compare.metric_kind("bytes_per_second") == "bytes_per_second"

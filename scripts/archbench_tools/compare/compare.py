@@ -7,7 +7,7 @@ Usage: compare.py [--history FILE_OR_DIR ...] [--markdown] [--table FILE.csv] [-
 What is compared (docs/regression.md has the whole rule):
 - Each benchmark's *declared* primary metrics, read from its JSON label
   (`primary=latency_cycles:lower`, `primary=capacity_bytes:5%`). Files written before the
-  declaration existed fall back to LEGACY_RULES. Wall time is never a metric.
+  declaration existed fall back to resultfile.LEGACY_RULES. Wall time is never a metric.
 - A measured metric (higher/lower) changes when its relative change is at least the minimum
   effect of its kind (MIN_EFFECT_PCT, by the counter's unit) and, where the noise is known,
   significant after Benjamini-Hochberg control of the false-discovery rate over all benchmarks
@@ -70,52 +70,6 @@ from archbench_tools.compare.compare_stats import (BAND_SIGMAS, BOARD_FINGERPRIN
                            feature_shifts, lookback, metric_kind, neighbour_steps, noise_history, sample_sigma_pct,
                            sign_test_p, transition_step_pct, verdict, welch_p)
 
-# For result files written before benchmarks declared their metrics (no primary= label).
-LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest prefix wins
-    ("MemLatency/", [("latency_cycles", "lower", 0)]),
-    ("Pipeline/latency/", [("latency_cycles", "lower", 0)]),
-    ("Pipeline/throughput/", [("inst_per_clk_per_sm", "higher", 0)]),
-    ("Bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
-    ("Atomics/", [("atomics_per_clk", "higher", 0)]),
-    ("Atomics/latency/", [("latency_cycles", "lower", 0)]),
-    ("SmemBanks/latency/", [("latency_cycles", "lower", 0)]),
-    ("SmemBanks/throughput/", [("cycles_per_access", "lower", 0)]),
-    ("SmemBanks/geometry", [("banks", "value", 0), ("bank_width_bytes", "value", 0)]),
-    ("Dsm/latency/", [("remote_cycles", "lower", 0)]),
-    ("Dsm/bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
-    ("Tlb/latency/", [("latency_cycles", "lower", 0)]),
-    ("Tlb/geometry/", [("levels", "value", 0), ("page_size_bytes", "value", 0)]),
-    ("TensorCore/", [("flop_per_clk_per_sm", "higher", 0)]),
-    ("TensorCore/mma_sync/latency/", [("latency_cycles", "lower", 0)]),
-    ("TensorCore/wgmma/latency/", [("latency_cycles", "lower", 0)]),
-    ("TensorCore/cublas/", [("flops", "higher", 0)]),
-    ("Scheduling/timeline/", [("coresident_blocks_per_sm", "value", 0)]),
-    ("Scheduling/warp_schedulers/", [("schedulers", "value", 0)]),
-    ("Scheduling/sustained_clock/", [("sm_clock_sustained_mhz", "higher", 0)]),
-    ("Scheduling/icache/", [("cycles_per_instruction", "lower", 0)]),
-    ("Scheduling/icache_geometry/", [("level1_capacity_bytes", "value", 10)]),
-    ("Geometry/", [("latency_cycles", "lower", 0)]),
-    ("Geometry/l1/capacity/", [("capacity_bytes", "value", 5)]),
-    ("Geometry/l1/line", [("line_bytes", "value", 0)]),
-    ("Geometry/l1/sets_ways", [("sets", "value", 0), ("ways", "value", 0)]),
-    ("Geometry/fill/ld.ca", [("l1_fill_bytes", "value", 0), ("l2_fill_bytes", "value", 0)]),
-    ("Geometry/fill/ld.cg", [("l2_fill_bytes", "value", 0)]),
-    ("Geometry/fill/ld.ca/stride:", [("latency_cycles", "lower", 0)]),
-    ("Geometry/fill/ld.cg/stride:", [("latency_cycles", "lower", 0)]),
-    ("Geometry/l2/capacity", [("capacity_bytes", "value", 5), ("near_partition_bytes", "value", 10)]),
-    ("Geometry/l2/line", [("line_bytes", "value", 0)]),
-    ("Geometry/l2/sm_map", [("near_median_cycles", "lower", 0), ("far_median_cycles", "lower", 0)]),
-    ("Geometry/readonly/capacity", [("capacity_bytes", "value", 5)]),
-    ("Geometry/readonly/shares_l1", [("shares_storage", "value", 0)]),
-    ("Geometry/constant/capacity", [("levels", "value", 0)]),
-    ("P2P/", [("gpus", "value", 0)]),
-    ("P2P/link/", [("link_peak_bytes_per_second", "value", 0)]),
-    ("P2P/copy/", [("bytes_per_second", "higher", 0)]),
-    ("P2P/remote_read/", [("bytes_per_second", "higher", 0)]),
-    ("P2P/remote_write/", [("bytes_per_second", "higher", 0)]),
-    ("P2P/latency/", [("latency_cycles", "lower", 0)]),
-    ("P2P/atomics/", [("atomics_per_clk", "higher", 0)]),
-]
 
 
 class InputError(Exception):
@@ -138,14 +92,6 @@ def label_method(label):
         return resultfile.declared({"label": label})[1]
     except resultfile.LabelError:
         return None
-
-
-def legacy_primary(name):
-    best = None
-    for prefix, metrics in LEGACY_RULES:
-        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
-            best = (prefix, metrics)
-    return list(best[1]) if best else []
 
 
 _ITERATIONS = re.compile(r"/iterations:\d+")
@@ -272,7 +218,7 @@ def load_file(path):
         if has_ids:
             methods[name] = method
             declarations[name] = resultfile.declaration_text(decl) if decl else ""
-        primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or legacy_primary(name)])
+        primary.setdefault(name, [(RENAMED.get(c, c), how, tol) for c, how, tol in decl or resultfile.legacy_primary(name)])
         entry = values.setdefault(name, {})
         old_name = {new: old for old, new in RENAMED.items()}
         for counter, _, _ in primary[name]:

@@ -56,7 +56,7 @@ def emulate_fault(source, feature, pct, out):
         if not isinstance(b, dict) or compare.feature_of(str(b.get("name", ""))) != feature:
             continue
         declared = resultfile.declared(b)[0]
-        for counter, how, _ in declared or compare.legacy_primary(b["name"]):
+        for counter, how, _ in declared or resultfile.legacy_primary(b["name"]):
             if how in ("lower", "higher") and isinstance(b.get(counter), (int, float)):
                 b[counter] = b[counter] * factor if how == "lower" else b[counter] / factor
     doc.setdefault("context", {})["archbench_fault"] = (

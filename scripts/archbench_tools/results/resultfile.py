@@ -267,6 +267,65 @@ def _from_label(label):
     return out, method, note
 
 
+# For result files written before benchmarks declared their metrics (no primary= label): the one
+# legacy path, here beside the label's.
+LEGACY_RULES = [  # (name prefix, [(counter, kind, tolerance %)]) -- the longest prefix wins
+    ("MemLatency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/latency/", [("latency_cycles", "lower", 0)]),
+    ("Pipeline/throughput/", [("inst_per_clk_per_sm", "higher", 0)]),
+    ("Bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Atomics/", [("atomics_per_clk", "higher", 0)]),
+    ("Atomics/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/latency/", [("latency_cycles", "lower", 0)]),
+    ("SmemBanks/throughput/", [("cycles_per_access", "lower", 0)]),
+    ("SmemBanks/geometry", [("banks", "value", 0), ("bank_width_bytes", "value", 0)]),
+    ("Dsm/latency/", [("remote_cycles", "lower", 0)]),
+    ("Dsm/bandwidth/", [("bytes_per_clk_per_sm", "higher", 0)]),
+    ("Tlb/latency/", [("latency_cycles", "lower", 0)]),
+    ("Tlb/geometry/", [("levels", "value", 0), ("page_size_bytes", "value", 0)]),
+    ("TensorCore/", [("flop_per_clk_per_sm", "higher", 0)]),
+    ("TensorCore/mma_sync/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/wgmma/latency/", [("latency_cycles", "lower", 0)]),
+    ("TensorCore/cublas/", [("flops", "higher", 0)]),
+    ("Scheduling/timeline/", [("coresident_blocks_per_sm", "value", 0)]),
+    ("Scheduling/warp_schedulers/", [("schedulers", "value", 0)]),
+    ("Scheduling/sustained_clock/", [("sm_clock_sustained_mhz", "higher", 0)]),
+    ("Scheduling/icache/", [("cycles_per_instruction", "lower", 0)]),
+    ("Scheduling/icache_geometry/", [("level1_capacity_bytes", "value", 10)]),
+    ("Geometry/", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l1/capacity/", [("capacity_bytes", "value", 5)]),
+    ("Geometry/l1/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l1/sets_ways", [("sets", "value", 0), ("ways", "value", 0)]),
+    ("Geometry/fill/ld.ca", [("l1_fill_bytes", "value", 0), ("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.cg", [("l2_fill_bytes", "value", 0)]),
+    ("Geometry/fill/ld.ca/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/fill/ld.cg/stride:", [("latency_cycles", "lower", 0)]),
+    ("Geometry/l2/capacity", [("capacity_bytes", "value", 5), ("near_partition_bytes", "value", 10)]),
+    ("Geometry/l2/line", [("line_bytes", "value", 0)]),
+    ("Geometry/l2/sm_map", [("near_median_cycles", "lower", 0), ("far_median_cycles", "lower", 0)]),
+    ("Geometry/readonly/capacity", [("capacity_bytes", "value", 5)]),
+    ("Geometry/readonly/shares_l1", [("shares_storage", "value", 0)]),
+    ("Geometry/constant/capacity", [("levels", "value", 0)]),
+    ("P2P/", [("gpus", "value", 0)]),
+    ("P2P/link/", [("link_peak_bytes_per_second", "value", 0)]),
+    ("P2P/copy/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_read/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/remote_write/", [("bytes_per_second", "higher", 0)]),
+    ("P2P/latency/", [("latency_cycles", "lower", 0)]),
+    ("P2P/atomics/", [("atomics_per_clk", "higher", 0)]),
+]
+
+
+def legacy_primary(name):
+    """The metrics of a benchmark from a file written before benchmarks declared theirs: the longest
+    LEGACY_RULES prefix of its name's."""
+    best = None
+    for prefix, metrics in LEGACY_RULES:
+        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, metrics)
+    return list(best[1]) if best else []
+
+
 def declaration_text(primary):
     """The declaration as the harness writes it in a label ('primary=a:lower,b:5%'): a method
     identifier is made of it (fixtures/harness/method_ids.hpp, method_digest.label_id)."""
