@@ -97,11 +97,13 @@ def test_report_latest_orders_by_the_runs_date_and_skips_references(tmp_path):
         (gpu / name).write_text(json.dumps(d))
     # git gives every file the checkout's time: make the oldest run look newest on disk
     os.utime(gpu / "2026-11-22-tlb.json", (4e9, 4e9))
-    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "results")],
+    # --list: the run --latest would draw and where, without drawing (the report test draws one)
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "results"), "--list"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    index = open(gpu / "report" / "2026-11-23" / "index.md").read()  # each GPU's report in its own folder
-    assert "2026-11-23.json" in index and "2026-11-22-tlb.json" not in index and "zz-paper" not in index
+    chosen = [tuple(line.split("\t")) for line in r.stdout.splitlines()]
+    # the newest run by its date, no reference, each GPU's report in its own folder
+    assert chosen == [(str(gpu / "2026-11-23.json"), str(gpu / "report" / "2026-11-23" / "index.md"))], r.stdout
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "report.py"), "--latest", str(tmp_path / "nope")],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
