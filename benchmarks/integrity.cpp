@@ -67,7 +67,7 @@ void report_screen(benchmark::State& state, const std::string& name, const std::
   if (unit == Unit::compute) state.counters["checked_flop_per_second"] = r.checked_flop / r.seconds;
   nlohmann::ordered_json found = nlohmann::ordered_json::array();
   for (const IntegrityMismatch& m : r.kept) found.push_back(mismatch_json(m, screen));
-  add_entry_field(name, "mismatches_found", found);
+  add_entry_fields(name, {{"mismatches_found", found}});
   if (r.mismatches > 0)
     note(state, std::to_string(r.mismatches) + " mismatch(es); the first on SM " + std::to_string(r.kept.front().sm) +
                     ", lane " + std::to_string(r.kept.front().lane));

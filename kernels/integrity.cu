@@ -4,6 +4,7 @@
 #include "kernels/integrity.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #include "kernels/arch_guard.cuh"
 #include "kernels/clock.cuh"
@@ -90,24 +91,33 @@ __global__ void dram_check_kernel(uint4* buf, std::size_t n4, Pattern expect, Pa
   }
 }
 
-__global__ void ffma_kernel(const float* seeds, const float* c_of_thread, const float* reference, int iterations,
-                            std::uint32_t pass, ComputePlant plant, std::uint32_t* sm_of_block, MismatchLog* log) {
+__global__ void ffma_kernel(const float* seeds, const float* c_of_thread, const std::uint32_t* reference,
+                            int iterations, std::uint32_t pass, ComputePlant plant, std::uint32_t* sm_of_block,
+                            MismatchLog* log) {
   const int t = threadIdx.x;
   float x[kFfmaChains];
+  std::uint32_t signature[kFfmaChains];
 #pragma unroll
-  for (int k = 0; k < kFfmaChains; ++k) x[k] = seeds[t * kFfmaChains + k];
+  for (int k = 0; k < kFfmaChains; ++k) {
+    x[k] = seeds[t * kFfmaChains + k];
+    signature[k] = 0;
+  }
   const float c = c_of_thread[t];
-  for (int i = 0; i < iterations; ++i) {
+  for (int i = 0; i < iterations; i += kFfmaFold) {
 #pragma unroll
-    for (int k = 0; k < kFfmaChains; ++k) x[k] = __fmaf_rn(x[k], x[k], -c);
+    for (int f = 0; f < kFfmaFold; ++f)
+#pragma unroll
+      for (int k = 0; k < kFfmaChains; ++k) x[k] = __fmaf_rn(x[k], x[k], -c);
+#pragma unroll
+    for (int k = 0; k < kFfmaChains; ++k) signature[k] += __float_as_uint(x[k]);
   }
   const std::uint32_t sm = dev::smid();
   if (t == 0) sm_of_block[blockIdx.x] = sm;
 #pragma unroll
   for (int k = 0; k < kFfmaChains; ++k) {
-    std::uint32_t got = __float_as_uint(x[k]);
+    std::uint32_t got = __float_as_uint(x[k]) ^ signature[k];
     if (plant.sm == static_cast<int>(sm) && t == plant.lane && k == 0) got ^= 1u;  // warp 0's lane
-    const std::uint32_t want = __float_as_uint(reference[t * kFfmaChains + k]);
+    const std::uint32_t want = reference[t * kFfmaChains + k];
     if (got != want) record(log, pass, std::uint64_t(t) * kFfmaChains + k, want, got);
   }
 }
@@ -221,19 +231,60 @@ void integrity_dram_check(std::uint32_t* buffer, std::size_t words, Pattern expe
   cuda_check_launch("integrity dram_check_kernel");
 }
 
-void integrity_ffma(const float* seeds, const float* c_of_thread, const float* reference, int blocks, int threads,
+void integrity_ffma(const float* seeds, const float* c_of_thread, const std::uint32_t* reference, int blocks, int threads,
                     int iterations, std::uint32_t pass, ComputePlant plant, std::uint32_t* sm_of_block,
                     MismatchLog* log) {
   ffma_kernel<<<blocks, threads>>>(seeds, c_of_thread, reference, iterations, pass, plant, sm_of_block, log);
   cuda_check_launch("integrity ffma_kernel");
 }
 
-void integrity_ffma_reference(const float* seeds, float c, int iterations, float* out) {
+void integrity_ffma_reference(const float* seeds, float c, int iterations, std::uint32_t* out) {
   float x[kFfmaChains];
+  std::uint32_t signature[kFfmaChains] = {};
   for (int k = 0; k < kFfmaChains; ++k) x[k] = seeds[k];
-  for (int i = 0; i < iterations; ++i)
-    for (int k = 0; k < kFfmaChains; ++k) x[k] = std::fma(x[k], x[k], -c);
-  for (int k = 0; k < kFfmaChains; ++k) out[k] = x[k];
+  for (int i = 0; i < iterations; i += kFfmaFold) {
+    for (int f = 0; f < kFfmaFold; ++f)
+      for (int k = 0; k < kFfmaChains; ++k) x[k] = std::fma(x[k], x[k], -c);
+    for (int k = 0; k < kFfmaChains; ++k) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &x[k], sizeof bits);
+      signature[k] += bits;
+    }
+  }
+  for (int k = 0; k < kFfmaChains; ++k) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x[k], sizeof bits);
+    out[k] = bits ^ signature[k];
+  }
+}
+
+int integrity_blocks_per_sm(IntegrityKernel kernel, int threads, std::size_t smem_bytes) {
+  int n = 0;
+  switch (kernel) {
+    case IntegrityKernel::dram_fill:
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, dram_fill_kernel, threads, smem_bytes));
+      break;
+    case IntegrityKernel::dram_check:
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, dram_check_kernel<true>, threads, smem_bytes));
+      break;
+    case IntegrityKernel::ffma:
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, ffma_kernel, threads, smem_bytes));
+      break;
+    case IntegrityKernel::mma:
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, mma_kernel, threads, smem_bytes));
+      break;
+    case IntegrityKernel::smem:
+      ARCHBENCH_CUDA(cudaFuncSetAttribute(smem_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(smem_bytes)));
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, smem_kernel, threads, smem_bytes));
+      break;
+    case IntegrityKernel::l1:
+      ARCHBENCH_CUDA(cudaFuncSetAttribute(l1_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+      ARCHBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, l1_kernel, threads, smem_bytes));
+      break;
+  }
+  if (n < 1) throw CudaError(cudaErrorInvalidConfiguration, "integrity: a kernel that fits no block on an SM");
+  return n;
 }
 
 void integrity_mma(const std::uint32_t* a_frag, const std::uint32_t* b_frag, const float* reference, int tiles,

@@ -21,7 +21,7 @@ struct IntegrityMismatch {
   std::uint32_t found = 0;
 };
 
-// Every launch counts all its mismatches and keeps the first kMaxKeptMismatches.
+// A screen's launches share one log: it counts every mismatch and keeps the first kMaxKeptMismatches.
 inline constexpr int kMaxKeptMismatches = 32;
 struct MismatchLog {
   unsigned long long count;
@@ -52,16 +52,25 @@ void integrity_dram_fill(std::uint32_t* buffer, std::size_t words, Pattern p, bo
 void integrity_dram_check(std::uint32_t* buffer, std::size_t words, Pattern expect, const Pattern* then_write,
                           bool descending, int blocks, std::uint32_t pass, MismatchLog* log);
 
-// The checked FP32 load: `blocks` x `threads` threads each run kFfmaChains chaotic chains
-// (x <- fma(x, x, -c): an error grows rather than fades) for `iterations` steps from `seeds`
-// (threads x kFfmaChains, the same for every block) and compare the results with `reference`
+// The checked FP32 load: `blocks` x `threads` threads each run kFfmaChains chains x <- fma(x, x, -c)
+// (chaotic: most wrong bits grow) for `iterations` steps (a multiple of kFfmaFold) from `seeds`
+// (threads x kFfmaChains, the same for every block). Every kFfmaFold-th step's bits are added into
+// the chain's signature, so that an error the map erases (a sign, a low bit lost in rounding) is
+// still seen; the result is the last value's bits XOR the signature, compared with `reference`
 // (the host's, the same layout). `sm_of_block` (blocks) receives each block's SM.
 inline constexpr int kFfmaChains = 8;
-void integrity_ffma(const float* seeds, const float* c_of_thread, const float* reference, int blocks, int threads,
+inline constexpr int kFfmaFold = 4;
+void integrity_ffma(const float* seeds, const float* c_of_thread, const std::uint32_t* reference, int blocks, int threads,
                     int iterations, std::uint32_t pass, ComputePlant plant, std::uint32_t* sm_of_block,
                     MismatchLog* log);
-// Host reference of one thread's chains (the same fused multiply-adds, IEEE round to nearest).
-void integrity_ffma_reference(const float* seeds, float c, int iterations, float* out);
+// Host reference of one thread's chains (the same fused multiply-adds, IEEE round to nearest, and
+// the same signature): kFfmaChains results, as the kernel's bits.
+void integrity_ffma_reference(const float* seeds, float c, int iterations, std::uint32_t* out);
+
+// The kernels' resident blocks per SM at `threads` (and `smem_bytes` of dynamic shared memory):
+// a grid of that many blocks per SM is one full wave, which puts blocks on every SM.
+enum class IntegrityKernel { dram_fill, dram_check, ffma, mma, smem, l1 };
+int integrity_blocks_per_sm(IntegrityKernel kernel, int threads, std::size_t smem_bytes = 0);
 
 // The checked tensor-core load: every warp runs kMmaAccumulators independent accumulations of
 // mma.sync m16n8k16 (FP16 inputs, FP32 accumulators) of its tile pair, `iterations` times. The

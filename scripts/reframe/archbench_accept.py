@@ -38,6 +38,8 @@ class ArchbenchAcceptance(rfm.RunOnlyRegressionTest):
     binary = variable(str, value="")    # measure the short acceptance run with this archbench binary
     run_file = variable(str, value="")  # or judge this result file
     expected_model = variable(str, value="")  # the fleet model (default: the committed one of the GPU's model)
+    integrity = variable(float, value=0)  # with binary: the data-integrity screen's seconds after the checks (0: none)
+    soak = variable(int, value=0)  # with binary: the sustained-clock loads' seconds each (0: the default 10)
     executable = "python3"
     tags = {"acceptance", "archbench"}
 
@@ -47,7 +49,11 @@ class ArchbenchAcceptance(rfm.RunOnlyRegressionTest):
             raise ValueError("give one of -S binary=ARCHBENCH or -S run_file=RUN.json")
         what = [os.path.abspath(self.run_file)] if self.run_file else ["--run", os.path.abspath(self.binary)]
         model = ["--expected", os.path.abspath(self.expected_model)] if self.expected_model else []
-        self.executable_opts = [os.path.abspath(ACCEPT), *what, *model, "--prometheus", "accept.prom"]
+        if (self.integrity or self.soak) and not self.binary:
+            raise ValueError("-S integrity and -S soak measure: give -S binary=ARCHBENCH")
+        extra = ([f"--integrity={self.integrity:g}"] if self.integrity else []) + \
+                ([f"--soak={self.soak}"] if self.soak else [])
+        self.executable_opts = [os.path.abspath(ACCEPT), *what, *model, *extra, "--prometheus", "accept.prom"]
 
     @sanity_function
     def healthy(self):

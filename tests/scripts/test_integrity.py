@@ -119,3 +119,30 @@ def test_accept_on_the_screen_alone(baseline_doc, tmp_path, capsys):
     # --integrity runs the screen: with a result file it is a usage error, one line, exit 2.
     assert accept.main([str(run), "--integrity"]) == 2
     assert "--integrity screens during the acceptance run" in capsys.readouterr().err
+
+
+def test_soak_and_screen_reach_the_listing_and_the_run(monkeypatch, tmp_path):
+    """--soak changes the sustained-clock benchmarks' names (seconds:N): the listing the filter is
+    built from must be made with it, or the clock checks would not run at all."""
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_listing(binary, options=()):
+        seen["listing"] = list(options)
+        return ["Scheduling/sustained_clock/ffma/seconds:30"], {}
+
+    def fake_run(argv, **kw):
+        seen["run"] = argv
+        raise Stop
+
+    monkeypatch.setattr(accept, "listing", fake_listing)
+    monkeypatch.setattr(accept, "acceptance_filter", lambda names, ctx: "^" + names[0] + "$")
+    monkeypatch.setattr(accept.subprocess, "run", fake_run)
+    with pytest.raises(Stop):
+        accept.run_short("archbench", str(tmp_path), integrity_seconds=12, soak_seconds=30)
+    assert seen["listing"] == ["--sustained_seconds=30"]
+    assert "--sustained_seconds=30" in seen["run"] and "--integrity_seconds=12" in seen["run"]
+    assert any(a.startswith("--benchmark_filter=") and a.endswith("|^Integrity/") and "seconds:30" in a
+               for a in seen["run"])

@@ -96,19 +96,23 @@ TEST(IncrementalJson, EveryEntryCarriesItsDeclarationsAsFields) {
 }
 
 // A benchmark's own structured fields (fixtures/harness/entry_fields.hpp: the integrity screen's
-// mismatches) go into its entry as JSON, once, and into no other entry.
+// mismatches) go into its entry as JSON, each repetition's into its own, and into no other entry.
 TEST(IncrementalJson, AnEntryCarriesTheFieldsItsBenchmarkAdded) {
   const std::string path = ::testing::TempDir() + "archbench_entry_fields.json";
   IncrementalJsonReporter reporter(path, nullptr);
   reporter.ReportContext(benchmark::BenchmarkReporter::Context());
-  add_entry_field("Integrity/ffma", "mismatches_found", nlohmann::ordered_json::parse(R"([{"sm": 3, "lane": 7}])"));
-  reporter.ReportRuns({run("Integrity/ffma")});
+  // two repetitions of one benchmark, each with its own fields, reported together as Google
+  // Benchmark does: each entry takes its own, in order
+  add_entry_fields("Integrity/ffma", {{"mismatches_found", nlohmann::ordered_json::parse(R"([{"sm": 3, "lane": 7}])")}});
+  add_entry_fields("Integrity/ffma", {{"mismatches_found", nlohmann::ordered_json::array()}});
+  reporter.ReportRuns({run("Integrity/ffma"), run("Integrity/ffma")});
   reporter.ReportRuns({run("Integrity/mma")});
   reporter.Finalize();
   const auto doc = nlohmann::json::parse(*read_file(path));
   EXPECT_EQ(doc["benchmarks"][0]["mismatches_found"][0]["sm"], 3);
-  EXPECT_FALSE(doc["benchmarks"][1].contains("mismatches_found"));
-  EXPECT_EQ(take_entry_fields("Integrity/ffma", " "), "");  // taken when its entry was written
+  EXPECT_TRUE(doc["benchmarks"][1]["mismatches_found"].empty());
+  EXPECT_FALSE(doc["benchmarks"][2].contains("mismatches_found"));
+  EXPECT_EQ(take_entry_fields("Integrity/ffma", " "), "");  // taken when its entries were written
 }
 
 // Each entry carries its family and sweep axes beside its name, integers as numbers and anything

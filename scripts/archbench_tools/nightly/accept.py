@@ -126,15 +126,16 @@ def acceptance_filter(entries, ctx, node=False):
     return "|".join([roles.exact_filter(k.replace("/manual_time", "") for k in keys)] + links)
 
 
-def listing(binary):
+def listing(binary, options=()):
     """(names, context) of what BINARY would run on this machine's GPU: its --info and its listing of
-    the checks' families, so that the short run's filter follows this GPU's own sweep."""
+    the checks' families, so that the short run's filter follows this GPU's own sweep; `options`
+    are the run's own that name benchmarks (--sustained_seconds: the sustained clock's seconds:N)."""
     info = subprocess.run([binary, "--info"], capture_output=True, text=True)
     if info.returncode != 0:
         raise compare.InputError(f"{binary} --info failed (exit {info.returncode}): "
                                  f"{(info.stderr or info.stdout).strip().splitlines()[-1:] or ['no output']}")
     families = sorted({roles.ROLES[role].family for _, _, role, *_ in CHECKS})
-    names = subprocess.run([binary, "--benchmark_list_tests",
+    names = subprocess.run([binary, *options, "--benchmark_list_tests",
                             "--benchmark_filter=" + "|".join("^" + f.replace(".", "[.]") + "/" for f in families)],
                            capture_output=True, text=True)
     if names.returncode != 0:
@@ -541,11 +542,12 @@ def run_short(binary, out_dir, integrity_seconds=None, soak_seconds=None):
     os.makedirs(out_dir, exist_ok=True)
     before = set(glob.glob(os.path.join(out_dir, "*", "*.json")))
     t0 = time.time()
-    names, ctx = listing(binary)
+    soak = [f"--sustained_seconds={soak_seconds}"] if soak_seconds else []
+    names, ctx = listing(binary, soak)
     wanted = acceptance_filter(names, ctx) + (f"|^{integrity.FEATURE}/" if integrity_seconds else "")
     screen = [f"--integrity_seconds={integrity_seconds:g}"] if integrity_seconds else []
-    screen += [f"--sustained_seconds={soak_seconds}"] if soak_seconds else []
-    r = subprocess.run([binary, f"--benchmark_filter={wanted}", f"--results_dir={out_dir}", "--tag=accept", *screen],
+    r = subprocess.run([binary, f"--benchmark_filter={wanted}", f"--results_dir={out_dir}", "--tag=accept", *soak,
+                        *screen],
                        stdout=subprocess.DEVNULL)
     made = sorted(set(glob.glob(os.path.join(out_dir, "*", "*.json"))) - before, key=os.path.getmtime)
     if r.returncode != 0 or not made:

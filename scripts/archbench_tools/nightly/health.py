@@ -172,8 +172,8 @@ def clock_reasons(benchmarks):
     seen, count = 0, {}
     for b in benchmarks:
         r = b.get("clock_event_reasons")
-        if isinstance(b.get("clock_event_reasons_any"), (int, float)) and isinstance(r, (int, float)):
-            r = int(r) | int(b["clock_event_reasons_any"])
+        if isinstance(b.get("clock_event_reasons_any"), (int, float)):
+            r = int(b["clock_event_reasons_any"]) | (int(r) if isinstance(r, (int, float)) else 0)
         # An iteration's own sample: an aggregate (--benchmark_repetitions) averages the bit masks.
         if not isinstance(r, (int, float)) or r != int(r) or b.get("run_type") == "aggregate" or \
                 b.get("error_occurred") or b.get("skipped"):
@@ -183,7 +183,7 @@ def clock_reasons(benchmarks):
         for bit in (*HW_REASONS, *SW_REASONS):
             if r & bit:
                 count[bit] = count.get(bit, 0) + 1
-    if not count and not any("clock_event_reasons" in b for b in benchmarks):
+    if not count and not any("clock_event_reasons" in b or "clock_event_reasons_any" in b for b in benchmarks):
         return Finding("clock-event reasons", "skipped", None, "no benchmark of the run sampled them")
     hw = [f"{HW_REASONS[b]} in {count[b]}" for b in HW_REASONS if b in count]
     sw = [f"{SW_REASONS[b]} in {count[b]}" for b in SW_REASONS if b in count]

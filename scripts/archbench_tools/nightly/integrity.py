@@ -24,12 +24,13 @@ SHOWN = 3  # mismatches named in a check's line (the result file keeps the first
 
 
 def screens(benchmarks):
-    """{screen: entry} of a run's Integrity entries."""
+    """{screen: entry} of a run's Integrity entries; of several repetitions of a screen, the one with
+    the most mismatches (one clean repetition never hides another's wrong value)."""
     out = {}
     for b in benchmarks:
         if resultfile.feature(b) == FEATURE and b.get("run_type") != "aggregate":
             parts = resultfile.family_parts(b)
-            if len(parts) > 1:
+            if len(parts) > 1 and (parts[1] not in out or b.get("mismatches", 0) > out[parts[1]].get("mismatches", 0)):
                 out[parts[1]] = b
     return out
 
@@ -42,8 +43,10 @@ def place(screen, m):
         at = f"result {m.get('result')}"
     elif screen == "dram":
         at = f"byte {m.get('byte')} (read by SM {m.get('sm')}, lane {m.get('lane')})"
+    elif screen == "smem":
+        at = f"byte {m.get('byte')} of the block's shared memory"
     else:
-        at = f"byte {m.get('byte')} of its block's"
+        at = f"byte {m.get('byte')} of the L1 screen's buffer"
     who = "" if screen == "dram" else f"SM {m.get('sm')}, lane {m.get('lane')} (warp {m.get('warp')}): "
     return (f"{who}{at}: expected {m.get('expected')}, found {m.get('found')} "
             f"(bits {m.get('flipped_bits')})")
