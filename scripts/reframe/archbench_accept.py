@@ -38,7 +38,7 @@ class ArchbenchAcceptance(rfm.RunOnlyRegressionTest):
     binary = variable(str, value="")    # measure the short acceptance run with this archbench binary
     run_file = variable(str, value="")  # or judge this result file
     expected_model = variable(str, value="")  # the fleet model (default: the committed one of the GPU's model)
-    integrity = variable(float, value=0)  # with binary: the data-integrity screen's seconds after the checks (0: none)
+    integrity = variable(float, value=0.0)  # with binary: the data-integrity screen's seconds after the checks (0: none)
     soak = variable(int, value=0)  # with binary: the sustained-clock loads' seconds each (0: the default 10)
     executable = "python3"
     tags = {"acceptance", "archbench"}
