@@ -22,7 +22,7 @@ def entry(screen, mismatches=(), **counters):
     name = f"Integrity/{screen}/iterations:1/manual_time"
     b = {"name": name, "run_name": name, "family": f"Integrity/{screen}", "axes": {}, "run_type": "iteration",
          "iterations": 1, "screen_seconds": 3.0, "rounds": 4, "mismatches": len(mismatches),
-         "checked_bytes_per_second": 2e12, "mismatches_found": list(mismatches)}
+         "checked_bytes_per_second": 2e12, "mismatches_found": list(mismatches), "sm_clock_mhz": 0, "throttled": 0}
     if screen == "dram":
         b.update(screened_bytes=138e9, bytes_per_second=4.2e12, pct_of_peak=87.0)
     else:
