@@ -42,13 +42,14 @@ def test_no_module_takes_a_name_apart():
     assert not offenders, "\n".join(offenders)
 
 
-def lines_outside_resultfile(pattern):
-    """The lines of the tools' modules, resultfile.py aside, that match `pattern`."""
+def lines_outside_resultfile(pattern, owners=("resultfile.py",)):
+    """The lines of the tools' modules, the owners in results/ aside, that match `pattern`."""
     rx, offenders = re.compile(pattern), []
+    skip = {os.path.join("results", f) for f in owners}
     for dirpath, _, files in os.walk(os.path.join(ROOT, "scripts", "archbench_tools")):
         for f in files:
             path = os.path.join(dirpath, f)
-            if not f.endswith(".py") or path.endswith(os.path.join("results", "resultfile.py")):
+            if not f.endswith(".py") or any(path.endswith(s) for s in skip):
                 continue
             for i, line in enumerate(open(path, encoding="utf-8"), 1):
                 if rx.search(line):
@@ -86,3 +87,40 @@ def test_no_module_reads_a_label_but_resultfile():
     """Reading a label's declarations is resultfile.declared's alone (its legacy path)."""
     offenders = lines_outside_resultfile(r"""startswith\(["']primary=|["']method=|label["']?\)?\.(split|partition)\(["'] \| """)
     assert not offenders, "\n".join(offenders)
+
+
+# One run model (issue 86, step 3): a tool picks benchmarks with results/run.py's select (family,
+# axes, role) and reads a name's parts through resultfile; no module but these owners holds a
+# pattern over benchmark names. 79 such patterns in 14 modules before the run model, 0 after.
+def _features():
+    import json
+    with open(os.path.join(ROOT, "benchmarks", "features.json"), encoding="utf-8") as f:
+        return "|".join(row["name"] for row in json.load(f)["features"])
+
+
+NAME_PATTERNS = "|".join([
+    r"""\b(?:rf?|fr)["']\^?(?:{f})/""",                          # a regex over names: r"^Bandwidth/..."
+    r"""(?:starts|ends)with\(\s*f?["'](?:{f})/""",                # a name's prefix: .startswith("Tlb/...")
+    r"""\b(?:rf?|fr)["'][^"'\n]*/[a-z_][a-z_0-9]+:[(\\\[]""",           # an axis read from a name: r"/footprint:(\d+)"
+    r"""["'][^"'\n]*[:/]["']\s+(?:not\s+)?in\s+[\w.\[\]"']*name\b""",  # "/width:4/" in b["name"]
+])
+
+
+def test_no_module_but_the_run_model_holds_a_name_pattern():
+    pattern = NAME_PATTERNS.replace("{f}", _features())
+    offenders = lines_outside_resultfile(pattern, owners=("resultfile.py", "run.py", "roles.py"))
+    assert not offenders, "select benchmarks with results/run.py (family, axes, role):\n" + "\n".join(offenders)
+
+
+def test_the_guard_sees_the_patterns_it_is_for():
+    pattern = re.compile(NAME_PATTERNS.replace("{f}", _features()))
+    for line in ('hit = run.best(r"^Pipeline/throughput/dfma/", "results_per_clk_per_sm")',
+                 'if b["name"].startswith("Tlb/geometry"):',
+                 'm = re.search(r"/footprint:(\\d+)/", name)',
+                 'plain_4b = sum(1 for b in plain if "/width:4/" in b["name"])',
+                 'rx = rf"^Pipeline/latency/{op}$"'):
+        assert pattern.search(line), line
+    for line in ('run.select(family="Bandwidth/write", where=_level(2))',
+                 'entry("latency_cycles", family=f"Pipeline/latency/{op}")',
+                 'elif text.startswith("//", i):'):
+        assert not pattern.search(line), line

@@ -55,7 +55,6 @@ import glob
 import json
 import math
 import os
-import re
 import sys
 from archbench_tools import paths
 from archbench_tools.results import resultfile  # noqa: E402
@@ -94,13 +93,7 @@ def label_method(label):
         return None
 
 
-_ITERATIONS = re.compile(r"/iterations:\d+")
-
-
-def benchmark_key(name):
-    """A benchmark's name without Google Benchmark's '/iterations:N': a change of the timed
-    launches per benchmark (Atomics went from 3 to 5) must not cut a benchmark off its history."""
-    return _ITERATIONS.sub("", name)
+benchmark_key = resultfile.benchmark_key  # the naming rule's owner keeps it
 
 
 # Counters renamed since: a file written before is read under the new name, so the history

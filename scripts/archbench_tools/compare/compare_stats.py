@@ -267,7 +267,8 @@ BOARD_FINGERPRINTS = {
     BOARD_DRAM: ("DRAM latency",
                  lambda name, kind, how, ref, fp: kind == "cycles" and how == "lower" and ref >= 0.9 * fp),
     BOARD_GRID: ("grid barrier",
-                 lambda name, kind, how, ref, fp: name.startswith("Sync/grid/") and kind == "cycles" and how == "lower"),
+                 lambda name, kind, how, ref, fp: resultfile.is_under(resultfile.family_of_name(name), "Sync/grid")
+                 and kind == "cycles" and how == "lower"),
 }
 
 

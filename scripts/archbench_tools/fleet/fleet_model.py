@@ -47,6 +47,7 @@ from archbench_tools import paths
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
 ROOT = paths.root(required=False)  # None outside a checkout: no committed model or baseline
 DEFAULT_DIR = os.path.join(ROOT, "results", "reference", "expected") if ROOT else None
@@ -71,15 +72,16 @@ def model_path(gpu_name, directory=DEFAULT_DIR):
 # as a share of the link's computed peak (P2P's pct_of_peak: NVML's link speeds, or the PCIe lane
 # rate x width), and its remote-load latencies. Every ordered pair of GPUs (i != j) of every node
 # given is one value; the spread is over all of them (nodes and pairs).
-# key: (what, with {i} {j}, benchmark regex with the pair's two indices, counter, better, metric kind)
+# key: (what, with {i} {j}, the benchmarks (run.select's arguments; the pair from their axes:
+# resultfile.pair_of), counter, better, metric kind)
 LINK_FIGURES = {
-    "copy_uni": ("copy {i} -> {j}, 256 MiB", r"^P2P/copy/src:(\d+)/dst:(\d+)/dir:uni/size:268435456/",
+    "copy_uni": ("copy {i} -> {j}, 256 MiB", dict(family="P2P/copy", dir="uni", size=256 << 20),
                  "pct_of_peak", "higher", "bytes_per_second"),
-    "copy_bi": ("copy {i} <-> {j} both ways, 256 MiB", r"^P2P/copy/src:(\d+)/dst:(\d+)/dir:bi/size:268435456/",
+    "copy_bi": ("copy {i} <-> {j} both ways, 256 MiB", dict(family="P2P/copy", dir="bi", size=256 << 20),
                 "pct_of_peak", "higher", "bytes_per_second"),
-    "latency_peer_l2": ("latency {i} -> {j}'s L2", r"^P2P/latency/gpu:(\d+)/peer:(\d+)/level:peer_l2/",
+    "latency_peer_l2": ("latency {i} -> {j}'s L2", dict(family="P2P/latency", level="peer_l2"),
                         "latency_ns", "lower", "ns"),
-    "latency_peer_dram": ("latency {i} -> {j}'s DRAM", r"^P2P/latency/gpu:(\d+)/peer:(\d+)/level:peer_dram/",
+    "latency_peer_dram": ("latency {i} -> {j}'s DRAM", dict(family="P2P/latency", level="peer_dram"),
                           "latency_ns", "lower", "ns"),
 }
 
@@ -90,15 +92,12 @@ def links_path(gpu_name, directory=DEFAULT_DIR):
 
 def link_values(doc):
     """{(figure, i, j): (value, the benchmark's entry)} of one P2P run, pairs i != j."""
-    out = {}
-    for b in doc.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        name = compare.benchmark_key(b.get("run_name") or b.get("name", "")) + "/"
-        for key, (_, rx, counter, _, _) in LINK_FIGURES.items():
-            m = re.match(rx, name)
-            if m and m.group(1) != m.group(2) and isinstance(b.get(counter), (int, float)):
-                out[(key, int(m.group(1)), int(m.group(2)))] = (float(b[counter]), b)
+    out, run = {}, run_model.Run(doc)
+    for key, (_, which, counter, _, _) in LINK_FIGURES.items():
+        for _, b in run.select(counter=counter, **which):
+            pair = resultfile.pair_of(b)
+            if pair and pair[0] != pair[1]:
+                out[(key, *pair)] = (float(b[counter]), b)
     return out
 
 

@@ -120,8 +120,8 @@ def merge_by_gpu(gpus):
 
 
 def is_p2p(doc):
-    names = [b.get("name", "") for b in doc.get("benchmarks", [])]
-    return bool(names) and all(n.startswith("P2P/") for n in names)
+    entries = doc.get("benchmarks", [])
+    return bool(entries) and all(resultfile.feature(b) == "P2P" for b in entries)
 
 
 def load_p2p(path, doc):

@@ -121,8 +121,7 @@ def acceptance_filter(entries, ctx, node=False):
     links' P2P benchmarks too (run_node.py runs them alone, after the GPUs)."""
     entries = list(entries)
     keys = [k for _, _, role, *_ in CHECKS if (k := roles.find(role, entries, ctx))]
-    links = [rx.rstrip("/").replace(r"(\d+)", "[0-9]+").replace(r"\d", "[0-9]").replace(r"\.", "[.]")
-             for _, rx, *_ in fleet_model.LINK_FIGURES.values()] if node else []
+    links = [roles.family_filter(**which) for _, which, *_ in fleet_model.LINK_FIGURES.values()] if node else []
     return "|".join([roles.exact_filter(k.replace("/manual_time", "") for k in keys)] + links)
 
 

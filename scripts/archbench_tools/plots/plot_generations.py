@@ -22,71 +22,59 @@ import statistics
 import sys
 from archbench_tools import paths
 from archbench_tools.plots import plotlib  # noqa: E402
-from archbench_tools.plots.plotlib import family, family_parts, Script, save, unit_arg, value_axes  # noqa: E402
+from archbench_tools.plots.plotlib import family, Script, save, unit_arg, value_axes  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.dates  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
-from archbench_tools.results import roles  # noqa: E402
-from archbench_tools.compare.compare import benchmark_key  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
-
-def compare_key(b):
-    return benchmark_key(str(b.get("run_name") or b.get("name", "")))
 
 QUANTITIES = [("l1_hit_latency_cycles", "L1 hit"), ("l2_hit_latency_cycles", "L2 hit"),
               ("dram_latency_cycles", "DRAM"), ("smem_latency_cycles", "shared memory")]
 
 
 def from_run(doc):
-    """The quantities of an archbench run: medians over the points that sit clearly in a level."""
-    rows = [b for b in doc.get("benchmarks", []) if resultfile.measured(b) and b.get("run_type") != "aggregate"]
-    chain = {}
-    for b in rows:
-        if b["name"].startswith("MemLatency/chain/"):
-            op = family_parts(b)[2]
-            chain.setdefault(op, []).append((b["footprint_bytes"], b["stride_bytes"], b["latency_cycles"], b["sm_clock_mhz"]))
+    """The quantities of an archbench run, each from the benchmark that plays its role on the run's
+    GPU (results/roles.py: the L1-resident, L2-resident and DRAM chains, the headlines), and the
+    median SM clock they ran at."""
+    run = run_model.Run(doc)
     q, clocks = {}, []
-    small = [r for r in chain.get("ld.ca", []) if r[0] <= 16384 and r[1] == 128]
-    if small:
-        q["l1_hit_latency_cycles"] = statistics.median(r[2] for r in small)
-    near = [r for r in chain.get("ld.cg", []) if r[0] <= 1 << 20 and r[1] == 128]
-    if near:
-        q["l2_hit_latency_cycles"] = statistics.median(r[2] for r in near)
-    l2 = float(doc.get("context", {}).get("gpu_l2_bytes", 0) or 0)
-    far = [r for r in chain.get("ld.cg", []) if l2 and r[0] >= 4 * l2 and r[1] == 128]
-    if far:
-        q["dram_latency_cycles"] = statistics.median(r[2] for r in far)
-    clocks = [r[3] for rs in chain.values() for r in rs]
-    smem = [b for b in rows if b["name"].startswith("SmemBanks/latency/width:4/stride:1/")]
+    for key, role in (("l1_hit_latency_cycles", "l1_chain"), ("l2_hit_latency_cycles", "l2_chain"),
+                      ("dram_latency_cycles", "dram_chain")):
+        hit = run.role(role)
+        if hit and isinstance(hit[1].get("latency_cycles"), (int, float)):
+            q[key] = hit[1]["latency_cycles"]
+            clocks.append(hit[1].get("sm_clock_mhz"))
+    smem = run.select(family="SmemBanks/latency", width=4, stride=1, counter="latency_cycles")
     if smem:
-        q["smem_latency_cycles"] = smem[0]["latency_cycles"]
-        clocks.append(smem[0]["sm_clock_mhz"])
+        q["smem_latency_cycles"] = smem[0][1]["latency_cycles"]
+        clocks.append(smem[0][1].get("sm_clock_mhz"))
+    clocks = [c for c in clocks if isinstance(c, (int, float))]
     # The headlines of the Bandwidth feature (the best shape on the GPU), the L2 reads of shared
     # and private data at the footprint nearest a third of the L2, and the API's L2 size.
-    ctx = doc.get("context", {})
-    by_key = {compare_key(b): b for b in rows}
     for key, role in (("l1_read_bytes_per_second", "l1_read"), ("l2_read_bytes_per_second", "l2_read"),
                       ("dram_read_bytes_per_second", "dram_read"), ("dram_write_bytes_per_second", "dram_write"),
                       ("dram_copy_bytes_per_second", "dram_copy")):
-        b = by_key.get(roles.find(role, rows, ctx))
-        if b and "bytes_per_second" in b:
-            q[key] = b["bytes_per_second"]
-    smem = by_key.get(roles.find("smem_read", rows, ctx))
-    if smem and "bytes_per_clk_per_sm" in smem:
-        q["smem_read_bytes_per_clk_per_sm"] = smem["bytes_per_clk_per_sm"]
+        hit = run.role(role)
+        if hit and "bytes_per_second" in hit[1]:
+            q[key] = hit[1]["bytes_per_second"]
+    smem = run.role("smem_read")
+    if smem and "bytes_per_clk_per_sm" in smem[1]:
+        q["smem_read_bytes_per_clk_per_sm"] = smem[1]["bytes_per_clk_per_sm"]
+    l2 = run_model.number(run.ctx, "gpu_l2_bytes")
     for case in ("shared", "private"):
-        cands = [b for b in rows if b["name"].startswith(f"Bandwidth/l2/{case}/ld.cg/") and "bytes_per_second" in b]
+        cands = [b for _, b in run.select(family=f"Bandwidth/l2/{case}/ld.cg", counter="bytes_per_second")]
         if cands and l2:
             q[f"l2_read_{case}_bytes_per_second"] = min(
                 cands, key=lambda b: abs(b.get("footprint_bytes", 0) - l2 / 3))["bytes_per_second"]
     # Throughput: the FFMA peak (Pipeline's best shape) and cuBLAS's GEMMs (TensorCore/cublas), the
     # form the published GEMM figures take.
-    for key, prefix in (("fp32_flop_per_second", "Pipeline/throughput/ffma/"),
-                        ("f16_gemm_flop_per_second", "TensorCore/cublas/f16/"),
-                        ("s8_gemm_ops_per_second", "TensorCore/cublas/s8/"),
-                        ("fp64_gemm_flop_per_second", "TensorCore/cublas/f64/")):
-        rates = [b["flops"] for b in rows if b["name"].startswith(prefix) and b.get("flops", 0) > 0]
+    for key, fam in (("fp32_flop_per_second", "Pipeline/throughput/ffma"),
+                     ("f16_gemm_flop_per_second", "TensorCore/cublas/f16"),
+                     ("s8_gemm_ops_per_second", "TensorCore/cublas/s8"),
+                     ("fp64_gemm_flop_per_second", "TensorCore/cublas/f64")):
+        rates = [b["flops"] for _, b in run.select(family=fam, counter="flops") if b["flops"] > 0]
         if rates:
             q[key] = max(rates)
     if l2:

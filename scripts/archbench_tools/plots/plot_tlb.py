@@ -21,9 +21,9 @@ def load(path):
         fields = axes(b)
         key = f"{parts[2]}, {fields.get('mapping', 'contiguous')} mapping"
         curves, _ = panels.setdefault(key, ({}, None))
-        if b["name"].startswith("Tlb/geometry"):
+        if parts[1] == "geometry":
             panels[key] = (curves, b)
-        elif b["name"].startswith("Tlb/latency/"):
+        elif parts[1] == "latency":
             curves.setdefault(int(b["stride_bytes"]), []).append(
                 (b["footprint_bytes"], b["latency_cycles"], b["latency_ns"]))
     panels = {m: v for m, v in panels.items() if v[0]}

@@ -28,8 +28,7 @@ def feature_benchmarks(path, feature):
     if ctx.get("archbench_git_sha", "unknown") != "unknown":  # runs of one GPU told apart by their code
         label += f" ({ctx['archbench_git_sha'][:7]})"
     rows = [b for b in doc.get("benchmarks", [])
-            if b.get("name", "").startswith(feature + "/") and resultfile.measured(b)
-            and b.get("run_type") != "aggregate"]
+            if resultfile.feature(b) == feature and resultfile.measured(b) and b.get("run_type") != "aggregate"]
     return label, ctx, rows
 
 

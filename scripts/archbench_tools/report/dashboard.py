@@ -28,6 +28,7 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.report import report  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
 TEMPLATES = os.path.join(HERE, "dashboard")
 # Published values for the generations page: the repository's results/reference/.
@@ -352,8 +353,7 @@ def our_figures(doc):
     method = {"cycles": SUITE_METHOD["latency"], "l2_read": SUITE_METHOD["l2"], "dram": SUITE_METHOD["dram"]}
     out = {k: (v, next((m for part, m in method.items() if part in k), "")) for k, v in q.items()
            if k in {key for key, _, _ in LEVELS}}
-    rows = [b for b in doc.get("benchmarks", []) if resultfile.measured(b) and b.get("run_type") != "aggregate"]
-    tensor = [b for b in rows if b["name"].startswith("TensorCore/wgmma/throughput/f16/") and "flops" in b]
+    tensor = [b for _, b in run_model.Run(doc).select(family="TensorCore/wgmma/throughput/f16", counter="flops")]
     if tensor:
         out["tensor_f16_flops"] = (max(b["flops"] for b in tensor), SUITE_METHOD["tensor"])
         out["tensor_f16_flop_per_clk_per_sm"] = (max(b.get("flop_per_clk_per_sm", 0) for b in tensor), SUITE_METHOD["tensor"])

@@ -19,6 +19,7 @@ import sys
 from archbench_tools import paths
 from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
 # One line under each plot of the report: what it shows. A feature's are in its row of the table
 # (benchmarks/features.json, `captions`); the generations' plots are no feature's.
@@ -50,17 +51,17 @@ def fmt_bytes(n):
     return f"{n:g} B"
 
 
-def _flat_sweep(doc, case):
-    """What a TLB case without an inferred level read, from its own sweep
-    (Tlb/latency/<case>/stride:S/footprint:F): its latencies, how far it went, and whether it stayed
-    at the L1's hit latency throughout."""
-    pts = [b for b in doc["benchmarks"] if b["name"].startswith(f"Tlb/latency/{case}/")
-           and isinstance(b.get("latency_cycles"), (int, float)) and isinstance(b.get("footprint_bytes"), (int, float))]
+def _flat_sweep(doc, op, axes):
+    """What a TLB case without an inferred level read, from its own sweep (Tlb/latency/<op> with
+    the case's axes, over strides and footprints): its latencies, how far it went, and whether it
+    stayed at the L1's hit latency throughout."""
+    run = run_model.Run(doc)
+    pts = [b for _, b in run.select(family=f"Tlb/latency/{op}", counter="latency_cycles", **axes)
+           if isinstance(b.get("footprint_bytes"), (int, float))]
     if not pts:
         return ""
     lo, hi = min(b["latency_cycles"] for b in pts), max(b["latency_cycles"] for b in pts)
-    l1 = [b.get("hit_cycles") for b in doc["benchmarks"] if b["name"].startswith("Geometry/l1/capacity/")
-          and isinstance(b.get("hit_cycles"), (int, float))]
+    l1 = [b["hit_cycles"] for _, b in run.select(family="Geometry/l1/capacity", counter="hit_cycles")]
     at_l1 = " (the L1's hit latency: each chase's few lines stay in the L1, and no TLB miss shows)" \
         if l1 and abs(statistics.median(l1) - (lo + hi) / 2) < 2 and hi - lo < 2 else ""
     return (f": its {len(pts)} chases read {lo:.1f}-{hi:.1f} cycles up to "
@@ -74,37 +75,39 @@ def geometry_rows(doc):
         name = b.get("name", "").split("/iterations")[0]
         if not resultfile.measured(b):
             continue
-        if name == "SmemBanks/geometry":
+        family, axes = resultfile.family(b), resultfile.axes(b)
+        # a TLB case: the op after the family's two parts and the case's axes ("ld.cg/mapping:managed")
+        case = "/".join(family.split("/")[2:] + [f"{k}:{v}" for k, v in axes.items()])
+        if family == "SmemBanks/geometry" and not axes:
             rows.append(("shared-memory banks", f"{int(b['banks'])} x {int(b['bank_width_bytes'])} B, "
                          f"{b['cycles_per_wavefront']:.2f} cycles per wavefront", f"confidence {b['confidence']:.3f}", name))
-        elif name.startswith("Tlb/geometry/") and b.get("levels", 0) > 0:
+        elif resultfile.is_under(family, "Tlb/geometry") and b.get("levels", 0) > 0:
             page = fmt_bytes(b["page_size_bytes"]) if b.get("page_size_bytes") else "not seen"
             for i in range(1, int(b["levels"]) + 1):
-                rows.append((f"TLB level {i} ({name.split('/', 2)[2]})",
+                rows.append((f"TLB level {i} ({case})",
                              f"{b[f'level{i}_entries']:.0f} entries of {page}, reach {fmt_bytes(b[f'level{i}_reach_bytes'])}, "
                              f"miss +{b[f'level{i}_miss_penalty_cycles']:.0f} cycles",
                              f"confidence {b[f'level{i}_confidence']:.2f}", name))
-        elif name.startswith("Tlb/geometry/"):
-            rows.append((f"TLB ({name.split('/', 2)[2]})", "no level inferred" + _flat_sweep(doc, name.split("/", 2)[2]),
-                         "", name))
-        elif name.startswith("Geometry/l1/capacity/"):
+        elif resultfile.is_under(family, "Tlb/geometry"):
+            rows.append((f"TLB ({case})", "no level inferred" + _flat_sweep(doc, family.split("/")[2], axes), "", name))
+        elif family == "Geometry/l1/capacity":
             rows.append((f"L1 capacity, carveout hint {int(b['carveout_pct'])} %",
                          f"{fmt_bytes(b['capacity_bytes'])} (misses from {fmt_bytes(b['onset_bytes'])}), "
                          f"hit {b['hit_cycles']:.0f} cycles, miss +{b['miss_penalty_cycles']:.0f}",
                          f"confidence {b['confidence']:.2f}", name))
-        elif name in ("Geometry/l1/line", "Geometry/l2/line"):
+        elif family in ("Geometry/l1/line", "Geometry/l2/line") and not axes:
             level = resultfile.family_parts(b)[1].upper()
             value = f"{int(b['line_bytes'])} B" if b.get("line_bytes") else "not inferred"
             rows.append((f"{level} line (allocation unit)", value, f"confidence {b['confidence']:.2f}", name))
-        elif name == "Geometry/l1/sets_ways":
+        elif family == "Geometry/l1/sets_ways" and not axes:
             value = f"{int(b['ways'])} ways x {int(b['sets'])} sets" if b.get("ways") else \
                 f"not inferred: {resultfile.label_note(b) or 'no floor at power-of-two spacings'}"
             rows.append(("L1 sets and ways", value, f"confidence {b['confidence']:.2f}", name))
-        elif name == "Geometry/fill/ld.ca":
+        elif family == "Geometry/fill/ld.ca" and not axes:
             rows.append(("L1 fill from L2 (sector)", f"{int(b['l1_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))
-        elif name == "Geometry/fill/ld.cg":
+        elif family == "Geometry/fill/ld.cg" and not axes:
             rows.append(("L2 fill from DRAM", f"{int(b['l2_fill_bytes'])} B", f"confidence {b['confidence']:.2f}", name))
-        elif name == "Geometry/l2/capacity":
+        elif family == "Geometry/l2/capacity" and not axes:
             if "far_partition_bytes" in b:  # each partition by its own SM (docs/geometry.md)
                 value = (f"{fmt_bytes(b['capacity_bytes'])} ({100 * b['capacity_vs_api']:.1f} % of the API's): partitions "
                          f"{fmt_bytes(b['near_partition_bytes'])} + {fmt_bytes(b['far_partition_bytes'])}; "
@@ -120,11 +123,11 @@ def geometry_rows(doc):
                          f"far {b['far_hit_cycles']:.0f} cycles, DRAM {b['dram_cycles']:.0f}")
             rows.append(("L2 capacity", value, f"confidence {b['capacity_confidence']:.2f} / "
                          f"{b.get('near_partition_confidence', 0):.2f}", name))
-        elif name == "Geometry/l2/sm_map":
+        elif family == "Geometry/l2/sm_map" and not axes:
             rows.append(("L2 latency over the SMs", f"near {b['near_min_cycles']:.0f}-{b['near_max_cycles']:.0f} "
                          f"(median {b['near_median_cycles']:.0f}), far {b['far_min_cycles']:.0f}-{b['far_max_cycles']:.0f} "
                          f"(median {b['far_median_cycles']:.0f}) cycles", f"{int(b['near_sms'])} SMs", name))
-        elif name.startswith("Atomics/global/") and "l2_near_atomic_cycles" in b and not any(
+        elif resultfile.is_under(family, "Atomics/global") and "l2_near_atomic_cycles" in b and not any(
                 r[0] == "L2 home partitions" for r in rows):
             rows.append(("L2 home partitions", f"near {b['l2_near_atomic_cycles']:.0f} / far {b['l2_far_atomic_cycles']:.0f} "
                          f"cycles per probe step, {100 * b['l2_near_fraction']:.0f} % near",

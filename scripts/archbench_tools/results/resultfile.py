@@ -72,6 +72,12 @@ def family(b):
     return "/".join(p for p in _name_parts(b) if ":" not in p)
 
 
+def is_under(family, wanted):
+    """`family` is `wanted` or a family under it, part by part ("Sync/grid/sync" is under "Sync/grid",
+    "Sync/gridx" is not)."""
+    return family == wanted or family.startswith(wanted + "/")
+
+
 def family_parts(b):
     """The family's parts: ["MemLatency", "chain", "ld.cg"]."""
     return family(b).split("/")
@@ -86,6 +92,15 @@ def fields_match_name(b):
     """False when an entry's own family or axes say other than its name (a writer's defect)."""
     by_name = {"name": b.get("name", "")}
     return family(b) == family(by_name) and axes(b) == axes(by_name)
+
+
+_ITERATIONS = re.compile(r"/iterations:\d+")
+
+
+def benchmark_key(name):
+    """A benchmark's name without Google Benchmark's '/iterations:N': a change of the timed
+    launches per benchmark (Atomics went from 3 to 5) must not cut a benchmark off its history."""
+    return _ITERATIONS.sub("", name)
 
 
 def short_name(name):

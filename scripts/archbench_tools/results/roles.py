@@ -40,8 +40,7 @@ def _entry(e):
 
 
 def _key(e):
-    from archbench_tools.compare.compare import benchmark_key
-    return benchmark_key(str(_entry(e).get("run_name") or _entry(e).get("name", "")))
+    return resultfile.benchmark_key(str(_entry(e).get("run_name") or _entry(e).get("name", "")))
 
 
 class Index:
@@ -217,6 +216,13 @@ def exact_filter(keys):
     """A --benchmark_filter that selects exactly these benchmarks (Google Benchmark's regex dialect:
     no \\d, dots in brackets), each anchored at both ends of its name's measured part."""
     return "|".join("^" + re.sub(r"\.", "[.]", k) + "(/|$)" for k in sorted(set(keys)))
+
+
+def family_filter(family, **axes):
+    """A --benchmark_filter (Google Benchmark's regex dialect) that selects the benchmarks of `family`
+    whose axes include these values, the axes in the order the sweep declares them."""
+    dot = lambda text: re.sub(r"\.", "[.]", str(text))  # noqa: E731
+    return "^" + dot(family) + "".join(f"/(.*/)?{dot(k)}:{dot(v)}" for k, v in axes.items()) + "(/|$)"
 
 
 def context_from_info(text):

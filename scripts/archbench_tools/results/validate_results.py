@@ -77,11 +77,11 @@ def check_file(path, required_features, no_errors):
             continue
         family = "/".join(resultfile.family_parts(b)[:2])
         wanted = COMMON_COUNTERS + FEATURE_COUNTERS.get(feature, []) + FEATURE_COUNTERS.get(family, [])
-        if name == "P2P/matrix" or name.startswith("P2P/matrix/"):  # one counter per metric and pair: NAME[i][j]
+        if resultfile.is_under(resultfile.family(b), "P2P/matrix"):  # one counter per metric and pair: NAME[i][j]
             wanted = COMMON_COUNTERS + ["gpus"]
         if family == "Bandwidth/reference":
             wanted = COMMON_COUNTERS + FEATURE_COUNTERS[family]
-        if feature == "MemLatency" and name.startswith("MemLatency/fine/"):
+        if resultfile.is_under(resultfile.family(b), "MemLatency/fine"):
             wanted = wanted + FINE_COUNTERS
         for c in sorted(counters.counters_of({"benchmarks": [b]})):
             if c not in catalogued:

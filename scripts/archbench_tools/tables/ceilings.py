@@ -14,11 +14,9 @@ guessed. Exit codes: 0 written, 2 bad input (one line on stderr).
 import argparse
 import json
 import os
-import re
 import sys
-from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
-from archbench_tools.results import roles  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
 FORMAT = "archbench-ceilings"
 VERSION = 1
@@ -31,41 +29,7 @@ def _method(b):
         return None
 
 
-def _number(ctx, key):
-    try:
-        v = float(ctx.get(key, ""))
-        return v if v > 0 else None
-    except ValueError:
-        return None
-
-
-class Run:
-    """The measured benchmark entries of a run, by name (no '/iterations:N', no '/manual_time').
-    A ceiling is the whole GPU's: shapes that ran on fewer SMs than the GPU has (the sweeps' sms
-    axis) are left out of every choice."""
-
-    def __init__(self, doc):
-        self.ctx = doc["context"]
-        self.sm_count = _number(self.ctx, "gpu_sm_count")
-        self.entries = {}
-        for b in doc["benchmarks"]:
-            if b.get("run_type") == "aggregate" or not resultfile.measured(b):
-                continue
-            name = re.sub(r"/(manual|real)_time$", "", compare.benchmark_key(b.get("run_name") or b.get("name", "")))
-            self.entries.setdefault(name, b)
-
-    def every_sm(self, name, b):
-        m = re.search(r"/sms:(\d+)(/|$)", name)
-        sms = int(m.group(1)) if m else b.get("sms")
-        return not (self.sm_count and isinstance(sms, (int, float)) and 0 < sms < self.sm_count)
-
-    def best(self, rx, counter, where=None, lowest=False):
-        """(name, entry) of the matching benchmark with the highest (lowest) `counter`, or None."""
-        hits = [(n, b) for n, b in self.entries.items() if re.search(rx, n) and isinstance(b.get(counter), (int, float))
-                and (where is None or where(n, b)) and self.every_sm(n, b)]
-        if not hits:
-            return None
-        return (min if lowest else max)(hits, key=lambda t: t[1][counter])
+_number = run_model.number  # one rule for a positive number in the context
 
 
 def _source(name, b):
@@ -77,34 +41,44 @@ def _missing(what, why):
 
 
 # --- Bandwidth per level ----------------------------------------------------------------------------
-# (level, kind, benchmark regex, the counter that ranks the candidates, a filter, the theoretical
-# figure: "entry" (its peak_bytes_per_second), "dram" (the context's), "link" (link_peak...), None)
+# (level, kind, which benchmarks (run.select's arguments), the counter that ranks the candidates, the
+# theoretical figure: "entry" (its peak_bytes_per_second), "dram" (the context's), "link"
+# (link_peak_bytes_per_second), None)
 def _level(want):
-    return lambda n, b: b.get("level") == want
+    return lambda key, b: b.get("level") == want
+
+
+def _between_two_gpus(key, b):
+    pair = resultfile.pair_of(b)
+    return pair is not None and pair[0] != pair[1]
 
 
 BANDWIDTH = [
-    ("shared memory", "read", r"^Bandwidth/(smem/|headline/smem/read$)", "bytes_per_clk_per_sm", None, "entry"),
-    ("L1", "read", r"^Bandwidth/(read/|shape/L1/read/|l1/|headline/L1/read$)", "bytes_per_clk_per_sm", _level(1), "entry"),
-    ("L2, data shared by every SM", "read", r"^Bandwidth/headline/L2/read$", "bytes_per_clk_per_sm", None, None),
-    ("L2, each SM its own slice", "read", r"^Bandwidth/l2/private/ld\.cg/", "bytes_per_clk_per_sm", None, None),
-    ("L2", "write", r"^Bandwidth/write/", "bytes_per_clk_per_sm", _level(2), None),
-    ("L2", "copy", r"^Bandwidth/copy/", "bytes_per_clk_per_sm", _level(2), None),
-    ("DRAM", "read", r"^Bandwidth/headline/DRAM/read$", "bytes_per_second", None, "dram"),
-    ("DRAM", "write", r"^Bandwidth/headline/DRAM/write$", "bytes_per_second", None, "dram"),
-    ("DRAM", "copy", r"^Bandwidth/headline/DRAM/copy$", "bytes_per_second", None, "dram"),
-    ("host link, pinned", "host to device", r"^HostLink/copy/dir:h2d/memory:pinned/", "bytes_per_second", None, "link"),
-    ("host link, pinned", "device to host", r"^HostLink/copy/dir:d2h/memory:pinned/", "bytes_per_second", None, "link"),
-    ("peer link", "copy, one way", r"^P2P/copy/src:(\d+)/dst:(?!\1/)\d+/dir:uni/", "bytes_per_second", None, "entry"),
+    ("shared memory", "read", dict(family=("Bandwidth/smem", "Bandwidth/headline/smem/read")), "bytes_per_clk_per_sm",
+     "entry"),
+    ("L1", "read", dict(family=("Bandwidth/read", "Bandwidth/shape/L1/read", "Bandwidth/l1", "Bandwidth/headline/L1/read"),
+                        where=_level(1)), "bytes_per_clk_per_sm", "entry"),
+    ("L2, data shared by every SM", "read", dict(role="l2_read"), "bytes_per_clk_per_sm", None),
+    ("L2, each SM its own slice", "read", dict(family="Bandwidth/l2/private/ld.cg"), "bytes_per_clk_per_sm", None),
+    ("L2", "write", dict(family="Bandwidth/write", where=_level(2)), "bytes_per_clk_per_sm", None),
+    ("L2", "copy", dict(family="Bandwidth/copy", where=_level(2)), "bytes_per_clk_per_sm", None),
+    ("DRAM", "read", dict(role="dram_read"), "bytes_per_second", "dram"),
+    ("DRAM", "write", dict(role="dram_write"), "bytes_per_second", "dram"),
+    ("DRAM", "copy", dict(role="dram_copy"), "bytes_per_second", "dram"),
+    ("host link, pinned", "host to device", dict(family="HostLink/copy", dir="h2d", memory="pinned"), "bytes_per_second",
+     "link"),
+    ("host link, pinned", "device to host", dict(family="HostLink/copy", dir="d2h", memory="pinned"), "bytes_per_second",
+     "link"),
+    ("peer link", "copy, one way", dict(family="P2P/copy", dir="uni", where=_between_two_gpus), "bytes_per_second", "entry"),
 ]
 
 
 def bandwidth(run):
     out = []
     dram_peak = _number(run.ctx, "gpu_dram_peak_bytes_per_second")
-    for level, kind, rx, rank, where, theory in BANDWIDTH:
+    for level, kind, which, rank, theory in BANDWIDTH:
         row = {"level": level, "kind": kind}
-        hit = run.best(rx, rank, where)
+        hit = run.best(rank, **which)
         if hit is None:
             row.update(_missing(f"{level} {kind}", "no such benchmark in this run"))
             out.append(row)
@@ -121,25 +95,39 @@ def bandwidth(run):
 
 
 # --- Compute per precision and unit -----------------------------------------------------------------
-# (precision, unit, benchmark regex): the best over the run's launch shapes (every SM where swept).
+# (precision, unit, family): the best over the run's launch shapes (every SM where swept).
 PIPELINE = [
-    ("FP64", "FMA (DFMA)", r"^Pipeline/throughput/dfma/"),
-    ("FP32", "FMA (FFMA)", r"^Pipeline/throughput/ffma/"),
-    ("FP16", "FMA x2 (HFMA2)", r"^Pipeline/throughput/hfma2/"),
-    ("BF16", "FMA x2 (HFMA2.BF16)", r"^Pipeline/throughput/bf16x2_fma/"),
-    ("INT32", "multiply-add (IMAD)", r"^Pipeline/throughput/imad/"),
-    ("FP32", "SFU (MUFU.RSQ)", r"^Pipeline/throughput/mufu_rsq/"),
+    ("FP64", "FMA (DFMA)", "Pipeline/throughput/dfma"),
+    ("FP32", "FMA (FFMA)", "Pipeline/throughput/ffma"),
+    ("FP16", "FMA x2 (HFMA2)", "Pipeline/throughput/hfma2"),
+    ("BF16", "FMA x2 (HFMA2.BF16)", "Pipeline/throughput/bf16x2_fma"),
+    ("INT32", "multiply-add (IMAD)", "Pipeline/throughput/imad"),
+    ("FP32", "SFU (MUFU.RSQ)", "Pipeline/throughput/mufu_rsq"),
 ]
-# The 2:4 sparse forms' rates are dense-equivalent FLOP/s against twice the dense peak.
-TENSOR = [("wgmma", r"^TensorCore/wgmma/throughput/([^/]+)/"), ("mma.sync", r"^TensorCore/mma_sync/throughput/([^/_]+)_"),
-          ("wgmma.sp, 2:4 sparse", r"^TensorCore/wgmma_sp/throughput/([^/]+)/"), ("cuBLAS", r"^TensorCore/cublas/([^/]+)/")]
+# (unit, the families' common part, the data type of a family under it): the 2:4 sparse forms' rates
+# are dense-equivalent FLOP/s against twice the dense peak; mma.sync's families name the input and
+# the accumulator types ("f16_f32"), the rows the input's.
+TENSOR = [("wgmma", "TensorCore/wgmma/throughput", lambda part: part),
+          ("mma.sync", "TensorCore/mma_sync/throughput", lambda part: part.split("_")[0] if "_" in part else None),
+          ("wgmma.sp, 2:4 sparse", "TensorCore/wgmma_sp/throughput", lambda part: part),
+          ("cuBLAS", "TensorCore/cublas", lambda part: part)]
+
+
+def _tensor_type(run, key, common, type_of):
+    """The data type of a tensor benchmark under `common` (the family part after it), or None."""
+    parts = run.family(key).split("/")
+    depth = len(common.split("/"))
+    # a type part followed by more of the family or by axes (never the family's last part alone)
+    if len(parts) <= depth or (len(parts) == depth + 1 and not run.axes(key)):
+        return None
+    return type_of(parts[depth])
 
 
 def compute(run):
     out = []
-    for precision, unit, rx in PIPELINE:
+    for precision, unit, family in PIPELINE:
         row = {"precision": precision, "unit": unit}
-        hit = run.best(rx, "results_per_clk_per_sm")
+        hit = run.best("results_per_clk_per_sm", family=family)
         if hit is None:
             row.update(_missing(f"{precision} {unit}", "no such benchmark in this run"))
         else:
@@ -152,12 +140,17 @@ def compute(run):
                         "ratio": (b.get("pct_of_peak") or 0) / 100 or None, "sm_clock_mhz": b.get("sm_clock_mhz"),
                         **_source(name, b)})
         out.append(row)
-    for unit, rx in TENSOR:
-        types = sorted({m.group(1) for n in run.entries if (m := re.search(rx, n))})
+    for unit, common, type_of in TENSOR:
+        of_type = {}
+        for key, _ in run.select(family=common):
+            t = _tensor_type(run, key, common, type_of)
+            if t:
+                of_type.setdefault(t, set()).add(key)
+        types = sorted(of_type)
         if not types:
             out.append({"precision": "tensor", "unit": unit, **_missing(f"tensor cores ({unit})", "not in this run")})
         for t in types:
-            hit = run.best(rx.replace("([^/]+)", re.escape(t)).replace("([^/_]+)", re.escape(t)), "flop_per_clk_per_sm")
+            hit = run.best("flop_per_clk_per_sm", family=common, where=lambda key, b, keys=of_type[t]: key in keys)
             if hit is None:  # measured on fewer SMs than the GPU has only
                 out.append({"precision": t, "unit": f"tensor cores ({unit})",
                             **_missing(f"tensor cores ({unit}) {t}", "no shape of it ran on every SM")})
@@ -173,19 +166,12 @@ def compute(run):
 
 
 # --- Latencies and capacities -----------------------------------------------------------------------
-def _role(run, role):
-    """(name, entry) of the benchmark that plays `role` on this run's GPU (results/roles.py), or None."""
-    key = roles.find(role, run.entries.values(), run.ctx)
-    if key is None:
-        return None
-    name = key.replace("/manual_time", "")
-    return (name, run.entries[name]) if name in run.entries else None
-
-
 def latency(run):
     rows = []
 
     def add(level, hit, counter, ns_counter=None, why="no such benchmark in this run"):
+        if isinstance(hit, str):  # a role (results/roles.py): the benchmark that plays it on this GPU
+            hit, why = run.role(hit), run.missing(hit) or why
         if hit is None or not isinstance(hit[1].get(counter), (int, float)):
             rows.append({"level": level, **_missing(level, why)})
             return
@@ -195,17 +181,14 @@ def latency(run):
         row["ns"] = b.get(ns_counter) if ns_counter and b.get(ns_counter) else (b[counter] * 1e3 / clock if clock else None)
         rows.append(row)
 
-    add("L1 hit (ld.ca chain, a few lines)", _role(run, "l1_chain"), "latency_cycles", "latency_ns",
-        roles.missing_reason("l1_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
-    near_far = run.best(r"^Geometry/l2/sm_map$", "near_median_cycles")
+    add("L1 hit (ld.ca chain, a few lines)", "l1_chain", "latency_cycles", "latency_ns")
+    near_far = run.best("near_median_cycles", family="Geometry/l2/sm_map")
     add("L2 hit, near partition (median SM)", near_far, "near_median_cycles")
     add("L2 hit, far partition (median SM)", near_far, "far_median_cycles")
-    add("L2 hit, every SM x slice (median)", run.best(r"^Geometry/l2/slice_map$", "median_cycles"), "median_cycles")
-    add("L2 hit (ld.cg chain, one SM, within an eighth of the L2)", _role(run, "l2_chain"), "latency_cycles", "latency_ns",
-        roles.missing_reason("l2_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
-    add("DRAM (ld.cg chain, the largest footprint past 2x the L2)", _role(run, "dram_chain"), "latency_cycles",
-        "latency_ns", roles.missing_reason("dram_chain", run.entries.values(), run.ctx) or "no such benchmark in this run")
-    tlb = run.best(r"^Tlb/geometry/ld\.cg/mapping:managed$", "levels")
+    add("L2 hit, every SM x slice (median)", run.best("median_cycles", family="Geometry/l2/slice_map"), "median_cycles")
+    add("L2 hit (ld.cg chain, one SM, within an eighth of the L2)", "l2_chain", "latency_cycles", "latency_ns")
+    add("DRAM (ld.cg chain, the largest footprint past 2x the L2)", "dram_chain", "latency_cycles", "latency_ns")
+    tlb = run.best("levels", family="Tlb/geometry/ld.cg", mapping="managed")
     for i in (1, 2):
         add(f"TLB miss, level {i} (penalty over a hit, managed memory)", tlb, f"level{i}_miss_penalty_cycles",
             f"level{i}_miss_penalty_ns")
@@ -221,11 +204,11 @@ def capacity(run):
         else:
             rows.append({"level": level, "bytes": hit[1][counter], **_source(*hit)})
 
-    add("L1 (no shared-memory carveout)", run.best(r"^Geometry/l1/capacity/carveout:0$", "capacity_bytes"), "capacity_bytes")
-    l2 = run.best(r"^Geometry/l2/capacity$", "capacity_bytes")
+    add("L1 (no shared-memory carveout)", run.role("l1_capacity"), "capacity_bytes")
+    l2 = run.best("capacity_bytes", family="Geometry/l2/capacity")
     add("L2", l2, "capacity_bytes")
     add("L2, near partition", l2, "near_partition_bytes")
-    tlb = run.best(r"^Tlb/geometry/ld\.cg/mapping:managed$", "levels")
+    tlb = run.best("levels", family="Tlb/geometry/ld.cg", mapping="managed")
     add("TLB page (managed memory)", tlb, "page_size_bytes")
     for i in (1, 2):
         add(f"TLB reach, level {i} (managed memory)", tlb, f"level{i}_reach_bytes")
@@ -234,7 +217,7 @@ def capacity(run):
 
 def ceilings(doc, path=""):
     """The ceilings of the run `doc` (a loaded result file) as the documented dictionary."""
-    run = Run(doc)
+    run = run_model.Run(doc, path)
     ctx = run.ctx
     return {
         "format": FORMAT, "version": VERSION,

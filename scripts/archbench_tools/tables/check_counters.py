@@ -96,7 +96,7 @@ def main():
         f"{sum(v[2] for v in per_feature.values()) / 1000:>9.1f} s")
 
     # Bandwidth: measured level against the label.
-    bw = [b for b in rows if b["name"].startswith("Bandwidth/") and b.get("level_measured") == 1
+    bw = [b for b in rows if resultfile.feature(b) == "Bandwidth" and b.get("level_measured") == 1
           and "level_by_footprint" in b]
     if bw:
         table = collections.Counter((b["level_by_footprint"], b["level"]) for b in bw)
@@ -156,7 +156,7 @@ def main():
 
     # The refined model (wide_model_wavefronts) is the bank model at 4 B and differs for permuted
     # or broadcast 8- and 16-byte accesses (analysis/smem_banks.hpp); both are reported.
-    smem = [b for b in rows if b["name"].startswith("SmemBanks/") and "hw_smem_load_wavefronts_per_request" in b
+    smem = [b for b in rows if resultfile.feature(b) == "SmemBanks" and "hw_smem_load_wavefronts_per_request" in b
             and b.get("wide_model_wavefronts")]
     if smem:
         def dev(b, model):
@@ -164,7 +164,7 @@ def main():
         bad = [b for b in smem if dev(b, "wide_model_wavefronts") > 0.02]
         plain = [b for b in smem if b.get("model_wavefronts") and dev(b, "model_wavefronts") > 0.02]
         worst = max(smem, key=lambda b: dev(b, "wide_model_wavefronts"))
-        plain_4b = sum(1 for b in plain if "/width:4/" in b["name"])
+        plain_4b = sum(1 for b in plain if resultfile.axes(b).get("width") == "4")
         out(f"\nSmemBanks: wavefronts per request against the refined bank model at {len(smem)} points: largest "
             f"difference {100 * dev(worst, 'wide_model_wavefronts'):.2f} %; {len(bad)} beyond 2 % (against the plain "
             f"bank model: {len(plain)} beyond 2 %, {plain_4b} of them 4-byte accesses)")
@@ -175,10 +175,10 @@ def main():
 
     homes = collections.defaultdict(list)
     for b in rows:
-        if b["name"].startswith("Atomics/") and "hw_l2_fabric_pct" in b:
-            for c in ("near_l2", "far_l2"):
-                if f"contention:{c}/" in b["name"]:
-                    homes[c].append(b["hw_l2_fabric_pct"])
+        if resultfile.feature(b) == "Atomics" and "hw_l2_fabric_pct" in b:
+            contention = resultfile.axes(b).get("contention")
+            if contention in ("near_l2", "far_l2"):
+                homes[contention].append(b["hw_l2_fabric_pct"])
     if homes:
         near, far = homes.get("near_l2", []), homes.get("far_l2", [])
         out(f"\nAtomics: sectors crossing between the L2 partitions, of the atomics' sectors: near_l2 "

@@ -34,7 +34,7 @@ short = resultfile.short_name
 def energy_rows(doc):
     rows = {}
     for b in doc.get("benchmarks", []):
-        if b.get("name", "").startswith("Energy/") and resultfile.measured(b) and primary_unit(b):
+        if resultfile.feature(b) == "Energy" and resultfile.measured(b) and primary_unit(b):
             rows[short(b["name"])] = b
     return rows
 
@@ -56,8 +56,9 @@ def table(rows):
     return "\n".join(out)
 
 
-def find(rows, prefix):
-    return next((b for n, b in rows.items() if n.startswith(prefix)), None)
+def find(rows, family):
+    """The first entry of `family` or a family under it."""
+    return next((b for b in rows.values() if resultfile.is_under(resultfile.family(b), family)), None)
 
 
 def ordering_violations(rows):
@@ -71,8 +72,8 @@ def ordering_violations(rows):
     dram, l2, l1 = (find(rows, f"Energy/bytes/{lvl}/read") for lvl in ("DRAM", "L2", "L1"))
     order("DRAM read", dram, "L2 read", l2, "pj_per_byte")
     order("L2 read", l2, "L1 read", l1, "pj_per_byte")
-    order("DFMA", find(rows, "Energy/op/dfma/"), "FFMA", find(rows, "Energy/op/ffma/"), "pj_per_op")
-    ffma = find(rows, "Energy/op/ffma/")
+    order("DFMA", find(rows, "Energy/op/dfma"), "FFMA", find(rows, "Energy/op/ffma"), "pj_per_op")
+    ffma = find(rows, "Energy/op/ffma")
     for name, b in rows.items():
         if name.startswith(("Energy/mma_sync/", "Energy/wgmma/")) and "f64" not in name and ffma:
             order("FFMA per FLOP", ffma, name, b, "pj_per_flop")

@@ -26,6 +26,7 @@ import sys
 from archbench_tools.tables import ceilings as ceilings_mod  # noqa: E402
 from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.results import run as run_model  # noqa: E402
 
 FORMAT = "archbench-machine"
 VERSION = 1
@@ -38,13 +39,13 @@ class Source:
         self.value, self.source = value, source
 
 
-_ctx_number = ceilings_mod._number  # one rule for a positive number in the context
+_ctx_number = run_model.number  # one rule for a positive number in the context
 
 
 def measured(doc, path):
     """{quantity: Source} of everything the exporters use, from the run (absent where not measured)."""
     ctx = doc["context"]
-    run = ceilings_mod.Run(doc)
+    run = run_model.Run(doc, path)
     ceil = ceilings_mod.ceilings(doc, path)
     out = {}
     props = "the device's properties (CUDA, NVML), the run's context"
@@ -60,18 +61,18 @@ def measured(doc, path):
     if re.fullmatch(r"\d+\.\d+", cc):
         out["compute_capability"] = Source(cc, f"{props} (gpu_compute_capability)")
 
-    def entry(rx, counter, where=None):
-        hit = run.best(rx, counter, where)
+    def entry(counter, **which):
+        hit = run.best(counter, **which)
         return (hit[0], hit[1][counter]) if hit else None
 
-    for key, rx, counter in (("l1_line", r"^Geometry/l1/line$", "line_bytes"),
-                             ("l2_line", r"^Geometry/l2/line$", "line_bytes"),
-                             ("l1_bytes", r"^Geometry/l1/capacity/carveout:0$", "capacity_bytes"),
-                             ("l2_bytes", r"^Geometry/l2/capacity$", "capacity_bytes"),
-                             ("l2_partitions", r"^Geometry/l2/capacity$", "partitions"),
-                             ("smem_banks", r"^SmemBanks/geometry$", "banks"),
-                             ("smem_latency", r"^SmemBanks/latency/width:4/stride:1$", "latency_cycles")):
-        hit = entry(rx, counter)
+    for key, counter, which in (("l1_line", "line_bytes", dict(role="l1_line")),
+                                ("l2_line", "line_bytes", dict(family="Geometry/l2/line")),
+                                ("l1_bytes", "capacity_bytes", dict(role="l1_capacity")),
+                                ("l2_bytes", "capacity_bytes", dict(family="Geometry/l2/capacity")),
+                                ("l2_partitions", "partitions", dict(family="Geometry/l2/capacity")),
+                                ("smem_banks", "banks", dict(family="SmemBanks/geometry")),
+                                ("smem_latency", "latency_cycles", dict(family="SmemBanks/latency", width=4, stride=1))):
+        hit = entry(counter, **which)
         if hit:
             out[key] = Source(hit[1], hit[0])
     for row in ceil["latency"]:
@@ -80,16 +81,16 @@ def measured(doc, path):
                 out[key] = Source(row["cycles"], row["benchmark"])
     # The SM's warp schedulers (sub-partitions), as Scheduling infers them from warps that slow
     # each other: the units an initiation interval is per.
-    sched = entry(r"^Scheduling/warp_schedulers/", "schedulers")
+    sched = entry("schedulers", family="Scheduling/warp_schedulers")
     if sched:
         out["schedulers"] = Source(int(sched[1]), sched[0])
     # Per opcode: the dependent chain's latency, and the initiation interval of one of the SM's
     # sub-partition units: schedulers x 32 lanes / the best results per clock per SM.
     for op in ("ffma", "fadd", "fmul", "dfma", "dadd", "dmul", "imad", "iadd3", "imul", "mufu_rsq", "hfma2"):
-        lat = entry(rf"^Pipeline/latency/{op}$", "latency_cycles")
+        lat = entry("latency_cycles", family=f"Pipeline/latency/{op}")
         if lat:
             out[f"lat_{op}"] = Source(lat[1], lat[0])
-        thr = entry(rf"^Pipeline/throughput/{op}/", "results_per_clk_per_sm")
+        thr = entry("results_per_clk_per_sm", family=f"Pipeline/throughput/{op}")
         if thr and thr[1] > 0 and sched:
             out[f"ii_{op}"] = Source(max(1, round(sched[1] * 32 / thr[1])),
                                      f"{thr[0]} ({thr[1]:.1f} results/clk/SM over {sched[1]:.0f} schedulers, {sched[0]})")
@@ -280,29 +281,32 @@ def _measure(entry, counter, method, confidence=None, randomized=False):
     return out
 
 
-def _latency(run, name, fine_name=None):
+def _latency(run, key):
     """MT4G's latency block: the chain's mean (a long dependent chain: its average), and the
-    per-access p50/p95 of Mei & Chu's fine chase at the same footprint where the run has it."""
-    b = run.entries.get(name)
+    per-access p50/p95 of Mei & Chu's fine chase at the same footprint and stride (MemLatency's
+    "fine" family beside the "chain" one) where the run has it."""
+    b = run.entries.get(key)
     if not b or not isinstance(b.get("latency_cycles"), (int, float)):
         return None
-    out = {"mean": b["latency_cycles"], "method": f"archbench {name}", "unit": "cycles"}
-    fine = run.entries.get(fine_name) if fine_name else None
+    out = {"mean": b["latency_cycles"], "method": f"archbench {key}", "unit": "cycles"}
+    parts = run.family(key).split("/")
+    fine_key = run.one_key("/".join([parts[0], "fine", *parts[2:]]), **run.axes(key)) if parts[1:2] == ["chain"] else None
+    fine = run.entries.get(fine_key) if fine_key else None
     if fine and isinstance(fine.get("latency_cycles"), (int, float)):
         out.update(p50=fine["latency_cycles"], p95=fine.get("latency_p95_cycles"),
-                   sampleSize=int(fine.get("samples", 0)) or None, method=f"archbench {name}; p50, p95: {fine_name}")
+                   sampleSize=int(fine.get("samples", 0)) or None, method=f"archbench {key}; p50, p95: {fine_key}")
     return {k: v for k, v in out.items() if v is not None}
 
 
 def mt4g(doc, m, ceil):
-    run = ceilings_mod.Run(doc)
+    run = run_model.Run(doc)
     ctx = doc["context"]
     lat = {row["level"].split(" (")[0]: row["benchmark"] for row in ceil["latency"] if "benchmark" in row}
     bw = {(row["level"], row["kind"]): row for row in ceil["bandwidth"] if "not_measured" not in row}
 
     def chain(level):
         name = lat.get(level)
-        return _latency(run, name, name.replace("/chain/", "/fine/") if name else None) if name else None
+        return _latency(run, name) if name else None
 
     def gib(key):
         row = bw.get(key)
@@ -313,12 +317,12 @@ def mt4g(doc, m, ceil):
         v = _ctx_number(ctx, key)
         return {"unit": unit, "value": int(v * scale)} if v else None
 
-    l1cap, l1line = run.entries.get("Geometry/l1/capacity/carveout:0"), run.entries.get("Geometry/l1/line")
-    l2cap, l2line = run.entries.get("Geometry/l2/capacity"), run.entries.get("Geometry/l2/line")
-    fill_ca, fill_cg = run.entries.get("Geometry/fill/ld.ca"), run.entries.get("Geometry/fill/ld.cg")
-    ro = run.entries.get("Geometry/readonly/capacity")
-    const = run.entries.get("Geometry/constant/capacity")
-    ffma = run.best(r"^Pipeline/throughput/ffma/", "results_per_clk_per_sm")
+    l1cap, l1line = run.one("Geometry/l1/capacity", carveout=0), run.one("Geometry/l1/line")
+    l2cap, l2line = run.one("Geometry/l2/capacity"), run.one("Geometry/l2/line")
+    fill_ca, fill_cg = run.one("Geometry/fill/ld.ca"), run.one("Geometry/fill/ld.cg")
+    ro = run.one("Geometry/readonly/capacity")
+    const = run.one("Geometry/constant/capacity")
+    ffma = run.best("results_per_clk_per_sm", family="Pipeline/throughput/ffma")
     mem = {
         "l1": {"amountPerMultiprocessor": 1,
                "latency": chain("L1 hit"),
