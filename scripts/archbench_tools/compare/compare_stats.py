@@ -50,7 +50,7 @@ HOST_FLOOR_PCT = 30.0
 # its own band judges it.
 OVERHEAD_BOUND_PCT_OF_PEAK = 30.0
 OVERHEAD_BOUND_MAX_RATIO = 3.0
-LINK_SHARE_COUNTER = "pct_of_link_peak"
+LINK_SHARE_COUNTER = resultfile.LINK_SHARE_COUNTER
 
 
 def metric_kind(counter):
@@ -124,7 +124,7 @@ ROBUST_FROM = 5  # centres from which the band is robust (median absolute deviat
 
 # A benchmark whose metric is the median of several samples in the run (launches, placements of
 # its data) reports their spread beside it: <metric>_sd_pct and <metric>_samples.
-SAMPLE_SD_SUFFIX, SAMPLE_COUNT_SUFFIX = "_sd_pct", "_samples"
+SAMPLE_SD_SUFFIX, SAMPLE_COUNT_SUFFIX = resultfile.SAMPLE_SD_SUFFIX, resultfile.SAMPLE_COUNT_SUFFIX
 MEDIAN_EFFICIENCY = 1.2533  # the standard error of a median is ~1.2533 x that of a mean
 
 
@@ -144,7 +144,7 @@ def sample_sigma_pct(base_entry, cont_entry, counter):
 # A benchmark whose metric depends on the CUDA context (Sync: GPU- and system-scope fences)
 # reports the range over several contexts beside it:
 # <metric>_context_min and _context_max. A run in another process may read anywhere in that range.
-CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = "_context_min", "_context_max"
+CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = resultfile.CONTEXT_MIN_SUFFIX, resultfile.CONTEXT_MAX_SUFFIX
 
 
 def context_range_pct(base_entry, cont_entry, counter):

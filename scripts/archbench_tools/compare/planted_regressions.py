@@ -30,6 +30,7 @@ from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import passthrough  # noqa: E402
 from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
 
 # The features a planted slowdown can be asked of: every one that measures, in the default run
 # or run apart (P2P); Energy runs on request and keeps its own history (benchmarks/features.json).
@@ -70,7 +71,7 @@ def flagged_features(baseline, contender, history, expected=None, use_model=True
     contender GPU's fleet model (`expected`, else the committed one) unless use_model is False."""
     base, cont = compare.load(baseline), compare.load(contender)
     hist = [compare.load(h) for h in history]
-    model = compare.fleet_model(cont.context.get("gpu_name"), expected) if use_model else None
+    model = fleet_model.model_or_committed(cont.context.get("gpu_name"), expected) if use_model else None
     rows, features = compare.compare(base, cont, hist, model=model)
     flagged = {feat: ", ".join(why) for feat, f in features.items()
                if (why := compare.feature_reasons(f, improvements=True))}

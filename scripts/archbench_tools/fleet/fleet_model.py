@@ -44,7 +44,6 @@ import statistics
 import sys
 from collections import defaultdict
 from archbench_tools import paths
-from archbench_tools.compare import compare  # noqa: E402
 from archbench_tools.compare import compare_stats  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.results import run as run_model  # noqa: E402
@@ -109,14 +108,14 @@ def build_links(paths):
         try:
             doc = resultfile.load(path)
         except resultfile.ResultError as e:
-            raise compare.InputError(str(e))
+            raise run_model.InputError(str(e))
         name = doc.get("context", {}).get("gpu_name")
         if gpu not in (None, name):
-            raise compare.InputError(f"{path}: {name}, where the others are {gpu}: one GPU model per links model")
+            raise run_model.InputError(f"{path}: {name}, where the others are {gpu}: one GPU model per links model")
         gpu = name
         found = link_values(doc)
         if not found:
-            raise compare.InputError(f"{path}: no P2P copy or latency between two GPUs")
+            raise run_model.InputError(f"{path}: no P2P copy or latency between two GPUs")
         ctx = doc.get("context", {})
         # Where the run is kept: its results/... path (in the tree, or in the archive that
         # scripts/results_archive.py restores it from, which keeps the same path).
@@ -151,9 +150,9 @@ def load_links(path):
             raise ValueError("no 'figures'")
         return doc
     except FileNotFoundError:
-        raise compare.InputError(f"{path}: no such links model")
+        raise run_model.InputError(f"{path}: no such links model")
     except (OSError, ValueError, AttributeError) as e:
-        raise compare.InputError(f"{path}: not a links model ({e})")
+        raise run_model.InputError(f"{path}: not a links model ({e})")
 
 
 def run_files(paths):
@@ -165,7 +164,7 @@ def run_files(paths):
         elif os.path.exists(p):
             out.append(p)
         else:
-            raise compare.InputError(f"{p}: no such file or folder")
+            raise run_model.InputError(f"{p}: no such file or folder")
     return out
 
 
@@ -178,8 +177,8 @@ def load_runs(paths, include_quick=False, exclude=()):
             notes.append(f"skipped {f}: excluded")
             continue
         try:
-            r = compare.load(f)
-        except compare.InputError as e:
+            r = run_model.load_metrics(f)
+        except run_model.InputError as e:
             notes.append(f"skipped {e}")
             continue
         ctx = r.context
@@ -213,7 +212,7 @@ def sample_spread(run, name, counter):
     """A run's spread of samples for one metric, as a log-sd: its reported <metric>_sd_pct, else the
     spread of its repetitions; None when it has neither."""
     entry = run.values[name]
-    sd = entry.get(counter + compare.SAMPLE_SD_SUFFIX)
+    sd = entry.get(counter + resultfile.SAMPLE_SD_SUFFIX)
     if sd:
         return statistics.median(sd) / 100
     v = [x for x in entry.get(counter, []) if x > 0]
@@ -247,7 +246,7 @@ def counter_quanta(runs):
         for name, values in r.values.items():
             for counter, _, _ in r.primary.get(name, []):
                 for v in values.get(counter, []):
-                    key = (compare.feature_of(name), counter)
+                    key = (resultfile.feature_of_name(name), counter)
                     if seen.get(key, 0) is None:
                         continue
                     if v <= 0 or abs(v - round(v)) > 1e-6:
@@ -462,7 +461,7 @@ def build(runs):
         newest = newest_method[name]
         if newest not in by_method:
             continue  # the newest run did not report this metric: its method's numbers are elsewhere
-        quantum = quanta.get((compare.feature_of(name), counter))
+        quantum = quanta.get((resultfile.feature_of_name(name), counter))
         row, odd = metric_row(by_method[newest], newest, counter, how, quantum)
         d = dict(zip(COLUMNS, row))
         before = None
@@ -507,7 +506,7 @@ def feature_rows(runs):
                 if c is None or how == "value" or not v or statistics.median(v) <= 0:
                     continue
                 w = math.log(statistics.median(v)) - c
-                worse[compare.feature_of(name)].append(w if how == "lower" else -w)
+                worse[resultfile.feature_of_name(name)].append(w if how == "lower" else -w)
         board, part = r.context.get("gpu_uuid"), resultfile.board_group(r.context) or "unknown"
         for feature, ws in worse.items():
             if len(ws) >= compare_stats.FEATURE_MIN_METRICS:
@@ -596,9 +595,9 @@ def load_model(path):
             raise ValueError("no 'metrics' or 'columns'")
         return Model(doc, path)
     except FileNotFoundError:
-        raise compare.InputError(f"{path}: no such fleet model")
+        raise run_model.InputError(f"{path}: no such fleet model")
     except (OSError, EOFError, ValueError, UnicodeDecodeError, TypeError, AttributeError, lzma.LZMAError) as e:
-        raise compare.InputError(f"{path}: not a fleet model ({e})")
+        raise run_model.InputError(f"{path}: not a fleet model ({e})")
 
 
 def model_for(gpu_name, directory=DEFAULT_DIR):
@@ -607,8 +606,13 @@ def model_for(gpu_name, directory=DEFAULT_DIR):
     return load_model(path) if gpu_name and path and os.path.exists(path) else None
 
 
+def model_or_committed(gpu_name, path=None):
+    """The fleet model at `path`, else the committed one of `gpu_name` (None where there is none)."""
+    return load_model(path) if path else model_for(gpu_name)
+
+
 def typicality(run, model):
-    """How typical a board is (its run: a compare.Run), as the median over its primary metrics that
+    """How typical a board is (its run: a run_model.Metrics), as the median over its primary metrics that
     the model can judge of |ln(value / the median of its part)| in units of the spread one board has
     about it (compare_stats.model_row_sigma): lower for a board nearer its fleet, higher for one in a
     slow or fast group of some metrics. A relative score: the model's spreads hold stand-ins, timer
@@ -676,7 +680,7 @@ def show(model, pattern):
         if rx and not rx.search(name):
             continue
         fp = f"{d['fingerprint'][0]} slope {d['fingerprint'][1]} r2 {d['fingerprint'][2]}" if d["fingerprint"] else ""
-        step, drift = history.detectable(d, compare.metric_kind(counter)) if d["how"] in ("higher", "lower") else \
+        step, drift = history.detectable(d, compare_stats.metric_kind(counter)) if d["how"] in ("higher", "lower") else \
             (None, None)
         print(f"{(name + ' ' + counter)[:70]:70s} {d['median']:>12.6g} {d['runs']:>5d} {d['boards']:>6d} "
               f"{spread(d, 'process'):>8s} {spread(d, 'board'):>8s} {pct(d['part']):>8s} "
@@ -687,23 +691,23 @@ def export(args):
     """fleet_model.py --export: the model's bounds in an operator's format (nightly/operators.py)."""
     from archbench_tools.nightly import accept, operators  # accept judges with this module's models
     if not args.expected and not args.run:
-        raise compare.InputError("--export needs --expected MODEL or --run RUN (the model of its GPU)")
+        raise run_model.InputError("--export needs --expected MODEL or --run RUN (the model of its GPU)")
     run_path = args.run
     model = load_model(args.expected) if args.expected else None
     if run_path is None:
         run_path = baseline_for(model.doc.get("gpu_name"))
         if run_path is None:
-            raise compare.InputError(f"no committed baseline of {model.doc.get('gpu_name')}: give --run RUN")
+            raise run_model.InputError(f"no committed baseline of {model.doc.get('gpu_name')}: give --run RUN")
     run, doc = accept.load_run(run_path)
     model = model or model_for(run.context.get("gpu_name"))
     if model is None:
-        raise compare.InputError(f"no fleet model of {run.context.get('gpu_name')}: give --expected MODEL")
+        raise run_model.InputError(f"no fleet model of {run.context.get('gpu_name')}: give --expected MODEL")
     if model.doc.get("gpu_name") != run.context.get("gpu_name"):
-        raise compare.InputError(f"the model is of {model.doc.get('gpu_name')}, the run of {run.context.get('gpu_name')}")
+        raise run_model.InputError(f"the model is of {model.doc.get('gpu_name')}, the run of {run.context.get('gpu_name')}")
     try:
         operators.export(args.export, model, run, doc, accept.judge, args.out)
     except operators.ExportError as e:
-        raise compare.InputError(str(e))
+        raise run_model.InputError(str(e))
     return 0
 
 
@@ -733,7 +737,7 @@ def main(argv=None):
     try:
         if args.links:
             if rest or not args.runs:
-                raise compare.InputError(f"unknown option {rest[0]}" if rest else "no P2P runs given")
+                raise run_model.InputError(f"unknown option {rest[0]}" if rest else "no P2P runs given")
             doc = build_links(args.runs)
             path = links_path(doc["gpu_name"], args.out_dir)
             try:
@@ -742,26 +746,26 @@ def main(argv=None):
                     f.write("\n")
                 os.replace(path + ".part", path)
             except OSError as e:
-                raise compare.InputError(f"{path}: cannot write: {e.strerror or e}")
+                raise run_model.InputError(f"{path}: cannot write: {e.strerror or e}")
             counts = ", ".join(f"{key} {fig['n']}" for key, fig in sorted(doc["figures"].items()))
             print(f"{path}: values per figure {counts}, from {len(doc['nodes'])} node(s)")
             return 0
         if (args.out != "-" or args.run) and not args.export:
-            raise compare.InputError("--out and --run go with --export (the model's folder is --out-dir)")
+            raise run_model.InputError("--out and --run go with --export (the model's folder is --out-dir)")
         if args.export:
             if rest or args.runs:
-                raise compare.InputError(f"unknown option {rest[0]}" if rest else "--export takes no runs (--run RUN)")
+                raise run_model.InputError(f"unknown option {rest[0]}" if rest else "--export takes no runs (--run RUN)")
             return export(args)
         if args.typical:
             if rest or not args.runs:
-                raise compare.InputError(f"unknown option {rest[0]}" if rest else "no runs given")
-            runs = [compare.load(p) for p in run_files(args.runs)]
+                raise run_model.InputError(f"unknown option {rest[0]}" if rest else "no runs given")
+            runs = [run_model.load_metrics(p) for p in run_files(args.runs)]
             gpus = {r.context.get("gpu_name") for r in runs}
             if len(gpus) != 1:
-                raise compare.InputError(f"--typical ranks the runs of one GPU model, not {sorted(map(str, gpus))}")
+                raise run_model.InputError(f"--typical ranks the runs of one GPU model, not {sorted(map(str, gpus))}")
             model = load_model(args.expected) if args.expected else model_for(gpus.pop())
             if model is None:
-                raise compare.InputError("no fleet model of this GPU model: give --expected MODEL")
+                raise run_model.InputError("no fleet model of this GPU model: give --expected MODEL")
             ranked = typical_baseline(runs, model)
             print(f"{'score':>6s} {'metrics':>7s}  board         part                  run")
             for score, n, r in ranked:
@@ -772,12 +776,12 @@ def main(argv=None):
             show(load_model(args.show), (args.runs or [None])[0])
             return 0
         if rest:
-            raise compare.InputError(f"unknown option {rest[0]}")
+            raise run_model.InputError(f"unknown option {rest[0]}")
         if not args.runs:
-            raise compare.InputError("no runs given")
+            raise run_model.InputError("no runs given")
         by_model, notes = load_runs(args.runs, args.include_quick, args.exclude)
         if not by_model:
-            raise compare.InputError("no usable run among the files given")
+            raise run_model.InputError("no usable run among the files given")
         for note in notes:
             print(f"note: {note}", file=sys.stderr)
         for gpu, runs in sorted(by_model.items()):
@@ -790,10 +794,10 @@ def main(argv=None):
             try:
                 write(doc, path)
             except OSError as e:
-                raise compare.InputError(f"{path}: cannot write: {e.strerror or e}")
+                raise run_model.InputError(f"{path}: cannot write: {e.strerror or e}")
             print(f"{path}: {len(metrics)} benchmarks from {doc['runs']} runs of {doc['boards']} boards "
                   f"{doc['parts']}")
-    except compare.InputError as e:
+    except run_model.InputError as e:
         print(f"fleet_model.py: error: {e}", file=sys.stderr)
         return 2
     except re.error as e:

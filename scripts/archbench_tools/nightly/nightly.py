@@ -161,10 +161,10 @@ def fleet_of(gpu_name, history_dir, expected=None):
     """The fleet model: --expected, else the project's committed one of this GPU model, else the
     site's own (site_model_path), else None."""
     if expected:
-        return compare.fleet_model(gpu_name, expected)
-    model = compare.fleet_model(gpu_name)
+        return fleet_model.model_or_committed(gpu_name, expected)
+    model = fleet_model.model_or_committed(gpu_name)
     if model is None and gpu_name and os.path.exists(site_model_path(history_dir, gpu_name)):
-        model = compare.fleet_model(gpu_name, site_model_path(history_dir, gpu_name))
+        model = fleet_model.model_or_committed(gpu_name, site_model_path(history_dir, gpu_name))
     return model
 
 

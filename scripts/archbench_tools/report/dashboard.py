@@ -29,6 +29,7 @@ from archbench_tools.tables import features  # noqa: E402
 from archbench_tools.report import report  # noqa: E402
 from archbench_tools.results import resultfile  # noqa: E402
 from archbench_tools.results import run as run_model  # noqa: E402
+from archbench_tools.fleet import fleet_model  # noqa: E402
 
 TEMPLATES = os.path.join(HERE, "dashboard")
 # Published values for the generations page: the repository's results/reference/.
@@ -97,7 +98,7 @@ _models = {}
 def fleet_models(gpu_name):
     """The committed fleet model of a GPU model (None where there is none), read once."""
     if gpu_name not in _models:
-        _models[gpu_name] = compare.fleet_model(gpu_name)
+        _models[gpu_name] = fleet_model.model_for(gpu_name)
     return _models[gpu_name]
 
 

@@ -136,6 +136,13 @@ def axes(b):
     return dict(p.split(":", 1) for p in _name_parts(b) if ":" in p)
 
 
+# Counters beside a metric (file format): the spread of the samples it is the median of
+# (report_sampled: <metric>_sd_pct, <metric>_samples), its range over CUDA contexts (Sync's fences:
+# <metric>_context_min, _context_max), and a host copy's share of its link's peak.
+SAMPLE_SD_SUFFIX, SAMPLE_COUNT_SUFFIX = "_sd_pct", "_samples"
+CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = "_context_min", "_context_max"
+LINK_SHARE_COUNTER = "pct_of_link_peak"
+
 PART = "gpu_board_part_number"
 HOST_GPUS = "gpu_host_gpu_count"  # NVML's count of the host's GPUs (written since 2026-11-29)
 
