@@ -45,11 +45,11 @@ def test_reframe_passes_a_healthy_run_and_fails_a_planted_slow_dram_read(tmp_pat
 
 
 def test_the_fleet_models_bounds_exported_for_operators_match_accepts(tmp_path):
-    """fleet_model.py --export: the bounds per board part are accept.py's own for a board of that part."""
+    """accept.py --export: the bounds per board part are accept.py's own for a board of that part."""
     from archbench_tools.nightly import accept, operators
     model = os.path.join(ROOT, "results", "reference", "expected", "nvidia-h200.json.xz")
     out = tmp_path / "t.json"
-    assert fleet_model.main(["--export", "thresholds", "--expected", model, "--out", str(out)]) == 0
+    assert accept.main(["--export", "thresholds", "--expected", model, "--export-to", str(out)]) == 0
     t = json.loads(out.read_text())
     assert t["gpu_name"] == "NVIDIA H200" and operators.UNSEEN_PART in t["parts"]
     run, doc = accept.load_run(fleet_model.baseline_for("NVIDIA H200"))
@@ -62,10 +62,10 @@ def test_the_fleet_models_bounds_exported_for_operators_match_accepts(tmp_path):
     assert dram["direction"] == "at least" and dram["bound"] < dram["expected"]
     assert exported["L1 line"]["direction"] == "equal"
     assert "pcie_replays_per_minute" in t["health"]
-    assert fleet_model.main(["--export", "reframe", "--expected", model, "--out", str(out)]) == 0
+    assert accept.main(["--export", "reframe", "--expected", model, "--export-to", str(out)]) == 0
     ref = json.loads(out.read_text())["reference"][part]["DRAM read headline"]
     assert ref[0] == dram["expected"] and ref[1] == pytest.approx(dram["bound"] / dram["expected"] - 1) and ref[2] is None
-    assert fleet_model.main(["--export", "prometheus", "--expected", model, "--out", str(out)]) == 0
+    assert accept.main(["--export", "prometheus", "--expected", model, "--export-to", str(out)]) == 0
     rules = out.read_text()
     assert "expr: archbench_accept_healthy == 0" in rules and 'check="DRAM read headline"' in rules
     yaml = pytest.importorskip("yaml")
@@ -73,8 +73,14 @@ def test_the_fleet_models_bounds_exported_for_operators_match_accepts(tmp_path):
 
 
 def test_export_bad_input_is_one_line(capsys):
+    from archbench_tools.nightly import accept
+    assert accept.main(["--export", "thresholds"]) == 2
+    assert capsys.readouterr().err.strip().startswith("accept.py: error: --export needs")
+    assert accept.main(["--export-to", "/tmp/t.json", "x.json"]) == 2
+    assert "--export-to goes with --export" in capsys.readouterr().err
+    # the command moved from fleet_model.py, which says where to
     assert fleet_model.main(["--export", "thresholds"]) == 2
-    assert capsys.readouterr().err.strip().startswith("fleet_model.py: error: --export needs")
-    # --out was once taken for --out-dir: without --export it is an error, never the committed folder
-    assert fleet_model.main(["somewhere", "--out", "/tmp/m"]) == 2
-    assert "--out and --run go with --export" in capsys.readouterr().err
+    assert "accept.py --export FORMAT" in capsys.readouterr().err
+    # --out was once taken for --out-dir: it is an error, never the committed folder
+    assert fleet_model.main(["--out", "/tmp/m", os.path.join(ROOT, "results")]) == 2
+    assert "unknown option --out" in capsys.readouterr().err

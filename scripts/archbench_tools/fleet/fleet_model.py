@@ -687,32 +687,8 @@ def show(model, pattern):
               f"{'-' if step is None else f'{step:.2f}%':>7s} {'-' if drift is None else f'{drift:.3f}%':>8s}  {fp}")
 
 
-def export(args):
-    """fleet_model.py --export: the model's bounds in an operator's format (nightly/operators.py)."""
-    from archbench_tools.nightly import accept, operators  # accept judges with this module's models
-    if not args.expected and not args.run:
-        raise run_model.InputError("--export needs --expected MODEL or --run RUN (the model of its GPU)")
-    run_path = args.run
-    model = load_model(args.expected) if args.expected else None
-    if run_path is None:
-        run_path = baseline_for(model.doc.get("gpu_name"))
-        if run_path is None:
-            raise run_model.InputError(f"no committed baseline of {model.doc.get('gpu_name')}: give --run RUN")
-    run, doc = accept.load_run(run_path)
-    model = model or model_for(run.context.get("gpu_name"))
-    if model is None:
-        raise run_model.InputError(f"no fleet model of {run.context.get('gpu_name')}: give --expected MODEL")
-    if model.doc.get("gpu_name") != run.context.get("gpu_name"):
-        raise run_model.InputError(f"the model is of {model.doc.get('gpu_name')}, the run of {run.context.get('gpu_name')}")
-    try:
-        operators.export(args.export, model, run, doc, accept.judge, args.out)
-    except operators.ExportError as e:
-        raise run_model.InputError(str(e))
-    return 0
-
-
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)  # --out is not --out-dir
     ap.add_argument("runs", nargs="*", help="result files or folders (recursive)")
     ap.add_argument("--out-dir", default=DEFAULT_DIR, help="where <gpu-slug>.json.xz goes (default results/reference/expected)")
     ap.add_argument("--include-quick", action="store_true", help="use quick runs too (their points are timed for less)")
@@ -723,14 +699,7 @@ def main(argv=None):
     ap.add_argument("--typical", action="store_true",
                     help="rank RUNS (full runs of one GPU model) by how typical their board is of the model "
                          "(--expected, default the committed one): the first is the rule's baseline")
-    ap.add_argument("--expected", metavar="MODEL", help="with --typical or --export: the fleet model")
-    ap.add_argument("--export", choices=("thresholds", "reframe", "prometheus"),
-                    help="write accept.py's bounds per board part from the fleet model (--expected, or the "
-                         "committed model of --run's GPU): DCGM-style thresholds (JSON), ReFrame references "
-                         "(JSON) or Prometheus alerting rules (YAML); docs/acceptance.md")
-    ap.add_argument("--run", metavar="RUN", help="with --export: the run whose benchmarks play the checks' roles "
-                                                  "(default: the model's committed baseline)")
-    ap.add_argument("--out", default="-", help="with --export: the file (default: standard output)")
+    ap.add_argument("--expected", metavar="MODEL", help="with --typical: the fleet model")
     args, rest = ap.parse_known_args(argv)
     if not args.out_dir and not (args.show or args.typical):
         args.out_dir = paths.in_root("results", "reference", "expected")  # outside a checkout: says so, exit 2
@@ -750,12 +719,8 @@ def main(argv=None):
             counts = ", ".join(f"{key} {fig['n']}" for key, fig in sorted(doc["figures"].items()))
             print(f"{path}: values per figure {counts}, from {len(doc['nodes'])} node(s)")
             return 0
-        if (args.out != "-" or args.run) and not args.export:
-            raise run_model.InputError("--out and --run go with --export (the model's folder is --out-dir)")
-        if args.export:
-            if rest or args.runs:
-                raise run_model.InputError(f"unknown option {rest[0]}" if rest else "--export takes no runs (--run RUN)")
-            return export(args)
+        if any(a == "--export" or a.startswith("--export=") for a in rest):
+            raise run_model.InputError("the bounds for operators are accept.py's: accept.py --export FORMAT [RUN]")
         if args.typical:
             if rest or not args.runs:
                 raise run_model.InputError(f"unknown option {rest[0]}" if rest else "no runs given")

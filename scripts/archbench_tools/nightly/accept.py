@@ -10,6 +10,11 @@ Usage:
     accept.py --print-filter --binary B [--node]                      the short run's --benchmark_filter on this GPU (--node:
                                                                       with the links' P2P benchmarks, for
                                                                       run_node.py)
+    accept.py --export thresholds|reframe|prometheus [RUN] [--expected MODEL] [--export-to FILE]
+                                                                      the bounds of every check per board part,
+                                                                      as operators' tools read them (RUN: whose
+                                                                      benchmarks play the checks' roles; default
+                                                                      the model's committed baseline)
 
 Each check is one figure that decides health (the bandwidth headline of each level, the compute
 and tensor peaks, the latency of each level, the host link, the sustained clock under load, the
@@ -560,6 +565,30 @@ def default_out():
                         "archbench", "accept")
 
 
+def export_bounds(fmt, expected, run_path, out):
+    """accept.py --export: the bounds of every check per board part in an operator's format
+    (nightly/operators.py), from the model (`expected`, else the committed one of the run's GPU) and
+    the run whose benchmarks play the checks' roles (default: the model's committed baseline)."""
+    model = fleet_model.load_model(expected) if expected else None
+    if run_path is None:
+        if model is None:
+            raise compare.InputError("--export needs --expected MODEL or a RUN (the model of its GPU)")
+        run_path = fleet_model.baseline_for(model.doc.get("gpu_name"))
+        if run_path is None:
+            raise compare.InputError(f"no committed baseline of {model.doc.get('gpu_name')}: give a RUN")
+    run, doc = load_run(run_path)
+    model = model or fleet_model.model_for(run.context.get("gpu_name"))
+    if model is None:
+        raise compare.InputError(f"no fleet model of {run.context.get('gpu_name')}: give --expected MODEL")
+    if model.doc.get("gpu_name") != run.context.get("gpu_name"):
+        raise compare.InputError(f"the model is of {model.doc.get('gpu_name')}, the run of {run.context.get('gpu_name')}")
+    try:
+        operators.export(fmt, model, run, doc, judge, out)
+    except operators.ExportError as e:
+        raise compare.InputError(str(e))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("run", nargs="?", help="a result file")
@@ -582,6 +611,11 @@ def main(argv=None):
                     help="with --run: hold the sustained-clock checks' FP32 and tensor loads SECONDS each (1..3600; "
                          "default 10): their clock against the fleet's, and a hardware clock-event reason at any "
                          "100 ms sample of them fails (docs/acceptance.md)")
+    ap.add_argument("--export", choices=("thresholds", "reframe", "prometheus"),
+                    help="write the bounds of every check per board part from the fleet model (--expected, or the "
+                         "committed model of RUN's GPU): DCGM-style thresholds (JSON), ReFrame references (JSON) or "
+                         "Prometheus alerting rules (YAML); docs/acceptance.md")
+    ap.add_argument("--export-to", metavar="FILE", default="-", help="with --export: the file (default: standard output)")
     ap.add_argument("--binary", help=argparse.SUPPRESS)
     ap.add_argument("--print-filter", action="store_true",
                     help="print the short run's --benchmark_filter (with --node: the links' P2P benchmarks too)")
@@ -606,6 +640,12 @@ def main(argv=None):
         return 0
     args = ap.parse_args(argv)
     try:
+        if args.export_to != "-" and not args.export:
+            raise compare.InputError("--export-to goes with --export FORMAT")
+        if args.export:
+            if args.node or args.binary or args.junit or args.prometheus:
+                raise compare.InputError("--export writes the model's bounds: it takes a RUN and --expected MODEL alone")
+            return export_bounds(args.export, args.expected, args.run, args.export_to)
         if sum(bool(x) for x in (args.run, args.node, args.binary)) != 1:
             raise compare.InputError("give one of RUN.json, --node DIR or --run BINARY")
         if args.links and not args.node:

@@ -13,7 +13,7 @@ Metrics, each labelled with the board (gpu_uuid), its GPU model and board part:
   archbench_accept_check_margin_percent     how far inside (+) or outside (-) the bound
   archbench_accept_run_timestamp_seconds    when the judged run was measured
 
-And the fleet model's bounds as operators' tools read them (fleet_model.py --export): per board
+And the fleet model's bounds as operators' tools read them (accept.py --export): per board
 part, DCGM-style thresholds (JSON), ReFrame references, Prometheus alerting rules.
 """
 import datetime
@@ -151,7 +151,7 @@ def prometheus_rules(t):
     """Prometheus alerting rules (YAML) over accept.py's exposition (write_prometheus): the verdict,
     and each check's value against its bound for each part, so that an alert names the check."""
     lines = ["# archbench acceptance alerts for " + str(t["gpu_name"]) + ", from the fleet model " +
-             t["fleet_model"] + " (scripts/fleet_model.py --export prometheus)",
+             t["fleet_model"] + " (scripts/accept.py --export prometheus)",
              "groups:", "  - name: archbench-acceptance", "    rules:",
              "      - alert: ArchbenchBoardNotHealthy", "        expr: archbench_accept_healthy == 0",
              "        labels: {severity: critical}",
