@@ -64,6 +64,9 @@ def readability_problems(fig):
     return problems
 
 
+FORMATS = ["png", "svg"]  # what save writes; a script's --formats sets it (the dashboard shows the SVGs alone)
+
+
 def save(fig, out_dir, stem, dpi=120):
     # Under the plot tests (ARCHBENCH_PLOT_PROBLEMS names a file), what makes the figure unreadable
     # is written there, one line per problem, for tests/scripts/check_plots.py to fail on.
@@ -73,7 +76,7 @@ def save(fig, out_dir, stem, dpi=120):
             for problem in readability_problems(fig):
                 f.write(f"{stem}: {problem}\n")
     paths = []
-    for ext in ["png", "svg"]:
+    for ext in FORMATS:
         p = os.path.join(out_dir, f"{stem}.{ext}")
         fig.savefig(p, dpi=dpi)
         paths.append(p)
@@ -207,9 +210,14 @@ class Script:
         ap = argparse.ArgumentParser(description=self.doc.splitlines()[0])
         ap.add_argument("files", nargs="+")
         ap.add_argument("--out", default="plots")
+        ap.add_argument("--formats", default="png,svg", help="the files of each figure (default png,svg)")
         if self.extra_args:
             self.extra_args(ap)
         args = ap.parse_args(argv)
+        formats = [f for f in args.formats.split(",") if f]
+        if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
+            raise PlotError(f"--formats {args.formats}: png, svg or pdf, comma-separated")
+        FORMATS[:] = formats
         datasets = []
         for f in args.files:
             try:
@@ -250,19 +258,32 @@ def _render_one(name, argv):
         plt.close("all")
 
 
-def render_scripts(jobs, workers=None):
-    """[(paths, why)] of each (name, argv) in jobs: the plot modules' drawings, called as functions
-    in worker processes side by side (matplotlib's pyplot is not thread-safe; forked workers share
-    the parent's imports, so none starts Python or imports matplotlib again)."""
+def start_scripts(jobs, workers=None):
+    """Starts the plot modules' drawings of each (name, argv) in jobs, called as functions in worker
+    processes side by side (matplotlib's pyplot is not thread-safe; forked workers share the parent's
+    imports, so none starts Python or imports matplotlib again), and returns a function that waits
+    for them: [(paths, why)] in the jobs' order. The caller works on while they draw."""
     import concurrent.futures
     import multiprocessing
     jobs = list(jobs)
     if not jobs:
-        return []
+        return lambda: []
     try:
         context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork here: one at a time, in this process
-        return [_render_one(n, a) for n, a in jobs]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers or min(len(jobs), os.cpu_count() or 2),
-                                                mp_context=context) as pool:
-        return list(pool.map(_render_one, *zip(*jobs)))
+    except ValueError:  # no fork here: one at a time, in this process, when waited for
+        return lambda: [_render_one(n, a) for n, a in jobs]
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or min(len(jobs), os.cpu_count() or 2),
+                                                  mp_context=context)
+    futures = [pool.submit(_render_one, n, a) for n, a in jobs]
+
+    def wait():
+        try:
+            return [f.result() for f in futures]
+        finally:
+            pool.shutdown()
+    return wait
+
+
+def render_scripts(jobs, workers=None):
+    """[(paths, why)] of each (name, argv) in jobs (start_scripts, waited for)."""
+    return start_scripts(jobs, workers)()

@@ -303,13 +303,15 @@ def fmt(v, kind):
     return compare.fmt_value(v, kind)
 
 
-def feature_plots(files, out_dir):
-    """Every plot script's SVGs for these runs: {feature name: [(file, caption)]}."""
-    from archbench_tools.plots import plotlib  # matplotlib: needed for the plots only
+def feature_plot_jobs(files, out_dir):
+    """The plot scripts' jobs (plotlib.render_scripts) that draw every feature's plots of these runs."""
     os.makedirs(out_dir, exist_ok=True)
+    return [(name, ["--out", out_dir, "--formats", "svg", *files]) for name in report.PLOTS]
+
+
+def feature_plots(done):
+    """The SVGs of each plot script's job (feature_plot_jobs, drawn): {plot name: [(file, caption)]}."""
     plots = collections.defaultdict(list)
-    # The plot scripts called as functions, side by side in worker processes.
-    done = plotlib.render_scripts((name, ["--out", out_dir, *files]) for name in report.PLOTS)
     for name, (drawn, why) in zip(report.PLOTS, done):
         if why:  # the page says so; the rest of the site is still built
             print(f"dashboard.py: note: plot_{name}.py failed: {why}", file=sys.stderr)
@@ -365,12 +367,20 @@ def show(value, unit):
     return f"{value / 1e12:.2f}" if unit in ("TB/s", "TFLOP/s") else f"{value:.1f}" if unit == "cycles" else f"{value:.0f}"
 
 
-def generations(newest, reference_dir, out_dir):
-    """The cross-generation plot (plot_generations.py, latencies) and, per level, every GPU's
-    figure: this suite's runs and the published values, each with the tool and its source."""
-    refs = sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
-    from archbench_tools.plots import plotlib
-    [(drawn, why)] = plotlib.render_scripts([("generations", ["--out", out_dir, *newest, *refs])])
+def reference_files(reference_dir):
+    return sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
+
+
+def generations_job(newest, reference_dir, out_dir):
+    """The cross-generation plot's job (plot_generations.py) over these runs and the published values."""
+    return ("generations", ["--out", out_dir, "--formats", "svg", *newest, *reference_files(reference_dir)])
+
+
+def generations(newest, reference_dir, drawn_why):
+    """The cross-generation plot (generations_job, drawn) and, per level, every GPU's figure: this
+    suite's runs and the published values, each with the tool and its source."""
+    refs = reference_files(reference_dir)
+    drawn, why = drawn_why
     if why:
         print(f"dashboard.py: note: plot_generations.py failed: {why}", file=sys.stderr)
     # The plot by release (a panel per quantity, legible at page width); the latency bars, one group
@@ -433,15 +443,47 @@ def build(results_dir, out, reference_dir):
     for asset in ("style.css", "site.js"):
         shutil.copy(os.path.join(TEMPLATES, asset), os.path.join(out, "assets", asset))
 
-    the_cards, partial_only, retired_boards, judged_newest = cards(models)
     # A model's newest complete run (else its newest) stands for it on the feature and history pages.
     newest_runs = {gpu: (complete_runs(runs) or runs)[-1] for gpu, runs in models.items()}
     newest_files = {gpu: r.path for gpu, r in newest_runs.items()}
 
+    # Every plot script's drawing of every model's newest run, and the generations' plot (the longest,
+    # first), side by side in one pool of workers that draws while this process judges the cards and
+    # writes the history pages (a pool per model, and the generations after them, left cores idle).
+    from archbench_tools.plots import plotlib  # matplotlib: needed for the plots only
+    newest_sorted = sorted(newest_files.values())
+    jobs = [generations_job(newest_sorted, reference_dir, os.path.join(out, "plots"))]
+    for gpu, f in newest_files.items():
+        jobs += feature_plot_jobs([f], os.path.join(out, "plots", gpu))
+    drawing = plotlib.start_scripts(jobs)
+    the_cards, partial_only, retired_boards, judged_newest = cards(models)
+
+    # History pages, one per GPU model: every benchmark x primary counter x board in a table the
+    # search box filters; the headline benchmarks drawn (written once the feature pages are known).
+    history_pages = {}
+    for gpu, runs in models.items():
+        newest = newest_runs[gpu]
+        rows, note = history_rows(runs, newest, judged_newest.get(gpu) or judgement(runs, newest))
+        changes = change_points(runs, newest, rows)
+        os.makedirs(os.path.join(out, "plots", gpu, "history"), exist_ok=True)
+        for row in rows:
+            if row["drawn"] or row.get("changes"):
+                row["plot"] = f"../plots/{gpu}/history/{row['anchor']}.svg"
+                draw_history(row, os.path.join(out, "plots", gpu, "history", f"{row['anchor']}.svg"))
+        roof = roofline_picture(newest, os.path.join(out, "plots", gpu, "roofline.svg"))
+        history_pages[gpu] = dict(root="..", title=f"History: {gpu}", gpu=gpu, rows=rows, runs=runs, newest=newest,
+                                  note=note, changes=changes, change_method=history.METHOD_NOTE,
+                                  change_why=None if history.ruptures() else
+                                  "not computed: the Python package ruptures is not installed",
+                                  roofline=f"../plots/{gpu}/roofline.svg" if roof else None)
+
+    done = drawing()
+    drawn_generations, done = done[0], done[1:]
+
     # Feature pages: per model, the feature's plots, its headline benchmarks and inferred values.
     features = collections.defaultdict(lambda: {"models": []})
-    for gpu, f in newest_files.items():
-        plots = feature_plots([f], os.path.join(out, "plots", gpu))
+    for i, (gpu, f) in enumerate(newest_files.items()):
+        plots = feature_plots(done[i * len(report.PLOTS):(i + 1) * len(report.PLOTS)])
         doc = next(r.doc for r in models[gpu] if r.path == f)
         run = next(r.run for r in models[gpu] if r.path == f)
         inferred = report.geometry_rows(doc)
@@ -466,28 +508,11 @@ def build(results_dir, out, reference_dir):
             fh.write(env.get_template("feature.html").render(root="..", title=feat, feature=feat, page=page,
                                                            features=sorted(features), models=sorted(models)))
 
-    # History pages, one per GPU model: every benchmark x primary counter x board in a table the
-    # search box filters; the headline benchmarks drawn.
-    for gpu, runs in models.items():
-        newest = newest_runs[gpu]
-        rows, note = history_rows(runs, newest, judged_newest.get(gpu) or judgement(runs, newest))
-        changes = change_points(runs, newest, rows)
-        os.makedirs(os.path.join(out, "plots", gpu, "history"), exist_ok=True)
-        for row in rows:
-            if row["drawn"] or row.get("changes"):
-                row["plot"] = f"../plots/{gpu}/history/{row['anchor']}.svg"
-                draw_history(row, os.path.join(out, "plots", gpu, "history", f"{row['anchor']}.svg"))
-        roof = roofline_picture(newest, os.path.join(out, "plots", gpu, "roofline.svg"))
+    for gpu, page in history_pages.items():
         with open(os.path.join(out, "history", f"{gpu}.html"), "w") as fh:
-            fh.write(env.get_template("history.html").render(root="..", title=f"History: {gpu}", gpu=gpu, rows=rows,
-                                                           runs=runs, newest=newest, note=note, changes=changes,
-                                                           change_method=history.METHOD_NOTE,
-                                                           change_why=None if history.ruptures() else
-                                                           "not computed: the Python package ruptures is not installed",
-                                                           roofline=f"../plots/{gpu}/roofline.svg" if roof else None,
-                                                           features=sorted(features), models=sorted(models)))
+            fh.write(env.get_template("history.html").render(**page, features=sorted(features), models=sorted(models)))
 
-    svgs, sources, levels = generations(sorted(newest_files.values()), reference_dir, os.path.join(out, "plots"))
+    svgs, sources, levels = generations(newest_sorted, reference_dir, drawn_generations)
     with open(os.path.join(out, "generations.html"), "w") as fh:
         fh.write(env.get_template("generations.html").render(root=".", title="Generations", svgs=svgs, sources=sources,
                                                            levels=levels, features=sorted(features), models=sorted(models)))

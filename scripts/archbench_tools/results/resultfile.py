@@ -9,6 +9,7 @@ and a "benchmarks" list of objects. `.json.gz` files (large committed runs) are 
 modification time (git sets it to the checkout's time).
 """
 import datetime
+import functools
 import gzip
 import json
 import os
@@ -118,11 +119,13 @@ def pair_of(b):
     return (int(src), int(dst)) if src is not None and dst is not None else None
 
 
+@functools.lru_cache(maxsize=None)  # a pure function of the name, asked for every metric of every run
 def feature_of_name(name):
     """The feature of a benchmark known only by its name (a key in a table): "MemLatency"."""
     return feature({"name": name})
 
 
+@functools.lru_cache(maxsize=None)
 def family_of_name(name):
     """The family of a benchmark known only by its name."""
     return family({"name": name})

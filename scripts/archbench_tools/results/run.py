@@ -71,6 +71,12 @@ class Run:
             self.entries.setdefault(entry_key(b), b)
         self._families = {key: resultfile.family(b) for key, b in self.entries.items()}
         self._axes = {}
+        # the keys of each family in the file's order, and each key's place: a select reads the
+        # families it asks for, not every entry (a full run has 10,000)
+        self._order = {key: i for i, key in enumerate(self.entries)}
+        self._by_family = {}
+        for key, fam in self._families.items():
+            self._by_family.setdefault(fam, []).append(key)
 
     @classmethod
     def load(cls, path):
@@ -99,12 +105,16 @@ class Run:
         """[(key, entry)] in the file's order: entries of `family` (or under it) and `feature` whose
         axes include `axes`, that pass `where(key, entry)`, ran on every SM (`every_sm`) and hold a
         number for `counter`; with `role`, of the one benchmark that plays it on this GPU."""
+        wanted = (family,) if isinstance(family, str) else tuple(family or ())
         if role is not None:
             hit = self.role(role)
             candidates = [hit] if hit else []
+        elif wanted or feature is not None:
+            keys = [k for fam, ks in self._by_family.items()
+                    if _under(fam, wanted or (feature,)) for k in ks]
+            candidates = [(k, self.entries[k]) for k in sorted(keys, key=self._order.__getitem__)]
         else:
             candidates = self.entries.items()
-        wanted = (family,) if isinstance(family, str) else tuple(family or ())
         out = []
         for key, b in candidates:
             fam = self._families[key]
