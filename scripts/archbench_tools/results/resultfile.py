@@ -146,6 +146,15 @@ SAMPLE_SD_SUFFIX, SAMPLE_COUNT_SUFFIX = "_sd_pct", "_samples"
 CONTEXT_MIN_SUFFIX, CONTEXT_MAX_SUFFIX = "_context_min", "_context_max"
 LINK_SHARE_COUNTER = "pct_of_link_peak"
 
+def context_number(ctx, key):
+    """A positive number from a run's context, or None (absent, empty or not a number)."""
+    try:
+        v = float((ctx or {}).get(key, ""))
+        return v if v > 0 else None
+    except (TypeError, ValueError):
+        return None
+
+
 PART = "gpu_board_part_number"
 HOST_GPUS = "gpu_host_gpu_count"  # NVML's count of the host's GPUs (written since 2026-11-29)
 

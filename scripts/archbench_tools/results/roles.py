@@ -27,14 +27,6 @@ L2_RESIDENT_FRACTION = 1 / 8
 DRAM_MIN_L2_MULTIPLE = 2
 
 
-def _number(ctx, key):
-    try:
-        v = float((ctx or {}).get(key, ""))
-        return v if v > 0 else None
-    except (TypeError, ValueError):
-        return None
-
-
 def _entry(e):
     return e if isinstance(e, dict) else {"name": e}
 
@@ -105,11 +97,11 @@ def _l1_resident(fps, ctx):
 
 
 def _l2_resident(fps, ctx):
-    l2 = _number(ctx, "gpu_l2_bytes")
+    l2 = resultfile.context_number(ctx, "gpu_l2_bytes")
     if l2 is None:
         return None, "the run's context has no L2 size (gpu_l2_bytes)"
     # Past the L1: more than the unified L1/shared memory of an SM (shared memory bounds it below).
-    l1 = _number(ctx, "gpu_smem_per_sm_bytes") or 0
+    l1 = resultfile.context_number(ctx, "gpu_smem_per_sm_bytes") or 0
     fit = [f for f in fps if 2 * l1 < f <= l2 * L2_RESIDENT_FRACTION]
     return (fit[-1], None) if fit else (
         None, f"no chain between twice the shared memory per SM and an eighth of the L2 ({l2 / 2 ** 20:.1f} MiB): "
@@ -117,7 +109,7 @@ def _l2_resident(fps, ctx):
 
 
 def _dram(fps, ctx):
-    l2 = _number(ctx, "gpu_l2_bytes")
+    l2 = resultfile.context_number(ctx, "gpu_l2_bytes")
     if l2 is None:
         return None, "the run's context has no L2 size (gpu_l2_bytes)"
     if fps[-1] < DRAM_MIN_L2_MULTIPLE * l2:

@@ -33,14 +33,7 @@ from archbench_tools.results import resultfile
 from archbench_tools.results import roles
 
 
-def number(ctx, key):
-    """A positive number from the run's context, or None (absent, empty or not a number)."""
-    try:
-        v = float((ctx or {}).get(key, ""))
-        return v if v > 0 else None
-    except (TypeError, ValueError):
-        return None
-
+number = resultfile.context_number  # a positive number from the run's context, or None
 
 def entry_key(b):
     """An entry's key in a run: its name without Google Benchmark's '/iterations:N' and time kind."""
