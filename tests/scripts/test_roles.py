@@ -82,3 +82,19 @@ def test_the_short_runs_filter_names_exactly_the_checks_benchmarks(profile):
     chosen = sorted({benchmark_key(n).replace("/manual_time", "") for n in r.stdout.split() if "/" in n})
     want = sorted(roles.find(role, names, ctx).replace("/manual_time", "") for _, _, role, *_ in accept.CHECKS)
     assert chosen == want
+
+
+@pytest.mark.parametrize("profile", FILTERED, ids=[os.path.basename(p).split(".")[0] for p in FILTERED])
+def test_a_family_filter_selects_the_family_with_those_axes_in_the_binarys_dialect(profile):
+    """roles.family_filter (the node run's links, accept.py --print-filter --node) in Google Benchmark's
+    regex dialect: the family's benchmarks whose axes hold the values, whatever axes lie between."""
+    names, _ = listing(profile)
+    f = roles.family_filter("HostLink/copy", memory="pinned", size=128 << 20)
+    r = subprocess.run([os.environ["ARCHBENCH_BIN"], f"--gpu_profile={profile}", "--benchmark_list_tests",
+                        f"--benchmark_filter={f}"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    chosen = sorted(n for n in r.stdout.split() if "/" in n)
+    want = sorted(n for n in names if resultfile.family({"name": n}) == "HostLink/copy"
+                  and resultfile.axes({"name": n}).get("memory") == "pinned"
+                  and resultfile.axes({"name": n}).get("size") == str(128 << 20))
+    assert chosen == want and len(want) >= 2, (chosen, want)
