@@ -2,7 +2,10 @@
 """A plot script draws fixture JSON, every figure readable (no legend over data, no empty panel
 that says nothing), and skips files without its feature quietly.
 
-Usage: check_plots.py SCRIPT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
+Usage: check_plots.py PLOT DATA_DIR FEATURE STEM...   (STEM: an output file name without extension)
+
+PLOT is the row's plot name, drawn through the tools' one front door for plots, scripts/plot.py
+NAME (archbench-plot NAME installed): a feature's plot needs no command of its own.
 """
 import json
 import os
@@ -10,7 +13,8 @@ import subprocess
 import sys
 import tempfile
 
-script, data_dir, feature, stems = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+plot, data_dir, feature, stems = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+command = [sys.executable, os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "plot.py"), plot]
 try:
     import matplotlib  # noqa: F401
 except ImportError:
@@ -24,7 +28,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # an empty panel that says nothing): none may be.
     problems = os.path.join(tmp, "problems.txt")
     env = dict(os.environ, ARCHBENCH_PLOT_PROBLEMS=problems)
-    r = subprocess.run([sys.executable, script, "--out", tmp, *fixtures], capture_output=True, text=True, env=env)
+    r = subprocess.run([*command, "--out", tmp, *fixtures], capture_output=True, text=True, env=env)
     if os.path.exists(problems):
         for line in open(problems):
             failures += 1
@@ -35,9 +39,9 @@ with tempfile.TemporaryDirectory() as tmp:
             if r.returncode != 0 or not os.path.exists(p) or os.path.getsize(p) < 1000:
                 failures += 1
                 print(f"FAIL: {p} not written (exit {r.returncode})\n{r.stdout}{r.stderr}")
-    helptext = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True).stdout
+    helptext = subprocess.run([*command, "--help"], capture_output=True, text=True).stdout
     if "--unit" in helptext:  # scripts that plot latencies also draw in ns
-        r = subprocess.run([sys.executable, script, "--unit", "ns", "--out", os.path.join(tmp, "ns"), *fixtures],
+        r = subprocess.run([*command, "--unit", "ns", "--out", os.path.join(tmp, "ns"), *fixtures],
                            capture_output=True, text=True)
         if r.returncode != 0:
             failures += 1
@@ -46,7 +50,7 @@ with tempfile.TemporaryDirectory() as tmp:
     doc = json.load(open(fixtures[0]))
     doc["benchmarks"] = []
     json.dump(doc, open(empty, "w"))
-    r = subprocess.run([sys.executable, script, "--out", os.path.join(tmp, "none"), empty], capture_output=True, text=True)
+    r = subprocess.run([*command, "--out", os.path.join(tmp, "none"), empty], capture_output=True, text=True)
     if r.returncode != 0 or "skipped" not in r.stdout or os.path.exists(os.path.join(tmp, "none")):
         failures += 1
         print(f"FAIL: a file without {feature} must be skipped quietly: {r.returncode} {r.stdout}{r.stderr}")

@@ -34,7 +34,9 @@ def test_every_row_is_whole_and_names_one_feature():
         assert r["run"] in ("default", "apart", "on_request", "fault_injection"), r
         assert os.path.exists(os.path.join(ROOT, r["doc"])), r["doc"]
         if r["plot"]:
-            assert os.path.exists(os.path.join(ROOT, "scripts", f"plot_{r['plot']}.py")), r["plot"]
+            # the package's plot module, which archbench-plot / scripts/plot.py find from the row (a
+            # scripts/plot_<name>.py wrapper is kept only for the first plots' users: docs/house.md)
+            assert os.path.exists(os.path.join(ROOT, "scripts", "archbench_tools", "plots", f"plot_{r['plot']}.py")), r["plot"]
             assert r["plot_files"], r
 
 
