@@ -342,7 +342,7 @@ LEVELS = [("l1_hit_latency_cycles", "L1 hit latency", "cycles"), ("l2_hit_latenc
           ("tensor_f16_flops", "tensor cores, f16 dense (wgmma)", "TFLOP/s"),
           ("tensor_f16_flop_per_clk_per_sm", "tensor cores, f16 dense (wgmma)", "FLOP/clk/SM")]
 SUITE_METHOD = {
-    "latency": "archbench MemLatency/SmemBanks: a dependent chain per level, the median of the points inside it",
+    "latency": "archbench MemLatency/SmemBanks: the dependent chain that plays the level's role on this GPU (results/roles.py: the L1-resident, L2-resident and DRAM chains accept.py judges)",
     "l2": "archbench Bandwidth/l2/<case>/ld.cg: every SM reads its share for many passes, bytes over the GPU-wide window",
     "dram": "archbench Bandwidth/headline/DRAM: the best of the launch shapes tried on this GPU, measured again",
     "tensor": "archbench TensorCore/wgmma/throughput/f16: the best shape, every SM",
