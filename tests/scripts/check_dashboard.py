@@ -57,6 +57,7 @@ sys.argv = sys.argv[1:]
 sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
 from archbench_tools.plots import plotlib
 plotlib.render_scripts = lambda jobs, workers=None: [([], None) for _ in jobs]
+plotlib.start_scripts = lambda jobs, workers=None: (lambda done=[([], None) for _ in jobs]: done)
 runpy.run_path(script, run_name="__main__")
 """
 

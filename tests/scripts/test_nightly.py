@@ -140,3 +140,41 @@ def test_a_gpu_model_the_project_never_saw_is_judged_by_the_sites_own_model(tmp_
     code, out = nightly(tmp_path, new, "--", "--device=0")
     text = open(sorted(glob.glob(str(gpu_dir / "2*.md")))[-1]).read()
     assert code == 0 and "(the site's own, built from this history)" in text, text
+
+
+def test_the_sites_plots_are_drawn_again_only_when_what_they_draw_from_changed(tmp_path, monkeypatch):
+    """Nightly rebuilds the dashboard every night: a plot whose run, arguments and plot code are those
+    of its last drawing, its files still there, is not drawn again (dashboard.draw_plots)."""
+    import json
+    import shutil
+    from archbench_tools.plots import plotlib
+    from archbench_tools.report import dashboard
+    asked = []
+
+    def fake_start(jobs, workers=None):  # draws a file per job, and says which jobs it was given
+        jobs = list(jobs)
+        asked.append([name for name, _ in jobs])
+        done = []
+        for name, argv in jobs:
+            out = argv[argv.index("--out") + 1]
+            os.makedirs(out, exist_ok=True)
+            path = os.path.join(out, f"{name}_x.svg")
+            open(path, "w").write("<svg/>")
+            done.append(([path], None))
+        return lambda: done
+    monkeypatch.setattr(plotlib, "start_scripts", fake_start)
+    results = tmp_path / "results" / "nvidia-h100-80gb-hbm3"
+    results.mkdir(parents=True)
+    run = json.load(open(os.path.join(HERE, "..", "data", "h100_memlatency.json")))
+    (results / "2026-11-20-memlatency.json").write_text(json.dumps(run))
+    site, refs = tmp_path / "site", tmp_path / "refs"
+    refs.mkdir()
+    dashboard.build(str(tmp_path / "results"), str(site), str(refs))
+    dashboard.build(str(tmp_path / "results"), str(site), str(refs))
+    assert len(asked[0]) > 1 and asked[1] == [], asked  # the second night: nothing to draw
+    os.remove(site / "plots" / "generations_x.svg")  # a drawing lost is drawn again, alone
+    dashboard.build(str(tmp_path / "results"), str(site), str(refs))
+    assert asked[2] == ["generations"], asked
+    shutil.copy(results / "2026-11-20-memlatency.json", results / "2026-11-21-memlatency.json")  # a new night
+    dashboard.build(str(tmp_path / "results"), str(site), str(refs))
+    assert sorted(asked[3]) == sorted(asked[0]), asked

@@ -13,9 +13,10 @@ Verdicts, bands and steps are compare.py's (one owner for each rule); plots are 
 import argparse
 import collections
 import glob
+import hashlib
+import json
 import math
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -36,7 +37,11 @@ TEMPLATES = os.path.join(HERE, "dashboard")
 DEFAULT_REFERENCE = paths.in_root("results", "reference", required=False)
 # The benchmarks whose history is drawn (every other one is a row of the history table): each
 # level's headline, and the benchmarks behind the inferred values.
-DRAWN = re.compile(r"/headline/")
+
+
+def drawn(name):
+    """A benchmark whose history the site draws: a headline (a family with a "headline" part)."""
+    return "headline" in resultfile.family_of_name(name).split("/")
 
 
 class DashboardError(Exception):
@@ -229,7 +234,7 @@ def history_rows(runs, newest, judged):
                          "kind": compare.metric_kind(counter), "band": b,
                          "step": j is not None and j["status"] in ("regressed", "improved", "value changed"),
                          "method_changes": sum(1 for a, c in zip(series, series[1:]) if a[2] != c[2]),
-                         "drawn": bool(DRAWN.search(name)), "series": series, "key": name})
+                         "drawn": drawn(name), "series": series, "key": name})
     return rows, note
 
 
@@ -367,6 +372,66 @@ def show(value, unit):
     return f"{value / 1e12:.2f}" if unit in ("TB/s", "TFLOP/s") else f"{value:.1f}" if unit == "cycles" else f"{value:.0f}"
 
 
+PLOTS_MANIFEST = ".plots.json"  # in the site's plots/: what each plot job drew, and from what (draw_plots)
+
+
+def _code_digest():
+    """The plot code and the feature table: a change of either redraws every plot."""
+    h = hashlib.sha256()
+    plots_dir = os.path.join(os.path.dirname(HERE), "plots")
+    for f in sorted(glob.glob(os.path.join(plots_dir, "*.py"))) + ([features.TABLE] if features.TABLE else []):
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
+
+
+def _stamp(name, argv, code):
+    """What a plot job draws from: its plot, its arguments, each input file's size and time, the code."""
+    h = hashlib.sha256(json.dumps([name, argv, code]).encode())
+    for a in argv:
+        if os.path.isfile(a):
+            st = os.stat(a)
+            h.update(f"{a}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:20]
+
+
+def draw_plots(jobs, plots_dir):
+    """plotlib.start_scripts for the jobs whose drawing is out of date: a job whose plot, arguments,
+    input files and plot code are those of its last drawing, with every file it drew still there,
+    is not drawn again (nightly rebuilds the site every night over mostly the same runs). Returns a
+    function that waits: [(paths, why)] for every job, in order."""
+    from archbench_tools.plots import plotlib  # matplotlib: needed for the plots only
+    manifest_path = os.path.join(plots_dir, PLOTS_MANIFEST)
+    try:
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+        manifest = manifest if isinstance(manifest, dict) else {}
+    except (OSError, ValueError):
+        manifest = {}
+    code = _code_digest()
+    keys = [f"{name} {argv[argv.index('--out') + 1]}" for name, argv in jobs]
+    stamps = [_stamp(name, argv, code) for name, argv in jobs]
+
+    def fresh(i):
+        rec = manifest.get(keys[i])
+        return isinstance(rec, dict) and rec.get("stamp") == stamps[i] and not rec.get("why") and \
+            all(os.path.exists(p) for p in rec.get("paths", []))
+    todo = [i for i in range(len(jobs)) if not fresh(i)]
+    wait = plotlib.start_scripts([jobs[i] for i in todo])
+
+    def finish():
+        for i, drawn in zip(todo, wait()):
+            manifest[keys[i]] = {"stamp": stamps[i], "paths": drawn[0], "why": drawn[1]}
+        try:
+            with open(manifest_path + ".part", "w") as f:
+                json.dump(manifest, f, indent=0)
+            os.replace(manifest_path + ".part", manifest_path)
+        except OSError:
+            pass  # the next build draws again: nothing is lost
+        return [(manifest[k]["paths"], manifest[k]["why"]) for k in keys]
+    return finish
+
+
 def reference_files(reference_dir):
     return sorted(glob.glob(os.path.join(reference_dir, "*.json"))) if reference_dir else []
 
@@ -450,12 +515,11 @@ def build(results_dir, out, reference_dir):
     # Every plot script's drawing of every model's newest run, and the generations' plot (the longest,
     # first), side by side in one pool of workers that draws while this process judges the cards and
     # writes the history pages (a pool per model, and the generations after them, left cores idle).
-    from archbench_tools.plots import plotlib  # matplotlib: needed for the plots only
     newest_sorted = sorted(newest_files.values())
     jobs = [generations_job(newest_sorted, reference_dir, os.path.join(out, "plots"))]
     for gpu, f in newest_files.items():
         jobs += feature_plot_jobs([f], os.path.join(out, "plots", gpu))
-    drawing = plotlib.start_scripts(jobs)
+    drawing = draw_plots(jobs, os.path.join(out, "plots"))
     the_cards, partial_only, retired_boards, judged_newest = cards(models)
 
     # History pages, one per GPU model: every benchmark x primary counter x board in a table the
@@ -491,7 +555,7 @@ def build(results_dir, out, reference_dir):
             feat = feature_name(plot_name)
             heads = []
             for name, counters in sorted(run.values.items()):
-                if compare.feature_of(name) == feat and DRAWN.search(name):
+                if compare.feature_of(name) == feat and drawn(name):
                     for counter, _, _ in run.primary.get(name, []):
                         if counters.get(counter):
                             heads.append((compare.short(name), counter,
