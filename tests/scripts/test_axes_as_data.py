@@ -101,7 +101,7 @@ def _features():
 NAME_PATTERNS = "|".join([
     r"""\b(?:rf?|fr)["']\^?(?:{f})/""",                          # a regex over names: r"^Bandwidth/..."
     r"""(?:starts|ends)with\(\s*f?["'](?:{f})/""",                # a name's prefix: .startswith("Tlb/...")
-    r"""\b(?:rf?|fr)["'][^"'\n]*/[a-z_][a-z_0-9]+:[(\\\[]""",           # an axis read from a name: r"/footprint:(\d+)"
+    r"""\b(?:rf?|fr)["'][^"'\n]*/\(?[a-z_][a-z_0-9]+\)?:[(\\\[]""",           # an axis read from a name: r"/footprint:(\d+)"
     r"""["'][^"'\n]*[:/]["']\s+(?:not\s+)?in\s+[\w.\[\]"']*name\b""",  # "/width:4/" in b["name"]
 ])
 
@@ -118,7 +118,8 @@ def test_the_guard_sees_the_patterns_it_is_for():
                  'if b["name"].startswith("Tlb/geometry"):',
                  'm = re.search(r"/footprint:(\\d+)/", name)',
                  'plain_4b = sum(1 for b in plain if "/width:4/" in b["name"])',
-                 'rx = rf"^Pipeline/latency/{op}$"'):
+                 'rx = rf"^Pipeline/latency/{op}$"',
+                 '_AXES = (re.compile(r"/(footprint):(\\d+)"), re.compile(r"/(stride):(\\d+)"))'):
         assert pattern.search(line), line
     for line in ('run.select(family="Bandwidth/write", where=_level(2))',
                  'entry("latency_cycles", family=f"Pipeline/latency/{op}")',

@@ -4,7 +4,6 @@ repetitions or a benchmark's own samples show, per benchmark and per feature (do
 compare.py loads the files and is the command; compare_report.py writes what this decides.
 """
 import math
-import re
 import statistics
 import warnings as _warnings
 
@@ -216,11 +215,11 @@ def sign_test_p(worse, better):
 # --- the comparison --------------------------------------------------------------------------------
 
 # The axes along which a cache edge moves a point (neighbour_steps): footprint, stride.
-_AXES = (re.compile(r"/(footprint):(\d+)"), re.compile(r"/(stride):(\d+)"))
+_AXES = ("footprint", "stride")
 
 
 def neighbour_steps(run):
-    """For each benchmark with a footprint or a stride in its name and each of its counters: the
+    """For each benchmark with a footprint or a stride among its axes and each of its counters: the
     change (%) between its two neighbours along that axis in the same series, relative to its own
     value, the larger of the two axes (a point between them can move anywhere between them when
     the edge shifts: a cache's capacity along the footprint, its sets' conflicts along the stride)."""
@@ -228,11 +227,13 @@ def neighbour_steps(run):
     for axis in _AXES:
         series = {}
         for name, values in run.values.items():
-            m = axis.search(name)
+            axes = resultfile.axes_of_name(name)
             # Along the stride, only a chase over a footprint: its working set is footprint /
             # stride lines (elsewhere a stride sets a conflict degree, not a cache edge).
-            if m and (axis is _AXES[0] or _AXES[0].search(name)):
-                series.setdefault(axis.sub(f"/{m.group(1)}:*", name), []).append((int(m.group(2)), name, values))
+            if axis in axes and axes[axis].isdigit() and "footprint" in axes:
+                # the series: the same family and every other axis, this one's place held
+                key = (resultfile.family_of_name(name), tuple((k, "*" if k == axis else v) for k, v in axes.items()))
+                series.setdefault(key, []).append((int(axes[axis]), name, values))
         for points in series.values():
             points.sort(key=lambda p: p[0])
             for i in range(1, len(points) - 1):

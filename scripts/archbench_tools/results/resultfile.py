@@ -126,6 +126,12 @@ def feature_of_name(name):
 
 
 @functools.lru_cache(maxsize=None)
+def axes_of_name(name):
+    """The axes of a benchmark known only by its name (read once; not to be changed by the caller)."""
+    return axes({"name": name})
+
+
+@functools.lru_cache(maxsize=None)
 def family_of_name(name):
     """The family of a benchmark known only by its name."""
     return family({"name": name})
